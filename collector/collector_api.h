@@ -1,0 +1,112 @@
+/*
+ * collector_api.h - what the collector offers to the parts that run inside the profiled
+ * process with it: the OpenMP tool (ompt/, linked into libhpcollect.so) and the MPI
+ * wrappers (mpi_wrap/, lib/libhpcollect-mpi.so, which calls these through the dynamic
+ * linker). Exported names carry the hpcollect_ prefix; everything else in the
+ * collector is hidden (-fvisibility=hidden).
+ *
+ * Re-entry rules (stated once, numbered; hpcrun's safe-sampling.h is the model):
+ *  1. The sample handler never writes while its thread is between
+ *     hpcollect_write_begin() and hpcollect_write_end(): it counts the sample as
+ *     HPC_STAT_BLOCKED and its CPU time goes into the thread's next sample.
+ *  2. Normal-context code writes to its thread's stream only between
+ *     hpcollect_write_begin()/end(); the pair is cheap (two stores) and does not nest.
+ *  3. The process stream is written only between hpcollect_proc_lock()/unlock(), which
+ *     block the collector's signals in the calling thread and take a spin lock.
+ *     Never call it from a signal handler that may have interrupted the lock holder.
+ *  4. Nothing here allocates with malloc except where it says so.
+ *  5. hpcollect_self() returns NULL for threads the collector does not follow and when
+ *     collection is off in this process (-F off descendants, after a fatal error); every
+ *     caller must accept NULL and do nothing.
+ */
+#ifndef HPC_COLLECTOR_API_H
+#define HPC_COLLECTOR_API_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "experiment.h"
+
+#define HPCOLLECT_API __attribute__((visibility("default")))
+
+/* Per-thread collector state. The public part comes first and is stable; the
+ * collector's private part follows it in collector/thread.h. */
+typedef struct hpc_thread {
+    hpc_stream stream;           /* this thread's t<seq>.hpe */
+    uint32_t seq;                /* 0 = main thread */
+    pid_t tid;
+    volatile sig_atomic_t busy;  /* rule 1 */
+    /* Recorded with every clock and counter sample: */
+    volatile uint32_t state;     /* HPC_STATE_* bits (MPI bit, OpenMP state) */
+    volatile uint64_t region;    /* current OpenMP parallel region id, 0 = none */
+    volatile uint32_t mpi_fn;    /* MPI function id while inside MPI, else 0 */
+} hpc_thread;
+
+/* This thread's state, or NULL (rule 5). Signal-safe. */
+HPCOLLECT_API hpc_thread *hpcollect_self(void);
+
+/* Rule 1/2. Signal-safe. */
+static inline void hpcollect_write_begin(hpc_thread *t)
+{
+    t->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+static inline void hpcollect_write_end(hpc_thread *t)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = 0;
+}
+
+/* CLOCK_MONOTONIC in ns (vDSO). Signal-safe. */
+HPCOLLECT_API uint64_t hpcollect_now(void);
+
+/* True while data should be recorded: not paused (-y, hpc_pause, MPI_Pcontrol(0)),
+ * inside the -t window and under the size limit. Signal-safe. */
+HPCOLLECT_API bool hpcollect_recording(void);
+
+/* Pause or resume all recording in the process; reason is an hpc_sample_reason
+ * (HPC_SAMPLE_PAUSE / HPC_SAMPLE_RESUME) or an hpc_limit (PCONTROL_OFF/ON) and is
+ * recorded. NOT signal-safe. */
+HPCOLLECT_API void hpcollect_pause(unsigned reason);
+HPCOLLECT_API void hpcollect_resume(unsigned reason);
+
+/* Rule 3. lock returns the process stream (NULL if collection is off; then do not call
+ * unlock). NOT signal-safe. */
+HPCOLLECT_API hpc_stream *hpcollect_proc_lock(void);
+HPCOLLECT_API void hpcollect_proc_unlock(void);
+
+/* Record a global sample point (reason enum hpc_sample_reason) with the process's
+ * rusage; label may be NULL. NOT signal-safe (called from a deferred context). */
+HPCOLLECT_API void hpcollect_sample_point(unsigned reason, const char *label);
+
+/*
+ * Unwind the calling thread's stack from the caller of this function, skipping `skip`
+ * more frames, and return the CCT node id of the result in t's calling-context tree
+ * (writing new cct_node records as needed). Returns 0 if no stack could be taken.
+ * Must be called between hpcollect_write_begin/end. NOT signal-safe.
+ */
+HPCOLLECT_API uint64_t hpcollect_capture_context(hpc_thread *t, int skip);
+
+/* The MPI layer tells the collector this process's MPI_COMM_WORLD rank and size once
+ * MPI_Init returns; the collector records it. NOT signal-safe. */
+HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size);
+
+/* Settings read once from HPCOLLECT_* at start-up (see collector/config.h). */
+typedef struct hpcollect_settings {
+    int mpi_trace;          /* -m on|off */
+    int follow;             /* -F on|off */
+    const char *omp_runtime;/* --omp-runtime as asked */
+    uint64_t clock_interval_ns;
+} hpcollect_settings;
+HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void);
+
+/* Called by the collector's fatal-signal and exit paths so the MPI layer can write
+ * what it holds (registered by mpi_wrap; may be NULL). NOT signal-safe by default; the
+ * hook is told whether it runs in a signal handler and must keep to signal-safe code
+ * then. */
+typedef void (*hpcollect_end_hook)(int in_signal_handler);
+HPCOLLECT_API void hpcollect_register_end_hook(hpcollect_end_hook hook);
+
+#endif /* HPC_COLLECTOR_API_H */

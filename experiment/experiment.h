@@ -1,0 +1,507 @@
+/*
+ * experiment.h - the hpcollect experiment format: layout, records, writer and reader.
+ *
+ * This is the only interface between stages: the collector (and its MPI and OpenMP
+ * parts) writes experiments with the writer half, hpmerge and hpanalyze read them with
+ * the reader half. No stage reads another stage's internals.
+ *
+ * LAYOUT
+ *
+ *     prog.1.hpc/                 a job experiment (one per hpcollect run or MPI job)
+ *       job.hpe                   job_begin, written by whoever created the directory
+ *       main/ rank0/ rank1/ ...   one sub-experiment per process
+ *         process.hpe             schema, proc_begin, settings, modules, samples points,
+ *                                 MPI definitions, proc_end ...   (shared, locked)
+ *         launcher.hpe            launcher_exit, written by hpcollect after the program
+ *         t0.hpe t1.hpe ...       one stream per thread, t0 = main thread
+ *         vdso.so                 optional archived images named by module_load.archived
+ *       main.f1/ main.x1/ ...     descendants: .f<k> after the k-th fork, .x<k> exec
+ *       otf2/ summary.txt summary.json      written by hpmerge
+ *
+ * STREAM FILES
+ *
+ * Every .hpe file is a header followed by records. All fixed-width integers are
+ * little-endian. The file is a sequence of chunks of `chunk_size` bytes (the header
+ * says which); a record never crosses a chunk boundary.
+ *
+ *     header (HPC_HEADER_SIZE bytes, at offset 0):
+ *        0  char     magic[8]      "HPCEXP\r\n"
+ *        8  u16      major, u16 minor
+ *       12  u16      stream kind (enum hpc_stream_kind)
+ *       14  u16      header size
+ *       16  u32      chunk size (power of two, >= 4096)
+ *       20  u32      stream id (thread seq for thread streams, else 0)
+ *       24  u64      schema hash (hpc_schema_hash() of the writer)
+ *       32  u64      creation time, monotonic ns
+ *       40  u64      stats[HPC_NSTATS]  live counters (enum hpc_stat), updated in place
+ *                                       while the program runs: current even after SIGKILL
+ *     record:  u8 kind, varint payload length, payload (fields in schema order)
+ *
+ * Records are written into a MAP_SHARED mapping of the file, so they are in the page
+ * cache the moment they are written: a crash or SIGKILL loses nothing already recorded.
+ * The kind byte is stored last (commit). A reader meeting kind 0 reads the length: 0
+ * means "nothing more in this chunk" (skip to the next chunk boundary; past the end of
+ * the file means end of stream); non-zero is a record torn by the writer's death, skipped
+ * and counted.
+ *
+ * THREAD SAFETY AND SIGNALS
+ *
+ *   - hpc_stream_* writer functions marked signal-safe use only memory stores and
+ *     system calls (open, ftruncate, mmap, munmap, close): they may run in a signal handler.
+ *   - A stream has one writer at a time. Thread streams belong to their thread; the
+ *     caller keeps its own signal handler from writing while a normal-context write is
+ *     in progress (the collector's busy flag). Shared streams (process.hpe) are written
+ *     between hpc_stream_lock() and hpc_stream_unlock(), with the collector's signals
+ *     blocked by the caller.
+ *   - The reader is not signal-safe and keeps no global state; distinct readers may be
+ *     used from distinct threads.
+ *
+ * ERRORS
+ *
+ * Functions return 0 or a positive count on success and a negative enum hpc_err on
+ * failure; hpc_strerror() names it. Damage found while reading goes to an hpc_diag as
+ * "FILE: offset N: what is wrong", with the reader's source line for debugging.
+ */
+#ifndef HPC_EXPERIMENT_H
+#define HPC_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The experiment library is linked statically into every stage; its symbols stay hidden
+ * (-fvisibility=hidden) so they cannot clash with the profiled program's. */
+#ifndef HPC_API
+#define HPC_API
+#endif
+
+#define HPC_FORMAT_MAJOR 1
+#define HPC_FORMAT_MINOR 0
+#define HPC_MAGIC        "HPCEXP\r\n"
+#define HPC_HEADER_SIZE  256
+#define HPC_NSTATS       24
+#define HPC_MAX_RECORD   65536 /* payload bytes; chunk_size must exceed it */
+
+#define HPC_JOB_FILE      "job.hpe"
+#define HPC_PROCESS_FILE  "process.hpe"
+#define HPC_LAUNCHER_FILE "launcher.hpe"
+#define HPC_THREAD_FMT    "t%u.hpe"
+#define HPC_EXP_SUFFIX    ".hpc"
+
+/* ------------------------------------------------------------------ errors */
+
+enum hpc_err {
+    HPC_OK = 0,
+    HPC_E_NOMEM = -1,    /* allocation failed */
+    HPC_E_IO = -2,       /* a system call failed; errno says why */
+    HPC_E_FORMAT = -3,   /* not an experiment file, or damaged beyond use */
+    HPC_E_VERSION = -4,  /* a major version this reader does not know */
+    HPC_E_LIMIT = -5,    /* the size limit (-L) is reached; nothing was written */
+    HPC_E_TOOBIG = -6,   /* record larger than HPC_MAX_RECORD */
+    HPC_E_INVAL = -7,    /* bad argument */
+    HPC_E_NOTFOUND = -8, /* no such experiment, sub-experiment or file */
+    HPC_E_CLOSED = -9,   /* stream not open */
+};
+
+/* Name of an error: "size limit reached", ...; never NULL. */
+HPC_API const char *hpc_strerror(int err);
+/* Short symbolic name for JSON output: "HPC_E_LIMIT"; never NULL. */
+HPC_API const char *hpc_errname(int err);
+
+/* ------------------------------------------------------------ enumerations */
+
+enum hpc_stream_kind { HPC_STREAM_JOB = 1, HPC_STREAM_PROCESS = 2, HPC_STREAM_THREAD = 3,
+                       HPC_STREAM_LAUNCHER = 4 };
+
+/* Live statistics in each stream header. Every way a sample can be lost has a slot. */
+enum hpc_stat {
+    HPC_STAT_SAMPLES = 0,       /* clock samples recorded */
+    HPC_STAT_COUNTER_SAMPLES,   /* counter samples recorded */
+    HPC_STAT_DROPPED_LIMIT,     /* samples not recorded: size limit reached */
+    HPC_STAT_DROPPED_IO,        /* samples not recorded: file could not grow */
+    HPC_STAT_BLOCKED,           /* signal came while the thread was writing; weight kept */
+    HPC_STAT_PAUSED,            /* samples while paused or outside -t */
+    HPC_STAT_UNWIND_FAULTS,     /* unwinding faulted, recovered; leaf-only stack kept */
+    HPC_STAT_UNWIND_ERRORS,     /* libunwind stopped early with an error */
+    HPC_STAT_UNWIND_TRUNCATED,  /* stack deeper than the maximum depth */
+    HPC_STAT_CCT_FULL,          /* calling-context tree full; stack cut */
+    HPC_STAT_FOREIGN_SIGNALS,   /* deliveries of our signal that were not ours: forwarded */
+    HPC_STAT_RECORDS,           /* records written */
+    HPC_STAT_BYTES,             /* bytes written */
+    HPC_STAT_REMAPS,            /* chunk changes */
+    HPC_STAT_TORN,              /* (reader only) torn records skipped */
+    HPC_STAT_EVENTS_DROPPED,    /* trace events (MPI/OMP) not recorded: limit or error */
+    HPC_STAT_COUNT_              /* keep last */
+};
+_Static_assert(HPC_STAT_COUNT_ <= HPC_NSTATS, "too many stats slots");
+
+enum hpc_descent { HPC_DESCENT_FOUNDER = 0, HPC_DESCENT_FORK = 1, HPC_DESCENT_EXEC = 2,
+                   HPC_DESCENT_SPAWN = 3 };
+
+enum hpc_clock_source { HPC_CLOCK_NONE = 0, HPC_CLOCK_PERF_TASK_CLOCK = 1,
+                        HPC_CLOCK_POSIX_CPU_TIMER = 2 };
+
+enum hpc_module_flags { HPC_MODULE_MAIN = 1, HPC_MODULE_DLOPEN = 2, HPC_MODULE_ANON = 4,
+                        HPC_MODULE_COLLECTOR = 8 /* our own libraries */ };
+
+enum hpc_sample_reason { HPC_SAMPLE_START = 0, HPC_SAMPLE_PERIODIC = 1, HPC_SAMPLE_SIGNAL = 2,
+                         HPC_SAMPLE_API = 3, HPC_SAMPLE_PAUSE = 4, HPC_SAMPLE_RESUME = 5,
+                         HPC_SAMPLE_END = 6 };
+
+enum hpc_limit { HPC_LIMIT_SIZE = 1, HPC_LIMIT_TIME_START = 2, HPC_LIMIT_TIME_END = 3,
+                 HPC_LIMIT_PCONTROL_OFF = 4, HPC_LIMIT_PCONTROL_ON = 5 };
+
+enum hpc_end_reason { HPC_END_EXIT = 0, HPC_END_EXEC = 1, HPC_END_SIGNAL = 2,
+                      HPC_END_MPI_ABORT = 3 };
+
+/* Counter flags in counter_def.flags. */
+enum hpc_counter_flags { HPC_COUNTER_HARDWARE = 1, HPC_COUNTER_CYCLES = 2,
+                         HPC_COUNTER_SOFTWARE = 4 };
+
+enum hpc_omp_mode { HPC_OMP_NONE = 0, HPC_OMP_LLVM = 1, HPC_OMP_NATIVE = 2 };
+
+/* Sample state bits: bit 0 = inside an MPI call; bits 1..4 = enum hpc_omp_state. */
+#define HPC_STATE_MPI            1u
+#define HPC_STATE_OMP_SHIFT      1
+#define HPC_STATE_OMP_MASK       (0xfu << HPC_STATE_OMP_SHIFT)
+#define HPC_STATE_OMP(s)         (((s) & HPC_STATE_OMP_MASK) >> HPC_STATE_OMP_SHIFT)
+#define HPC_STATE_WITH_OMP(s, o) (((s) & ~HPC_STATE_OMP_MASK) | ((unsigned)(o) << HPC_STATE_OMP_SHIFT))
+
+enum hpc_omp_state {
+    HPC_OMP_STATE_NONE = 0,      /* no OpenMP information (not an OpenMP thread / no OMPT) */
+    HPC_OMP_STATE_SERIAL = 1,    /* initial thread outside any parallel region: work */
+    HPC_OMP_STATE_WORK = 2,      /* in a parallel region, executing user code */
+    HPC_OMP_STATE_IMPLICIT_BARRIER = 3,
+    HPC_OMP_STATE_EXPLICIT_BARRIER = 4,
+    HPC_OMP_STATE_TASKWAIT = 5,
+    HPC_OMP_STATE_TASKGROUP = 6,
+    HPC_OMP_STATE_LOCK_WAIT = 7,
+    HPC_OMP_STATE_CRITICAL_WAIT = 8,
+    HPC_OMP_STATE_ORDERED_WAIT = 9,
+    HPC_OMP_STATE_ATOMIC_WAIT = 10,
+    HPC_OMP_STATE_REDUCTION = 11,
+    HPC_OMP_STATE_IDLE = 12,     /* worker outside parallel regions */
+    HPC_OMP_STATE_OVERHEAD = 13, /* runtime fork/join and scheduling */
+};
+
+enum hpc_omp_sync { HPC_OMP_SYNC_IMPLICIT_BARRIER = 1, HPC_OMP_SYNC_EXPLICIT_BARRIER = 2,
+                    HPC_OMP_SYNC_TASKWAIT = 3, HPC_OMP_SYNC_TASKGROUP = 4,
+                    HPC_OMP_SYNC_REDUCTION = 5, HPC_OMP_SYNC_BARRIER_OTHER = 6 };
+
+enum hpc_omp_mutex { HPC_OMP_MUTEX_LOCK = 1, HPC_OMP_MUTEX_NEST_LOCK = 2,
+                     HPC_OMP_MUTEX_CRITICAL = 3, HPC_OMP_MUTEX_ORDERED = 4,
+                     HPC_OMP_MUTEX_ATOMIC = 5 };
+
+enum hpc_omp_work { HPC_OMP_WORK_LOOP = 1, HPC_OMP_WORK_SECTIONS = 2,
+                    HPC_OMP_WORK_SINGLE_EXECUTOR = 3, HPC_OMP_WORK_SINGLE_OTHER = 4,
+                    HPC_OMP_WORK_WORKSHARE = 5, HPC_OMP_WORK_DISTRIBUTE = 6,
+                    HPC_OMP_WORK_TASKLOOP = 7, HPC_OMP_WORK_SCOPE = 8 };
+
+enum hpc_omp_task_event { HPC_OMP_TASK_CREATE = 1, HPC_OMP_TASK_BEGIN = 2,
+                          HPC_OMP_TASK_END = 3 };
+
+enum hpc_p2p_op { HPC_P2P_SEND = 1, HPC_P2P_ISEND = 2, HPC_P2P_ISEND_COMPLETE = 3,
+                  HPC_P2P_RECV = 4, HPC_P2P_IRECV_REQUEST = 5, HPC_P2P_IRECV_COMPLETE = 6,
+                  HPC_P2P_REQUEST_CANCELLED = 7 };
+
+enum hpc_mpi_family { HPC_MPI_OTHER = 0, HPC_MPI_P2P = 1, HPC_MPI_COLL = 2,
+                      HPC_MPI_WAIT = 3, HPC_MPI_COMM = 4, HPC_MPI_ONESIDED = 5,
+                      HPC_MPI_IO = 6, HPC_MPI_ENV = 7 };
+
+/* Collective operations, numbered as OTF2_CollectiveOp + 1 so that 0 means none. */
+enum hpc_mpi_coll { HPC_COLL_NONE = 0, HPC_COLL_BARRIER = 1, HPC_COLL_BCAST, HPC_COLL_GATHER,
+                    HPC_COLL_GATHERV, HPC_COLL_SCATTER, HPC_COLL_SCATTERV, HPC_COLL_ALLGATHER,
+                    HPC_COLL_ALLGATHERV, HPC_COLL_ALLTOALL, HPC_COLL_ALLTOALLV,
+                    HPC_COLL_ALLTOALLW, HPC_COLL_ALLREDUCE, HPC_COLL_REDUCE,
+                    HPC_COLL_REDUCE_SCATTER, HPC_COLL_SCAN, HPC_COLL_EXSCAN,
+                    HPC_COLL_REDUCE_SCATTER_BLOCK };
+
+enum hpc_comm_kind { HPC_COMM_WORLD = 1, HPC_COMM_SELF = 2, HPC_COMM_DUP = 3,
+                     HPC_COMM_SPLIT = 4, HPC_COMM_CREATE = 5, HPC_COMM_CART = 6,
+                     HPC_COMM_GRAPH = 7, HPC_COMM_INTERCOMM = 8, HPC_COMM_MERGE = 9,
+                     HPC_COMM_OTHER = 10 };
+
+/* ------------------------------------------------------ records (generated) */
+
+/* Text or bytes. On the write side p points at the caller's data; on the read side it
+ * points into the reader's mapping (valid until the reader is closed) and is NOT
+ * NUL-terminated. */
+typedef struct hpc_str {
+    const char *p;
+    uint32_t n;
+} hpc_str;
+
+#define HPC_CTYPE_U     uint64_t
+#define HPC_CTYPE_S     int64_t
+#define HPC_CTYPE_T     uint64_t
+#define HPC_CTYPE_STR   hpc_str
+#define HPC_CTYPE_BYTES hpc_str
+
+/* struct hpc_rec_<name> for each record kind */
+#define HPC_FIELD(type, name) HPC_CTYPE_##type name;
+#define HPC_RECORD(name, id, fields) typedef struct hpc_rec_##name { fields } hpc_rec_##name;
+#include "schema.def"
+#undef HPC_RECORD
+#undef HPC_FIELD
+
+/* HPC_K_<name> = on-disk kind id */
+enum hpc_kind {
+    HPC_K_NONE = 0,
+#define HPC_RECORD(name, id, fields) HPC_K_##name = id,
+#include "schema.def"
+#undef HPC_RECORD
+};
+
+/* A decoded record: kind says which union member is valid. */
+typedef struct hpc_record {
+    unsigned kind;   /* enum hpc_kind, or an unknown id (then only raw is valid) */
+    uint64_t offset; /* byte offset of the record in its file */
+    hpc_str raw;     /* the payload bytes as stored */
+    union {
+#define HPC_RECORD(name, id, fields) hpc_rec_##name name;
+#include "schema.def"
+#undef HPC_RECORD
+    } u;
+} hpc_record;
+
+/* The schema, for tools that print records generically (hpanalyze dump). */
+typedef struct hpc_field_desc {
+    const char *name;
+    char type; /* 'U' 'S' 'T' 's' (STR) 'b' (BYTES) */
+    uint16_t offset; /* in the record struct */
+} hpc_field_desc;
+
+typedef struct hpc_kind_desc {
+    unsigned kind;
+    const char *name;
+    unsigned nfields;
+    const hpc_field_desc *fields;
+} hpc_kind_desc;
+
+/* Description of a kind this library knows, or NULL. */
+HPC_API const hpc_kind_desc *hpc_schema_kind(unsigned kind);
+/* Stable hash of the whole built-in schema; written into every header. Signal-safe
+ * after the first call (the first call computes it; call it once at start-up). */
+HPC_API uint64_t hpc_schema_hash(void);
+
+/* --------------------------------------------------------------- writer */
+
+/* A process-wide byte budget shared by all streams of a process (-L). */
+typedef struct hpc_budget {
+    uint64_t limit;   /* 0 = unlimited */
+    uint64_t used;    /* updated atomically */
+    int exceeded;     /* set once, atomically, when a write was refused */
+} hpc_budget;
+
+/*
+ * A stream being written. The struct is public so callers can place it in memory they
+ * own (the collector keeps it in mmap'd per-thread storage); treat the fields as private.
+ */
+typedef struct hpc_stream {
+    int fd;              /* -1 between remaps for thread streams (fds are scarce) */
+    int open;            /* 1 while usable */
+    uint8_t *header;     /* mapping of the header (live stats) */
+    uint8_t *win;        /* mapping of the current chunk */
+    uint64_t win_off;    /* file offset of the current chunk */
+    uint32_t pos;        /* write offset inside the current chunk */
+    uint32_t chunk_size;
+    uint64_t time_base;  /* previous T value written */
+    hpc_budget *budget;  /* may be NULL */
+    int lock;            /* for shared streams, see hpc_stream_lock */
+    int keep_fd;         /* 1: keep fd open (shared streams); 0: reopen by path to grow */
+    char path[1024];
+} hpc_stream;
+
+/*
+ * Create (truncate) the stream file `path` and write its header; for job and process
+ * streams also the SCHEMA records. `budget` may be NULL. chunk_size 0 picks the default
+ * (256 KiB). keep_fd 0 closes the file descriptor between chunk changes.
+ * Returns 0 or a negative hpc_err (errno is kept from the failing call).
+ * Signal-safe. Not thread-safe for the same stream.
+ */
+HPC_API int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind,
+                              uint32_t stream_id, uint32_t chunk_size, hpc_budget *budget,
+                              int keep_fd);
+
+/*
+ * Finish a stream: truncate the file to the bytes written and unmap it. Closing a
+ * stream that is not open does nothing. Signal-safe.
+ */
+HPC_API int hpc_stream_close(hpc_stream *s);
+
+/*
+ * Forget a stream without touching the file: for a fork child, whose copy of the
+ * parent's stream must not write into the parent's file. Unmaps and closes only.
+ */
+HPC_API void hpc_stream_abandon(hpc_stream *s);
+
+/* Add n to a live statistic in the stream header. Signal-safe; atomic. */
+HPC_API void hpc_stream_stat_add(hpc_stream *s, enum hpc_stat stat, uint64_t n);
+
+/* Spin lock for shared streams; the caller blocks its own signals around it. */
+HPC_API void hpc_stream_lock(hpc_stream *s);
+HPC_API void hpc_stream_unlock(hpc_stream *s);
+
+/*
+ * hpc_write_<name>(s, &rec): append one record. Returns 0, HPC_E_LIMIT (budget spent,
+ * nothing written), HPC_E_IO (file could not grow), HPC_E_TOOBIG or HPC_E_CLOSED.
+ * Signal-safe.
+ */
+#define HPC_RECORD(name, id, fields) \
+    HPC_API int hpc_write_##name(hpc_stream *s, const hpc_rec_##name *r);
+#include "schema.def"
+#undef HPC_RECORD
+
+/* Packed varint arrays for BYTES fields (mpi_comm.members). */
+/* Encode n values into buf (cap bytes); returns bytes used or -1 if cap is too small. */
+HPC_API int hpc_varints_encode(uint8_t *buf, size_t cap, const uint64_t *v, size_t n);
+/* Decode up to max values from b; returns the count, or -1 if b is malformed. */
+HPC_API long hpc_varints_decode(hpc_str b, uint64_t *v, size_t max);
+
+/* --------------------------------------------------------------- diagnostics */
+
+enum hpc_severity { HPC_WARNING = 1, HPC_ERROR = 2 };
+
+/*
+ * Where readers report damage. report may be NULL: then messages go to stderr as
+ * "prog: FILE: offset N: message". Counts are kept either way.
+ */
+typedef struct hpc_diag {
+    void (*report)(void *ctx, enum hpc_severity sev, const char *file, uint64_t offset,
+                   const char *msg, const char *src_file, int src_line);
+    void *ctx;
+    const char *prog;  /* prefix for stderr messages, e.g. "hpanalyze" */
+    unsigned warnings;
+    unsigned errors;
+    int quiet;         /* 1: count only */
+} hpc_diag;
+
+/* Report a problem at file:offset (printf-style message). */
+HPC_API void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file,
+                             uint64_t offset, const char *src_file, int src_line,
+                             const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+#define HPC_CORRUPT(d, file, off, ...) \
+    hpc_diag_report((d), HPC_WARNING, (file), (off), __FILE__, __LINE__, __VA_ARGS__)
+
+/* --------------------------------------------------------------- reader */
+
+typedef struct hpc_reader hpc_reader;
+
+/*
+ * Open one stream file for sequential reading. `schema_from` may name another stream
+ * (process.hpe) whose SCHEMA records describe this one; NULL uses the file's own schema
+ * records, or the built-in schema when the header's schema hash matches it.
+ * Returns 0 and *out, or a negative hpc_err after reporting to d.
+ */
+HPC_API int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader *schema_from,
+                            hpc_diag *d);
+
+/*
+ * Next record. Returns 1 and fills *rec, 0 at the end of the stream. Damaged records
+ * are reported to the diag, skipped and counted; reading goes on with the next good
+ * record (or the next chunk). Unknown kinds are returned with kind set and only raw
+ * valid, and counted in hpc_reader_unknown().
+ */
+HPC_API int hpc_reader_next(hpc_reader *r, hpc_record *rec);
+
+/* Header facts. */
+HPC_API enum hpc_stream_kind hpc_reader_kind(const hpc_reader *r);
+HPC_API uint32_t hpc_reader_stream_id(const hpc_reader *r);
+HPC_API const char *hpc_reader_path(const hpc_reader *r);
+/* Live statistics from the header (HPC_NSTATS values). */
+HPC_API const uint64_t *hpc_reader_stats(const hpc_reader *r);
+/* Counts of what reading found so far. */
+HPC_API uint64_t hpc_reader_unknown(const hpc_reader *r);
+HPC_API uint64_t hpc_reader_damaged(const hpc_reader *r); /* skipped: bad or torn */
+/* Restart from the first record. */
+HPC_API void hpc_reader_rewind(hpc_reader *r);
+/* Closing NULL does nothing. */
+HPC_API void hpc_reader_close(hpc_reader *r);
+
+/* ------------------------------------------------- experiments and processes */
+
+/* A thread stream of a process. */
+typedef struct hpc_thread_file {
+    uint32_t seq;
+    char *path;
+} hpc_thread_file;
+
+/*
+ * One sub-experiment (process). Process-level records are loaded into memory with their
+ * strings copied; thread streams are listed, not read (open them with hpc_reader_open,
+ * passing `schema` so files with another writer's schema decode correctly).
+ */
+typedef struct hpc_proc {
+    char *dir;                /* EXP/name */
+    char *name;               /* "rank0", "main", "main.f1" */
+    hpc_reader *schema;       /* reader of process.hpe, kept open for its schema */
+    bool has_begin, has_end, has_launcher_exit;
+    hpc_rec_proc_begin begin; /* strings point into `records` storage */
+    hpc_rec_settings settings;
+    hpc_rec_proc_end end;
+    hpc_rec_launcher_exit launcher_exit;
+    int rank;                 /* MPI rank (mpi_init, else proc_begin), -1 if none */
+    bool ended_early;         /* no proc_end, or death by signal / MPI_Abort */
+    size_t nrecords;          /* every record of process.hpe and launcher.hpe, in order */
+    hpc_record *records;
+    size_t nthreads;
+    hpc_thread_file *threads; /* sorted by seq */
+    uint64_t stats[HPC_NSTATS]; /* sum over all streams of the process */
+} hpc_proc;
+
+typedef struct hpc_exp {
+    char *path;
+    bool has_job;
+    hpc_rec_job_begin job;
+    size_t nprocs;
+    hpc_proc *procs;          /* sorted: ranks by number, then other names */
+} hpc_exp;
+
+/*
+ * Open a job experiment directory (or a single sub-experiment directory, which is then
+ * the only process). Damage is reported to d; processes that cannot be read at all are
+ * reported and left out. Returns 0 and *out, or a negative hpc_err when nothing usable
+ * is there (HPC_E_NOTFOUND: no such directory / not an experiment).
+ */
+HPC_API int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d);
+HPC_API void hpc_exp_close(hpc_exp *e);
+
+/* Iterate a process's loaded records of one kind: start with *i = 0. */
+HPC_API const hpc_record *hpc_proc_next_of(const hpc_proc *p, unsigned kind, size_t *i);
+
+/* Copy an hpc_str into a NUL-terminated buffer (truncating); returns buf. */
+HPC_API char *hpc_str_copy(char *buf, size_t cap, hpc_str s);
+/* True if s equals the C string c. */
+HPC_API bool hpc_str_eq(hpc_str s, const char *c);
+
+/* ----------------------------------------------------------------- layout */
+
+/*
+ * Create or join the job experiment directory, race-free across concurrent launchers.
+ *   dir      directory to create it in (-d), NULL = "."
+ *   name     -o NAME (used as given, ".hpc" appended if missing), or NULL
+ *   prog     program name for the default "<basename>.<N>.hpc"
+ *   job_id   launcher job id: launchers with the same id join the same experiment
+ *            (the first one creates it, under a lock, with the next free N); NULL = none
+ * On success writes the absolute path into out and returns 1 if this call created the
+ * directory (the caller then writes job.hpe), 0 if it joined an existing one.
+ * Returns a negative hpc_err (errno set) on failure.
+ */
+HPC_API int hpc_layout_job_dir(char *out, size_t cap, const char *dir, const char *name,
+                               const char *prog, const char *job_id);
+
+/*
+ * Create the sub-experiment directory EXP/name; if it exists (a rerun into the same -o
+ * experiment), a free variant "name_2", "name_3", ... is made instead. The name chosen is
+ * written to out (cap bytes). Returns 0 or a negative hpc_err. Signal-safe (mkdir only).
+ */
+HPC_API int hpc_layout_subexp(char *out, size_t cap, const char *job_dir, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HPC_EXPERIMENT_H */

@@ -1,0 +1,28 @@
+# tests/ - compiled test programs and unit tests (built by `make check`).
+#
+# tests/<area>/progs/NAME.c  ->  $(TESTDIR)/<area>/NAME   ground-truth programs, plain
+#   gcc -O1 -g (no sanitizer: they are the profiled programs, not our code). An area may
+#   set PROG_FLAGS_<area>_<NAME> / PROG_LIBS_<area>_<NAME> for special needs.
+# tests/unit/test_*.c       ->  $(TESTDIR)/unit/test_*   unit tests of our libraries,
+#   built with the project flags (sanitized under SANITIZE=1).
+
+PROG_SRCS  := $(wildcard tests/*/progs/*.c)
+PROG_BINS  := $(foreach s,$(PROG_SRCS),$(TESTDIR)/$(word 2,$(subst /, ,$(s)))/$(basename $(notdir $(s))))
+PROG_CFLAGS := -O1 -g -Wall -Wno-unused-result -pthread
+
+define prog_rule
+$(TESTDIR)/$(1)/$(2): tests/$(1)/progs/$(2).c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(PROG_CFLAGS) $$(PROG_FLAGS_$(1)_$(2)) -o $$@ $$< $$(PROG_LIBS_$(1)_$(2))
+endef
+$(foreach s,$(PROG_SRCS),$(eval $(call prog_rule,$(word 2,$(subst /, ,$(s))),$(basename $(notdir $(s))))))
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTDIR)/unit/%,$(UNIT_SRCS))
+UNIT_LIBS_DEFAULT := $(EXP_LIB)
+
+$(TESTDIR)/unit/%: $(OBJDIR)/tests/unit/%.o $(EXP_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(or $(UNIT_LIBS_$*),$(UNIT_LIBS_DEFAULT)) $(UNIT_LDLIBS_$*)
+
+CHECK_DEPS += $(PROG_BINS) $(UNIT_BINS)

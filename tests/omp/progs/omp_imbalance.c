@@ -1,0 +1,33 @@
+/*
+ * omp_imbalance - ground truth for OpenMP Work and Wait.
+ *
+ * REGIONS parallel regions of 2 threads in imbalanced(); in each, thread t burns (t+1)
+ * units of CPU and then meets the implicit barrier at the region's end. With 2 threads
+ * and spinning waits (OMP_WAIT_POLICY=active), thread 0 works 1 unit and waits 1, thread
+ * 1 works 2: work is 3/4 and wait 1/4 of the threads' time in the regions.
+ * Usage: omp_imbalance [regions [unit_ms]]   (defaults 40, 5)
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "omp_common.h"
+
+__attribute__((noinline)) static void imbalanced(int regions, uint64_t unit_ns)
+{
+    for (int r = 0; r < regions; r++) {
+#pragma omp parallel num_threads(2)
+        {
+            burn_cpu((uint64_t)(omp_get_thread_num() + 1) * unit_ns);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int regions = argc > 1 ? atoi(argv[1]) : 40;
+    uint64_t unit_ns = (argc > 2 ? strtoull(argv[2], NULL, 10) : 5) * 1000000ull;
+    imbalanced(regions, unit_ns);
+    printf("omp_imbalance: %d regions, unit %llu ns\n", regions, (unsigned long long)unit_ns);
+    return 0;
+}

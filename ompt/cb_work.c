@@ -157,7 +157,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
                                         omptool_current_region(th));
         if (f != NULL)
             f->id = next;
-        write_task(HPC_OMP_TASK_BEGIN, next, prior, 0, NULL);
+        write_task(HPC_OMP_TASK_BEGIN, next, 0, 0, NULL);
     }
 }
 

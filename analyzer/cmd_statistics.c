@@ -24,27 +24,36 @@
 #include "procinfo.h"
 #include "report_util.h"
 
-/* Every statistics slot: JSON key and text label. */
+/* Text labels of the statistics slots; JSON keys are the library's hpc_stat_name(). */
 static const struct {
-    const char *key, *label;
+    const char *label;
 } stat_names[HPC_STAT_COUNT_] = {
-    [HPC_STAT_SAMPLES] = {"samples", "Samples recorded"},
-    [HPC_STAT_COUNTER_SAMPLES] = {"counter_samples", "Counter samples recorded"},
-    [HPC_STAT_DROPPED_LIMIT] = {"dropped_limit", "Dropped: size limit (-L)"},
-    [HPC_STAT_DROPPED_IO] = {"dropped_io", "Dropped: file could not grow"},
-    [HPC_STAT_BLOCKED] = {"blocked", "Blocked (weight kept)"},
-    [HPC_STAT_PAUSED] = {"paused", "While paused or outside -t"},
-    [HPC_STAT_UNWIND_FAULTS] = {"unwind_faults", "Unwind faults (leaf kept)"},
-    [HPC_STAT_UNWIND_ERRORS] = {"unwind_errors", "Unwind errors"},
-    [HPC_STAT_UNWIND_TRUNCATED] = {"unwind_truncated", "Stacks truncated (too deep)"},
-    [HPC_STAT_CCT_FULL] = {"cct_full", "Stacks cut: call tree full"},
-    [HPC_STAT_FOREIGN_SIGNALS] = {"foreign_signals", "Foreign signals forwarded"},
-    [HPC_STAT_RECORDS] = {"records", "Records written"},
-    [HPC_STAT_BYTES] = {"bytes", "Bytes written"},
-    [HPC_STAT_REMAPS] = {"remaps", "Chunk changes"},
-    [HPC_STAT_TORN] = {"torn", "Torn records"},
-    [HPC_STAT_EVENTS_DROPPED] = {"events_dropped", "Trace events dropped"},
+    [HPC_STAT_SAMPLES] = {"Samples recorded"},
+    [HPC_STAT_COUNTER_SAMPLES] = {"Counter samples recorded"},
+    [HPC_STAT_DROPPED_LIMIT] = {"Dropped: size limit (-L)"},
+    [HPC_STAT_DROPPED_IO] = {"Dropped: file could not grow"},
+    [HPC_STAT_BLOCKED] = {"Blocked (weight kept)"},
+    [HPC_STAT_PAUSED] = {"While paused or outside -t"},
+    [HPC_STAT_UNWIND_FAULTS] = {"Unwind faults (leaf kept)"},
+    [HPC_STAT_UNWIND_ERRORS] = {"Unwind errors"},
+    [HPC_STAT_UNWIND_TRUNCATED] = {"Stacks truncated (too deep)"},
+    [HPC_STAT_CCT_FULL] = {"Stacks cut: call tree full"},
+    [HPC_STAT_FOREIGN_SIGNALS] = {"Foreign signals forwarded"},
+    [HPC_STAT_RECORDS] = {"Records written"},
+    [HPC_STAT_BYTES] = {"Bytes written"},
+    [HPC_STAT_REMAPS] = {"Chunk changes"},
+    [HPC_STAT_TORN] = {"Torn records"},
+    [HPC_STAT_EVENTS_DROPPED] = {"Trace events dropped"},
 };
+
+static const char *stat_key(unsigned i, char *buf, size_t cap)
+{
+    const char *n = hpc_stat_name(i);
+    if (n)
+        return n;
+    snprintf(buf, cap, "stat%u", i);
+    return buf;
+}
 
 typedef struct proc_sums {
     uint32_t threads;
@@ -118,7 +127,7 @@ static void json_process(hpa_json *j, const hpa_profile *prof, const hpa_process
 {
     const hpc_proc *p = pr->proc;
     proc_sums s = sums_of(pr);
-    char buf[512];
+    char buf[512], key[32];
     hpa_json_begin_obj(j);
     hpa_json_kstr(j, "experiment", prof->exps[pr->exp]->path);
     hpa_json_kstr(j, "process", p->name);
@@ -135,7 +144,7 @@ static void json_process(hpa_json *j, const hpa_profile *prof, const hpa_process
     hpa_json_key(j, "stats");
     hpa_json_begin_obj(j);
     for (unsigned i = 0; i < HPC_STAT_COUNT_; i++)
-        hpa_json_ku64(j, stat_names[i].key, p->stats[i]);
+        hpa_json_ku64(j, stat_key(i, key, sizeof(key)), p->stats[i]);
     hpa_json_end_obj(j);
     hpa_json_ku64(j, "damaged_records", s.damaged);
     hpa_json_ku64(j, "unknown_records", s.unknown);
@@ -194,10 +203,11 @@ int cmd_statistics(hpa_ctx *ctx, int argc, char **argv)
         return HPA_EXIT_DATA;
     FILE *f = ctx->out;
     hpa_json j;
+    char key[32];
     if (ctx->opts.format == HPA_CSV) {
         fputs("experiment,process,rank,threads,samples_read,", f);
         for (unsigned i = 0; i < HPC_STAT_COUNT_; i++)
-            fprintf(f, "%s,", stat_names[i].key);
+            fprintf(f, "%s,", stat_key(i, key, sizeof(key)));
         fputs("damaged_records,sampled_cpu_s,os_cpu_s\n", f);
     } else if (ctx->opts.format == HPA_JSON) {
         hpa_json_init(&j, f);

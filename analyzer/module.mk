@@ -1,10 +1,19 @@
 # analyzer/ - hpanalyze: er_print-style reports over experiments.
-ANALYZER_SRCS := $(wildcard analyzer/*.c)
-ANALYZER_BIN  := $(BINDIR)/hpanalyze
+# This fragment is read before experiment/module.mk (alphabetical), so $(EXP_LIB) is not
+# set yet where rules expand it at once: name the library's path here.
+ANALYZER_EXP_LIB := $(OBJDIR)/libhpcexp.a
+ANALYZER_SRCS    := $(wildcard analyzer/*.c)
+ANALYZER_BIN     := $(BINDIR)/hpanalyze
 
-$(ANALYZER_BIN): $(call objs,$(ANALYZER_SRCS)) $(EXP_LIB)
+$(ANALYZER_BIN): $(call objs,$(ANALYZER_SRCS)) $(ANALYZER_EXP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf -lstdc++ -lm
 
 ALL_TARGETS += $(ANALYZER_BIN)
 INSTALL_BIN += $(ANALYZER_BIN)
+CHECK_DEPS  += $(ANALYZER_BIN)
+
+# The experiment synthesizer used by tests/analyzer links the experiment library.
+PROG_FLAGS_analyzer_synth := -Iexperiment
+PROG_LIBS_analyzer_synth  := $(ANALYZER_EXP_LIB)
+$(TESTDIR)/analyzer/synth: $(ANALYZER_EXP_LIB)

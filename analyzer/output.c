@@ -220,11 +220,12 @@ static const uint64_t *pick(char kind, const uint64_t *e, const uint64_t *i, con
     return kind == 'e' ? e : kind == 'i' ? i : a;
 }
 
-/* er_print prints zero as "0." and others with 3 decimals (time) or as integers. */
+/* er_print prints zero as "0." with the decimal point aligned with the other rows', and
+ * other values with 3 decimals (time) or as integers (counts). */
 static void fmt_value(const hpa_metric *m, uint64_t raw, char *buf, size_t cap)
 {
     if (raw == 0)
-        snprintf(buf, cap, "0.");
+        snprintf(buf, cap, m->time ? "0.   " : "0");
     else if (m->time)
         snprintf(buf, cap, "%.3f", (double)raw * m->scale);
     else
@@ -234,7 +235,7 @@ static void fmt_value(const hpa_metric *m, uint64_t raw, char *buf, size_t cap)
 static void fmt_pct(uint64_t raw, uint64_t ref, char *buf, size_t cap)
 {
     if (raw == 0 || ref == 0)
-        snprintf(buf, cap, "0.");
+        snprintf(buf, cap, "0.  ");
     else
         snprintf(buf, cap, "%.2f", 100.0 * (double)raw / (double)ref);
 }
@@ -261,6 +262,8 @@ void hpa_cols_text_header(const hpa_cols *c, FILE *f)
 {
     /* er_print splits "Excl. Total CPU" over two lines: "Excl. Total" / "CPU". */
     for (int line = 0; line < 3; line++) {
+        char text[HPA_MAX_COLS * 80] = "";
+        size_t len = 0;
         for (unsigned k = 0; k < c->n; k++) {
             const hpa_metric *m = &c->ms->m[c->c[k].metric];
             unsigned w = c->width[k] + 7; /* value, space, 6 for the percentage */
@@ -276,9 +279,17 @@ void hpa_cols_text_header(const hpa_cols *c, FILE *f)
             else
                 snprintf(cell, sizeof(cell), "%*s %6s", c->width[k], m->unit[0] ? m->unit : "#",
                          "%");
-            fprintf(f, "%-*s  ", (int)w, cell);
+            if (len < sizeof(text))
+                len += (size_t)snprintf(text + len, sizeof(text) - len, "%-*s  ", (int)w, cell);
         }
-        fputs(line == 0 ? " Name\n" : "\n", f);
+        if (line == 0) {
+            fprintf(f, "%s Name\n", text);
+        } else {
+            len = strlen(text);
+            while (len > 0 && text[len - 1] == ' ')
+                text[--len] = 0;
+            fprintf(f, "%s\n", text);
+        }
     }
 }
 
@@ -292,10 +303,7 @@ void hpa_cols_text_row(const hpa_cols *c, FILE *f, const uint64_t *e, const uint
         uint64_t raw = vals ? vals[m] : 0;
         fmt_value(&c->ms->m[m], raw, v, sizeof(v));
         fmt_pct(raw, c->ref ? c->ref[m] : 0, p, sizeof(p));
-        if (raw == 0)
-            fprintf(f, "%-*s %-6s  ", (int)c->width[k], v, p);
-        else
-            fprintf(f, "%*s %6s  ", (int)c->width[k], v, p);
+        fprintf(f, "%*s %6s  ", (int)c->width[k], v, p);
     }
 }
 

@@ -389,7 +389,7 @@ static int load_thread(loader *L, const hpc_thread_file *tf)
     hpc_reader_close(r);
     hpa_u64map_free(&L->map);
     if (t->bad_nodes)
-        hpc_diag_report(L->p->diag, HPC_WARNING, tf->path, 0, __FILE__, __LINE__,
+        hpc_diag_report(L->p->diag, HPC_WARNING, tf->path, HPC_NO_OFFSET, __FILE__, __LINE__,
                         "%llu samples or call-tree nodes refer to missing nodes; "
                         "their samples are shown as <no stack>",
                         (unsigned long long)t->bad_nodes);

@@ -211,7 +211,7 @@ const hpa_line *hpa_symtab_line(const hpa_symtab *st, uint32_t id)
 
 static void warn(hpa_symtab *st, const char *file, const char *fmt, const char *a, const char *b)
 {
-    hpc_diag_report(st->diag, HPC_WARNING, file, 0, __FILE__, __LINE__, fmt, a, b);
+    hpc_diag_report(st->diag, HPC_WARNING, file, HPC_NO_OFFSET, __FILE__, __LINE__, fmt, a, b);
 }
 
 static void hex(char *out, size_t cap, const uint8_t *b, size_t n)

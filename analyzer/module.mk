@@ -14,6 +14,6 @@ INSTALL_BIN += $(ANALYZER_BIN)
 CHECK_DEPS  += $(ANALYZER_BIN)
 
 # The experiment synthesizer used by tests/analyzer links the experiment library.
-PROG_FLAGS_analyzer_synth := -Iexperiment
-PROG_LIBS_analyzer_synth  := $(ANALYZER_EXP_LIB)
+PROG_FLAGS_analyzer_synth := -Iexperiment $(SANFLAGS)
+PROG_LIBS_analyzer_synth  := $(ANALYZER_EXP_LIB) -ldl
 $(TESTDIR)/analyzer/synth: $(ANALYZER_EXP_LIB)

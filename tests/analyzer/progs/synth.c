@@ -18,6 +18,7 @@
  * proc_end says user+system = 1.160 s, the sampled total.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <stdio.h>
@@ -131,8 +132,8 @@ static int one_module(struct dl_phdr_info *info, size_t size, void *arg)
     } else {
         snprintf(path, sizeof(path), "%s", info->dlpi_name);
     }
-    if (!main_exe && !strstr(path, "libc.so"))
-        return 0; /* the executable and libc are enough */
+    if (!main_exe && path[0] != '/')
+        return 0; /* the vdso: no file */
     uint64_t lo = UINT64_MAX, hi = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -162,6 +163,18 @@ static int one_module(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 /* ------------------------------------------------------------ threads */
+
+/* libc's own qsort (a sanitizer runtime interposes its own in front of it). */
+static uint64_t libc_qsort(void)
+{
+    void *h = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    void *f = h ? dlsym(h, "qsort") : NULL;
+    if (!f) {
+        fprintf(stderr, "synth: cannot find libc's qsort: %s\n", dlerror());
+        exit(1);
+    }
+    return (uint64_t)(uintptr_t)f;
+}
 
 /* A pc inside f: the leaf pc for leaves, "return address - 1" style for callers. */
 static uint64_t pc_in(void (*f)(void))
@@ -210,7 +223,7 @@ static void thread0(const char *dir, uint64_t t0)
     samples(&t, &time, 6, 100);
     node(&t, 7, 5, pc_in(leaf_c));
     samples(&t, &time, 7, 200);
-    node(&t, 8, 5, (uint64_t)(uintptr_t)qsort + 1);
+    node(&t, 8, 5, libc_qsort() + 1);
     samples(&t, &time, 8, 50);
     samples(&t, &time, 0, 10);
     hpc_rec_thread_end e = {.time = time, .cpu_ns = 1060000000, .tail_cpu_ns = 0};

@@ -15,7 +15,8 @@ volatile double sink;
 __attribute__((noinline)) void exe_work(long n)
 {
     double s = 0;
-    for (long i = 0; i < n; i++) s += (double)i * 1e-9;
+    for (long i = 0; i < n; i++)
+        s += (double)i * 1e-9;
     sink += s;
 }
 

@@ -16,6 +16,8 @@
 
 volatile double sink;
 
+/* One line per loop (the HOT markers): keep clang-format from splitting them. */
+/* clang-format off */
 __attribute__((noinline)) void leaf1(long n)
 {
     double s = 0;
@@ -36,6 +38,7 @@ __attribute__((noinline)) void leaf3(long n)
     for (long i = 0; i < n; i++) s += (double)i * 1e-9; /* HOT leaf3 */
     sink += s;
 }
+/* clang-format on */
 
 /* Interleaved in rounds so no leaf runs in one long phase at one end of the run. */
 __attribute__((noinline)) void caller_a(long unit, int round)

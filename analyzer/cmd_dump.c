@@ -1,140 +1,55 @@
 /*
  * cmd_dump.c - `dump`: every record of every file of the experiments, in file order,
- * printed generically from the schema (hpc_schema_kind), so new record kinds need no
- * change here:
+ * printed by the experiment library's generic printer (hpc_record_print), so new record
+ * kinds need no change here:
  *
  *     == prog.1.hpc/main/t0.hpe (thread stream 0)
- *     @256 thread_begin time=123456789 seq=0 tid=4242 parent_seq=-1 ...
- *     @290 cct_node id=1 parent=0 pc=0x401136
+ *     thread_begin @256 time=123456789 seq=0 tid=4242 parent_seq=-1 ...
+ *     cct_node @290 id=1 parent=0 pc=4198710
  *
- * Unknown kinds print their id and length. CSV: file,offset,kind,fields ("k=v k=v").
- * JSON: {"report":"dump","records":[{"file","offset","kind", field: value ...}]}.
+ * CSV: file,record (the printer's text line).
+ * JSON: {"report":"dump","records":[{"file":..., "record":"cct_node","offset":290, ...}]}.
  */
-#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_util.h"
 
 typedef struct dumper {
     hpa_ctx *ctx;
-    hpa_json j;
-    char fields[65536];
+    bool first;
+    int err;
 } dumper;
 
-/* Field values as text: integers, T as ns, strings escaped, bytes as hex. */
-static size_t field_text(char *out, size_t cap, const hpc_field_desc *fd, const hpc_record *rec)
-{
-    const char *base = (const char *)&rec->u;
-    switch (fd->type) {
-    case 'U':
-    case 'T': {
-        uint64_t v;
-        memcpy(&v, base + fd->offset, sizeof(v));
-        bool addr = strcmp(fd->name, "pc") == 0 || strcmp(fd->name, "base") == 0 ||
-                    strcmp(fd->name, "bias") == 0 || strcmp(fd->name, "codeptr") == 0 ||
-                    strcmp(fd->name, "callsite") == 0 || strcmp(fd->name, "start_routine") == 0;
-        return (size_t)snprintf(out, cap, addr ? "0x%" PRIx64 : "%" PRIu64, v);
-    }
-    case 'S': {
-        int64_t v;
-        memcpy(&v, base + fd->offset, sizeof(v));
-        return (size_t)snprintf(out, cap, "%" PRId64, v);
-    }
-    case 's': {
-        hpc_str s;
-        memcpy(&s, base + fd->offset, sizeof(s));
-        size_t n = 0;
-        if (n < cap)
-            out[n++] = '"';
-        for (uint32_t i = 0; i < s.n && n + 5 < cap; i++) {
-            unsigned char c = (unsigned char)s.p[i];
-            if (c == '"' || c == '\\')
-                n += (size_t)snprintf(out + n, cap - n, "\\%c", c);
-            else if (c < 0x20 || c == 0x7f)
-                n += (size_t)snprintf(out + n, cap - n, "\\x%02x", c);
-            else
-                out[n++] = (char)c;
-        }
-        if (n + 1 < cap)
-            out[n++] = '"';
-        out[n < cap ? n : cap - 1] = 0;
-        return n;
-    }
-    default: {
-        hpc_str s;
-        memcpy(&s, base + fd->offset, sizeof(s));
-        size_t n = 0;
-        for (uint32_t i = 0; i < s.n && n + 3 < cap; i++)
-            n += (size_t)snprintf(out + n, cap - n, "%02x", (unsigned char)s.p[i]);
-        if (n == 0 && cap)
-            out[0] = 0;
-        return n;
-    }
-    }
-}
-
-static void json_field(hpa_json *j, const hpc_field_desc *fd, const hpc_record *rec)
-{
-    const char *base = (const char *)&rec->u;
-    hpa_json_key(j, fd->name);
-    if (fd->type == 'U' || fd->type == 'T') {
-        uint64_t v;
-        memcpy(&v, base + fd->offset, sizeof(v));
-        hpa_json_u64(j, v);
-    } else if (fd->type == 'S') {
-        int64_t v;
-        memcpy(&v, base + fd->offset, sizeof(v));
-        hpa_json_i64(j, v);
-    } else if (fd->type == 's') {
-        hpc_str s;
-        memcpy(&s, base + fd->offset, sizeof(s));
-        hpa_json_strn(j, s.p, s.n);
-    } else {
-        char hex[4096];
-        field_text(hex, sizeof(hex), fd, rec);
-        hpa_json_str(j, hex);
-    }
-}
-
-static void dump_record(dumper *d, const char *file, const hpc_record *rec)
+static void dump_record(dumper *d, const char *file, const hpc_record *rec,
+                        const hpc_reader *schema)
 {
     FILE *f = d->ctx->out;
-    const hpc_kind_desc *kd = hpc_schema_kind(rec->kind);
-    char kind[64];
-    if (kd)
-        snprintf(kind, sizeof(kind), "%s", kd->name);
-    else
-        snprintf(kind, sizeof(kind), "unknown_%u", rec->kind);
     if (d->ctx->opts.format == HPA_JSON) {
-        hpa_json_begin_obj(&d->j);
-        hpa_json_kstr(&d->j, "file", file);
-        hpa_json_ku64(&d->j, "offset", rec->offset);
-        hpa_json_kstr(&d->j, "kind", kind);
-        if (kd)
-            for (unsigned i = 0; i < kd->nfields; i++)
-                json_field(&d->j, &kd->fields[i], rec);
-        else
-            hpa_json_ku64(&d->j, "length", rec->raw.n);
-        hpa_json_end_obj(&d->j);
-        return;
-    }
-    size_t n = 0, cap = sizeof(d->fields);
-    d->fields[0] = 0;
-    if (!kd)
-        n += (size_t)snprintf(d->fields, cap, "length=%u", rec->raw.n);
-    for (unsigned i = 0; kd && i < kd->nfields && n + 2 < cap; i++) {
-        n += (size_t)snprintf(d->fields + n, cap - n, "%s%s=", i ? " " : "", kd->fields[i].name);
-        if (n < cap)
-            n += field_text(d->fields + n, cap - n, &kd->fields[i], rec);
-    }
-    if (d->ctx->opts.format == HPA_CSV) {
+        fputs(d->first ? "\n  {\"file\":" : ",\n  {\"file\":", f);
+        hpa_json_quote(f, file, strlen(file));
+        fputc(',', f);
+        d->err |= hpc_record_print(f, rec, schema, HPC_PRINT_JSON);
+        fputc('}', f);
+    } else if (d->ctx->opts.format == HPA_CSV) {
+        char *line = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&line, &len);
+        if (!m) {
+            d->err = -1;
+            return;
+        }
+        hpc_record_print(m, rec, schema, HPC_PRINT_TEXT);
+        fclose(m);
         hpa_csv_field(f, file, ',');
-        fprintf(f, "%" PRIu64 ",%s,", rec->offset, kind);
-        hpa_csv_field(f, d->fields, '\n');
+        hpa_csv_field(f, line ? line : "", '\n');
+        free(line);
     } else {
-        fprintf(f, "@%" PRIu64 " %s %s\n", rec->offset, kind, d->fields);
+        d->err |= hpc_record_print(f, rec, schema, HPC_PRINT_TEXT);
+        fputc('\n', f);
     }
+    d->first = false;
 }
 
 static void file_heading(dumper *d, const char *path, const char *what)
@@ -152,7 +67,7 @@ static void dump_stream(dumper *d, const char *path, const hpc_reader *schema, c
     file_heading(d, path, what);
     hpc_record rec;
     while (hpc_reader_next(r, &rec) == 1)
-        dump_record(d, path, &rec);
+        dump_record(d, path, &rec, r);
     hpc_reader_close(r);
 }
 
@@ -160,9 +75,9 @@ static void dump_process(dumper *d, const hpc_proc *p)
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", p->dir, HPC_PROCESS_FILE);
-    file_heading(d, path, "process stream and launcher records");
+    file_heading(d, path, "process stream, then launcher records");
     for (size_t i = 0; i < p->nrecords; i++)
-        dump_record(d, path, &p->records[i]);
+        dump_record(d, path, &p->records[i], p->schema);
     for (size_t t = 0; t < p->nthreads; t++) {
         char what[64];
         snprintf(what, sizeof(what), "thread stream %u", p->threads[t].seq);
@@ -174,18 +89,11 @@ int cmd_dump(hpa_ctx *ctx, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    static dumper d; /* large buffer; one dump at a time */
-    memset(&d, 0, sizeof(d));
-    d.ctx = ctx;
-    if (ctx->opts.format == HPA_CSV) {
-        fputs("file,offset,kind,fields\n", ctx->out);
-    } else if (ctx->opts.format == HPA_JSON) {
-        hpa_json_init(&d.j, ctx->out);
-        hpa_json_begin_obj(&d.j);
-        hpa_json_kstr(&d.j, "report", "dump");
-        hpa_json_key(&d.j, "records");
-        hpa_json_begin_arr(&d.j);
-    }
+    dumper d = {.ctx = ctx, .first = true};
+    if (ctx->opts.format == HPA_CSV)
+        fputs("file,record\n", ctx->out);
+    else if (ctx->opts.format == HPA_JSON)
+        fputs("{\"report\":\"dump\",\"records\":[", ctx->out);
     const hpa_profile *prof = ctx->prof;
     for (unsigned i = 0; i < prof->nexps; i++) {
         const hpc_exp *e = prof->exps[i];
@@ -196,9 +104,7 @@ int cmd_dump(hpa_ctx *ctx, int argc, char **argv)
         for (size_t k = 0; k < e->nprocs; k++)
             dump_process(&d, &e->procs[k]);
     }
-    if (ctx->opts.format == HPA_JSON) {
-        hpa_json_end_arr(&d.j);
-        hpa_json_end_obj(&d.j);
-    }
-    return HPA_EXIT_OK;
+    if (ctx->opts.format == HPA_JSON)
+        fputs("\n]}\n", ctx->out);
+    return d.err ? HPA_EXIT_DATA : HPA_EXIT_OK;
 }

@@ -81,24 +81,29 @@ void hpa_json_end_arr(hpa_json *j)
     close_(j, ']');
 }
 
-void hpa_json_strn(hpa_json *j, const char *s, size_t n)
+void hpa_json_quote(FILE *f, const char *s, size_t n)
 {
-    sep(j);
-    fputc('"', j->f);
+    fputc('"', f);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\')
-            fprintf(j->f, "\\%c", c);
+            fprintf(f, "\\%c", c);
         else if (c == '\n')
-            fputs("\\n", j->f);
+            fputs("\\n", f);
         else if (c == '\t')
-            fputs("\\t", j->f);
+            fputs("\\t", f);
         else if (c < 0x20 || c == 0x7f)
-            fprintf(j->f, "\\u%04x", c);
+            fprintf(f, "\\u%04x", c);
         else
-            fputc(c, j->f); /* UTF-8 passes through; invalid bytes are the file's */
+            fputc(c, f); /* UTF-8 passes through; invalid bytes are the file's */
     }
-    fputc('"', j->f);
+    fputc('"', f);
+}
+
+void hpa_json_strn(hpa_json *j, const char *s, size_t n)
+{
+    sep(j);
+    hpa_json_quote(j->f, s, n);
 }
 
 void hpa_json_str(hpa_json *j, const char *s)

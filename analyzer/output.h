@@ -36,6 +36,8 @@ void hpa_json_end_arr(hpa_json *j);
 void hpa_json_key(hpa_json *j, const char *key);
 void hpa_json_str(hpa_json *j, const char *s);
 void hpa_json_strn(hpa_json *j, const char *s, size_t n);
+/* A quoted, escaped JSON string with nothing around it. */
+void hpa_json_quote(FILE *f, const char *s, size_t n);
 void hpa_json_u64(hpa_json *j, uint64_t v);
 void hpa_json_i64(hpa_json *j, int64_t v);
 void hpa_json_double(hpa_json *j, double v);

@@ -37,6 +37,11 @@
  *                                       while the program runs: current even after SIGKILL
  *     record:  u8 kind, varint payload length, payload (fields in schema order)
  *
+ * The payload length may be a padded (non-minimal) varint: the writer reserves its width
+ * before encoding. T fields are zigzag deltas from the previous T value in the same
+ * chunk; the base is 0 at the start of every chunk, so each chunk decodes on its own and
+ * damage never spreads past a chunk boundary.
+ *
  * Records are written into a MAP_SHARED mapping of the file, so they are in the page
  * cache the moment they are written: a crash or SIGKILL loses nothing already recorded.
  * The kind byte is stored last (commit). A reader meeting kind 0 reads the length: 0
@@ -349,12 +354,26 @@ HPC_API void hpc_stream_unlock(hpc_stream *s);
 /*
  * hpc_write_<name>(s, &rec): append one record. Returns 0, HPC_E_LIMIT (budget spent,
  * nothing written), HPC_E_IO (file could not grow), HPC_E_TOOBIG or HPC_E_CLOSED.
- * Signal-safe.
+ * HPC_E_TOOBIG: the payload, counting each T field at 10 bytes, exceeds HPC_MAX_RECORD,
+ * or the record does not fit in one chunk. Signal-safe.
  */
 #define HPC_RECORD(name, id, fields) \
     HPC_API int hpc_write_##name(hpc_stream *s, const hpc_rec_##name *r);
 #include "schema.def"
 #undef HPC_RECORD
+
+/* Name of a statistic for reports and JSON keys: "samples", "dropped_limit", ...;
+ * NULL for a slot without a name. */
+HPC_API const char *hpc_stat_name(unsigned stat);
+
+/*
+ * Paths without stdio, for code that runs in a signal handler or a fork child.
+ * hpc_path_join writes "dir/name", hpc_path_thread "dir/t<seq>.hpe" (HPC_THREAD_FMT) into
+ * out (cap bytes, NUL-terminated). Return the length, or HPC_E_INVAL (errno ENAMETOOLONG)
+ * if it does not fit. Signal-safe.
+ */
+HPC_API int hpc_path_join(char *out, size_t cap, const char *dir, const char *name);
+HPC_API int hpc_path_thread(char *out, size_t cap, const char *dir, uint32_t seq);
 
 /* Packed varint arrays for BYTES fields (mpi_comm.members). */
 /* Encode n values into buf (cap bytes); returns bytes used or -1 if cap is too small. */
@@ -379,6 +398,10 @@ typedef struct hpc_diag {
     unsigned errors;
     int quiet;         /* 1: count only */
 } hpc_diag;
+
+/* Offset to report for a problem with a whole file (cannot open, empty): the message is
+ * then "FILE: what is wrong". */
+#define HPC_NO_OFFSET UINT64_MAX
 
 /* Report a problem at file:offset (printf-style message). */
 HPC_API void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file,

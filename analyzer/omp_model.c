@@ -377,8 +377,7 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
             } else if (t->event == HPC_OMP_TASK_END && ox.n > 0) {
                 ox.n--;
                 if (ox.n < 64)
-                    rc = ivls_push(&iv->tasks,
-                                   (ivl){.b = ox.v[ox.n].t, .e = t->time, .kind = -1});
+                    rc = ivls_push(&iv->tasks, (ivl){.b = ox.v[ox.n].t, .e = t->time, .kind = -1});
             }
             break;
         }
@@ -427,9 +426,9 @@ static uint32_t ctx_of(hpa_omp_proc *m, size_t i, unsigned depth)
     /* Exact key when the parts fit; otherwise every region gets its own context. */
     bool fits = r->enc_seq < (1u << 15) && parent < (1u << 20) && r->node < (1u << 28) &&
                 r->construct < (1u << 28);
-    uint64_t key = r->node ? (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->node
-                           : 1ull << 63 | (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 |
-                                 r->construct;
+    uint64_t key =
+        r->node ? (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->node
+                : 1ull << 63 | (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->construct;
     uint32_t c;
     if (fits && hpa_u64map_get(&m->ctx_index, key, &c) && m->ctxs[c].construct == r->construct) {
         r->ctx = c;
@@ -440,6 +439,48 @@ static uint32_t ctx_of(hpa_omp_proc *m, size_t i, unsigned depth)
         return UINT32_MAX;
     r->ctx = c;
     return c;
+}
+
+/* Depth of node in thread seq's CCT (0 if unknown). */
+static unsigned node_depth(const hpa_omp_proc *m, uint32_t seq, uint32_t node)
+{
+    for (uint32_t i = 0; i < m->nthreads; i++) {
+        const hpa_omp_cct *c = &m->threads[i].cct;
+        if (m->threads[i].seq != seq)
+            continue;
+        unsigned d = 0;
+        for (uint32_t n = node; n && n < c->n && d < 4096; n = c->parent[n])
+            d++;
+        return d;
+    }
+    return 0;
+}
+
+/* Upper bound of the frames a context adds: its path and its parents', plus one frame
+ * per level for the construct's function. Contexts are numbered after their parents. */
+static unsigned context_room(const hpa_omp_proc *m)
+{
+    unsigned *room = calloc(m->nctx ? m->nctx : 1, sizeof(*room)), most = 0;
+    if (!room)
+        return 4096;
+    for (uint32_t c = 1; c < m->nctx; c++) {
+        const hpa_omp_ctx *x = &m->ctxs[c];
+        unsigned parent = x->parent_ctx < c ? room[x->parent_ctx] : 0;
+        room[c] = node_depth(m, x->enc_seq, x->node) + 2 + parent;
+        if (room[c] > most)
+            most = room[c];
+    }
+    free(room);
+    return most;
+}
+
+unsigned hpa_omp_context_room(const hpa_profile *p)
+{
+    unsigned most = 0;
+    for (size_t i = 0; i < p->nprocs; i++)
+        if (p->procs[i].omp && p->procs[i].omp->room > most)
+            most = p->procs[i].omp->room;
+    return most;
 }
 
 /* ---------------------------------------------------------------- traced sums */
@@ -593,6 +634,8 @@ int hpa_omp_load(hpa_profile *p, hpa_process *pr)
     }
     for (size_t i = 0; rc == 0 && i < proc->nthreads; i++)
         rc = trace_thread(m, &m->threads[i], &iv[i]);
+    if (rc == 0)
+        m->room = context_room(m);
     for (size_t i = 0; iv && i < proc->nthreads; i++)
         free(iv[i].implicit.v), free(iv[i].waits.v), free(iv[i].tasks.v);
     free(iv);

@@ -37,8 +37,13 @@ struct hpa_process;
 struct hpa_frame;
 
 /* Categories of OpenMP states a report sums over. */
-enum hpa_omp_cat { HPA_OMP_CAT_NONE = 0, HPA_OMP_CAT_WORK, HPA_OMP_CAT_WAIT, HPA_OMP_CAT_IDLE,
-                   HPA_OMP_CAT_OVERHEAD };
+enum hpa_omp_cat {
+    HPA_OMP_CAT_NONE = 0,
+    HPA_OMP_CAT_WORK,
+    HPA_OMP_CAT_WAIT,
+    HPA_OMP_CAT_IDLE,
+    HPA_OMP_CAT_OVERHEAD
+};
 
 /* Wait kinds of the reports (states and traced records map onto these). */
 enum hpa_omp_wait {
@@ -99,16 +104,16 @@ typedef struct hpa_omp_traced {
 
 typedef struct hpa_omp_thread {
     uint32_t seq;
-    uint32_t type; /* ompt_thread_t from omp_thread: 1 initial, 2 worker, 0 not seen */
+    uint32_t type;            /* ompt_thread_t from omp_thread: 1 initial, 2 worker, 0 not seen */
     uint64_t t_first, t_last; /* lifetime as the stream shows it */
     hpa_omp_cct cct;
     hpa_omp_traced *traced; /* nconstructs + 1 entries */
 } hpa_omp_thread;
 
 typedef struct hpa_omp_proc {
-    bool ompt;          /* an OMPT runtime recorded OpenMP states */
-    bool runtime_seen;  /* some OpenMP runtime is known to have run (record or module) */
-    char runtime[256];  /* "LLVM libomp (LLVM OMP version: ...)" or "GNU libgomp" */
+    bool ompt;         /* an OMPT runtime recorded OpenMP states */
+    bool runtime_seen; /* some OpenMP runtime is known to have run (record or module) */
+    char runtime[256]; /* "LLVM libomp (LLVM OMP version: ...)" or "GNU libgomp" */
     char runtime_path[512];
     size_t nregions, region_cap;
     hpa_omp_region *regions;
@@ -121,6 +126,7 @@ typedef struct hpa_omp_proc {
     hpa_u64map ctx_index;
     uint32_t nthreads;
     hpa_omp_thread *threads; /* every thread stream of the process, by position */
+    unsigned room;           /* most frames a context's call path can add to a stack in a view */
     /* classification cache */
     uint64_t last_region;
     uint32_t last_index;
@@ -152,6 +158,10 @@ const char *hpa_omp_state_name(unsigned omp_state);
 /* Keys and titles of wait kinds: "implicit_barrier" / "Implicit barrier". */
 const char *hpa_omp_wait_key(int w);
 const char *hpa_omp_wait_title(int w);
+
+/* Frames the OpenMP views may add to any stack of the profile (hpa_profile_paths sizes
+ * its buffers with it). */
+unsigned hpa_omp_context_room(const struct hpa_profile *p);
 
 /* Add the OpenMP Work and Wait metrics when any process recorded OpenMP states. */
 int hpa_omp_add_metrics(struct hpa_profile *p);

@@ -132,8 +132,7 @@ static uint32_t expert_name(tx *t, hpa_loc con, bool task)
     if (task)
         snprintf(name, sizeof(name), "%s -- OMP task", f->name);
     else if (l && l->lineno)
-        snprintf(name, sizeof(name), "%s -- OMP parallel region from line %u", f->name,
-                 l->lineno);
+        snprintf(name, sizeof(name), "%s -- OMP parallel region from line %u", f->name, l->lineno);
     else
         snprintf(name, sizeof(name), "%s -- OMP parallel region", f->name);
     return hpa_symtab_pseudo(t->st, name);
@@ -173,8 +172,8 @@ static void walk(tx *t, const hpa_frame *in, unsigned from, unsigned n, hpa_loc 
         in_runtime = false;
         if (t->expert) {
             if (i == from) {
-                bool task = i > 0 && !strstr(hpa_symtab_func(t->st, in[i - 1].func)->name,
-                                             "microtask");
+                bool task =
+                    i > 0 && !strstr(hpa_symtab_func(t->st, in[i - 1].func)->name, "microtask");
                 f.func = expert_name(t, con, task);
                 f.line = hpa_symtab_line_in(t->st, f.func, f.line);
             }
@@ -291,9 +290,9 @@ static unsigned transform(const hpa_view *v, const hpa_path_ctx *ctx, const hpa_
     if (leaf)
         emit(&t, (hpa_frame){.func = leaf, .line = hpa_symtab_func_line(t.st, leaf)});
     if (t.k == 0) /* everything was runtime: keep the sample visible */
-        emit(&t, (hpa_frame){.func = state_leaf(t.st, HPC_OMP_STATE_OVERHEAD),
-                             .line = hpa_symtab_func_line(t.st,
-                                                          state_leaf(t.st, HPC_OMP_STATE_OVERHEAD))});
+        emit(&t, (hpa_frame){
+                     .func = state_leaf(t.st, HPC_OMP_STATE_OVERHEAD),
+                     .line = hpa_symtab_func_line(t.st, state_leaf(t.st, HPC_OMP_STATE_OVERHEAD))});
     return t.k;
 }
 

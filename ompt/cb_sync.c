@@ -110,8 +110,7 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
 }
 
 static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-                         ompt_data_t *parallel_data, ompt_data_t *task_data,
-                         const void *codeptr_ra)
+                         ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
 {
     (void)task_data;
     if (endpoint == ompt_scope_begin)

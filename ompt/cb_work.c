@@ -153,8 +153,8 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         write_task(HPC_OMP_TASK_END, prior, 0, prior_task_status, NULL);
     }
     if ((next & 1) && !on_stack(th, next)) {
-        omptool_frame *f = omptool_push(th, OMPTOOL_F_EXPLICIT, HPC_OMP_STATE_WORK,
-                                        omptool_current_region(th));
+        omptool_frame *f =
+            omptool_push(th, OMPTOOL_F_EXPLICIT, HPC_OMP_STATE_WORK, omptool_current_region(th));
         if (f != NULL)
             f->id = next;
         write_task(HPC_OMP_TASK_BEGIN, next, 0, 0, NULL);

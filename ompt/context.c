@@ -36,7 +36,7 @@ typedef struct ctx_entry {
     uintptr_t codeptr; /* 0 = empty */
     uint64_t node;
     uint32_t nframes;
-    uint32_t stamp; /* last use, for replacement */
+    uint32_t stamp;               /* last use, for replacement */
     uint32_t off[CTX_MAX_FRAMES]; /* slot address - enter_frame */
     uintptr_t ra[CTX_MAX_FRAMES];
 } ctx_entry;

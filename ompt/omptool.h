@@ -29,13 +29,13 @@
 
 /* Frames of the per-thread stack (what the thread is inside). */
 enum omptool_frame_kind {
-    OMPTOOL_F_INITIAL = 1,  /* the initial task: serial code */
-    OMPTOOL_F_FORK,         /* between parallel-begin and parallel-end on the encountering thread */
-    OMPTOOL_F_IMPLICIT,     /* an implicit task of a parallel region */
-    OMPTOOL_F_EXPLICIT,     /* an explicit task being executed */
-    OMPTOOL_F_SYNC,         /* barrier, taskwait, taskgroup */
-    OMPTOOL_F_REDUCTION,    /* reduction */
-    OMPTOOL_F_MUTEX,        /* waiting for a lock, critical, ordered, atomic */
+    OMPTOOL_F_INITIAL = 1, /* the initial task: serial code */
+    OMPTOOL_F_FORK,        /* between parallel-begin and parallel-end on the encountering thread */
+    OMPTOOL_F_IMPLICIT,    /* an implicit task of a parallel region */
+    OMPTOOL_F_EXPLICIT,    /* an explicit task being executed */
+    OMPTOOL_F_SYNC,        /* barrier, taskwait, taskgroup */
+    OMPTOOL_F_REDUCTION,   /* reduction */
+    OMPTOOL_F_MUTEX,       /* waiting for a lock, critical, ordered, atomic */
 };
 
 typedef struct omptool_frame {

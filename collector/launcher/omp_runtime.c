@@ -23,24 +23,26 @@
 #define MAX_OBJECTS 128
 
 static const char *const default_dirs[] = {
-    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
-    "/lib", "/usr/lib", "/usr/local/lib",
+    "/lib/x86_64-linux-gnu",
+    "/usr/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/lib64",
+    "/lib",
+    "/usr/lib",
+    "/usr/local/lib",
 };
 
 static const char *const libomp_candidates[] = {
-    "/usr/lib/x86_64-linux-gnu/libomp.so.5",
-    "/usr/lib/llvm-16/lib/libomp.so.5",
-    "/usr/lib/llvm-15/lib/libomp.so.5",
-    "/usr/lib/llvm-14/lib/libomp.so.5",
-    "/usr/lib/llvm-13/lib/libomp.so.5",
-    "/usr/local/lib/libomp.so",
+    "/usr/lib/x86_64-linux-gnu/libomp.so.5", "/usr/lib/llvm-16/lib/libomp.so.5",
+    "/usr/lib/llvm-15/lib/libomp.so.5",      "/usr/lib/llvm-14/lib/libomp.so.5",
+    "/usr/lib/llvm-13/lib/libomp.so.5",      "/usr/local/lib/libomp.so",
 };
 
 /* A mapped ELF file and what its dynamic section says. */
 typedef struct elf_dyn {
     void *map;
     size_t size;
-    const char *strtab;   /* inside map */
+    const char *strtab; /* inside map */
     size_t strsz;
     const Elf64_Dyn *dyn; /* inside map */
     size_t ndyn;
@@ -57,8 +59,7 @@ static void elf_close(elf_dyn *e)
 static size_t va_to_off(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, uint64_t va)
 {
     for (int i = 0; i < eh->e_phnum; i++) {
-        if (ph[i].p_type == PT_LOAD && va >= ph[i].p_vaddr &&
-            va < ph[i].p_vaddr + ph[i].p_filesz)
+        if (ph[i].p_type == PT_LOAD && va >= ph[i].p_vaddr && va < ph[i].p_vaddr + ph[i].p_filesz)
             return (size_t)(va - ph[i].p_vaddr + ph[i].p_offset);
     }
     return (size_t)-1;

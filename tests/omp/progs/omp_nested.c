@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     uint64_t unit_ns = (argc > 3 ? strtoull(argv[3], NULL, 10) : 2) * 1000000ull;
     nested(outer, unit_ns);
     tasks(ntasks, unit_ns);
-    printf("omp_nested: %d outer, %d tasks, unit %llu ns, max active levels %d\n", outer,
-           ntasks, (unsigned long long)unit_ns, omp_get_max_active_levels());
+    printf("omp_nested: %d outer, %d tasks, unit %llu ns, max active levels %d\n", outer, ntasks,
+           (unsigned long long)unit_ns, omp_get_max_active_levels());
     return 0;
 }

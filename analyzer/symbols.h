@@ -38,6 +38,7 @@ typedef struct hpa_func {
     const char *module_path;
     uint64_t start;  /* file address of the function's start, 0 if unknown */
     bool has_symbol; /* false: stripped code named module+offset, or pseudo */
+    bool collector;  /* in our own libraries (HPC_MODULE_COLLECTOR): views may hide it */
 } hpa_func;
 
 typedef struct hpa_line {

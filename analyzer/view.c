@@ -1,6 +1,8 @@
 /*
- * view.c - the table of views. The OpenMP user and expert views are in view_omp.c; the
- * machine view reports frames as recorded.
+ * view.c - the table of views. The user and expert views (view_omp.c) hide the
+ * collector's own frames (libhpcollect's main wrapper, interposed functions) and the
+ * OpenMP runtime's, and show OpenMP threads under the construct's call path; the machine
+ * view reports frames as recorded.
  */
 #include "view.h"
 

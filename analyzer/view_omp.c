@@ -25,7 +25,7 @@
  * shown that way in every view.
  *
  * How frames are recognised: runtime frames by their module (libomp, libiomp5, libgomp,
- * our own libhpcollect); outlined bodies by the compilers' names (clang ".omp_outlined.",
+ * and the collector's own libraries, which the machine view alone shows); outlined bodies by the compilers' names (clang ".omp_outlined.",
  * ".omp_task_entry.", gcc "func._omp_fn.N"). The region body's entry is the innermost
  * outlined frame called by a runtime frame (deeper outlined frames are tasks run inside
  * the region, or bodies of serialized inner regions).
@@ -54,6 +54,8 @@ static bool has_prefix(const char *s, const char *p)
 
 static unsigned classify_func(const hpa_func *f)
 {
+    if (f->collector)
+        return FK_RUNTIME;
     const char *m = f->module ? f->module : "";
     if (has_prefix(m, "libomp.so") || has_prefix(m, "libiomp5") || has_prefix(m, "libgomp.so") ||
         has_prefix(m, "libhpcollect"))

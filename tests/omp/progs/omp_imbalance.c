@@ -22,6 +22,7 @@
 #include "omp_common.h"
 
 static truth work[2], waits[2];
+static stopwatch body_end[2]; /* where each thread's region body ended */
 
 __attribute__((noinline)) static void imbalanced(int regions, uint64_t unit_ns, int mode)
 {
@@ -36,7 +37,11 @@ __attribute__((noinline)) static void imbalanced(int regions, uint64_t unit_ns, 
 #pragma omp barrier
                 stopwatch_lap(&w, &waits[t]);
             }
+            body_end[t] = w;
         }
+        /* The master also waits at the region's end for the worker to leave its body. */
+        if (mode == 0)
+            stopwatch_lap(&body_end[0], &waits[0]);
     }
 }
 

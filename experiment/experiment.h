@@ -73,6 +73,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -440,10 +441,33 @@ HPC_API const uint64_t *hpc_reader_stats(const hpc_reader *r);
 /* Counts of what reading found so far. */
 HPC_API uint64_t hpc_reader_unknown(const hpc_reader *r);
 HPC_API uint64_t hpc_reader_damaged(const hpc_reader *r); /* skipped: bad or torn */
+HPC_API uint64_t hpc_reader_torn(const hpc_reader *r);    /* of those, torn records */
+/*
+ * The file's description of a kind: from its SCHEMA records (or schema_from's), else the
+ * built-in one; NULL if neither knows the kind. Fields the built-in struct lacks have
+ * offset UINT16_MAX. For printing records generically (hpc_record_print).
+ */
+HPC_API const hpc_kind_desc *hpc_reader_schema_kind(const hpc_reader *r, unsigned kind);
 /* Restart from the first record. */
 HPC_API void hpc_reader_rewind(hpc_reader *r);
 /* Closing NULL does nothing. */
 HPC_API void hpc_reader_close(hpc_reader *r);
+
+/* Printing styles for hpc_record_print. */
+enum hpc_print_style {
+    HPC_PRINT_TEXT = 0, /* sample_clock @300 time=1000 node=5 name="x" build_id=0a1b */
+    HPC_PRINT_JSON = 1, /* "record":"sample_clock","offset":300,"time":1000,"name":"x" */
+};
+
+/*
+ * Print one record by the schema, without a trailing newline. JSON style prints the
+ * members of an object without its braces, so callers can add members of their own.
+ * `schema` is the reader the record came from (describes kinds this library does not
+ * know; their T fields print as deltas "+N"), or NULL. STR fields print as escaped text,
+ * BYTES as hex. Returns 0, or HPC_E_IO if writing to f failed. NOT signal-safe.
+ */
+HPC_API int hpc_record_print(FILE *f, const hpc_record *rec, const hpc_reader *schema,
+                             enum hpc_print_style style);
 
 /* ------------------------------------------------- experiments and processes */
 

@@ -41,7 +41,11 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
         goto out;
     }
     hpcollect_write_begin(&t->pub);
+    /* libunwind calls sigprocmask (ours) around dl_iterate_phdr; a fault may cut that
+     * short, so the program's shadow mask is restored here */
+    uint64_t user_blocked = hpc_user_blocked;
     int n = hpc_unwind_signal(t, ucontext, t->pcs, HPC_MAX_DEPTH);
+    hpc_user_blocked = user_blocked;
     int err = 0;
     uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
     if (err) {

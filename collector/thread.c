@@ -19,6 +19,10 @@
 #include "real.h"
 #include "source.h"
 
+/* Thread streams grow in 64 KiB chunks (about 5000 samples of a steady stack): short
+ * threads then reserve and truncate little, long ones remap rarely. */
+#define HPC_THREAD_CHUNK (64u * 1024)
+
 static __thread hpc_thread_priv *tls_self __attribute__((tls_model("initial-exec")));
 static hpc_thread_priv *all_threads;
 static int list_lock;
@@ -129,7 +133,8 @@ int hpc_thread_begin(hpc_thread_priv *t)
     t->pub.tid = (pid_t)syscall(SYS_gettid);
     snprintf(path, sizeof path, "%s/" HPC_THREAD_FMT, hpc_P.dir, t->pub.seq);
     int err =
-        hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq, 0, &hpc_P.budget, 0);
+        hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq, HPC_THREAD_CHUNK,
+                            &hpc_P.budget, 0);
     if (err < 0)
         return -1;
     t->stream_ok = 1;

@@ -158,7 +158,7 @@ static void write_job_begin(const char *exp, const char *id, char **argv)
 
 static void write_launcher_exit(const char *subdir, const hpc_child_result *c)
 {
-    char path[PATH_MAX + 32];
+    char path[2 * PATH_MAX];
     hpc_stream s;
     snprintf(path, sizeof path, "%s/%s", subdir, HPC_LAUNCHER_FILE);
     int err = hpc_stream_create(&s, path, HPC_STREAM_LAUNCHER, 0, 0, NULL, 1);
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
         return 2;
     }
     static char program[PATH_MAX], libdir[PATH_MAX], exp[PATH_MAX], sub[256],
-        subdir[PATH_MAX + 256];
+        subdir[PATH_MAX];
     int rc = hpc_resolve_program(o.argv[0], program, sizeof program);
     if (rc)
         return rc;
@@ -241,7 +241,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "hpcollect: %s/%s: %s\n", exp, want, hpc_strerror(err));
         return 2;
     }
-    snprintf(subdir, sizeof subdir, "%s/%s", exp, sub);
+    if ((size_t)snprintf(subdir, sizeof subdir, "%s/%s", exp, sub) >= sizeof subdir) {
+        fprintf(stderr, "hpcollect: %s: path too long\n", exp);
+        return 2;
+    }
 
     hpc_env env;
     hpc_env_from_current(&env);

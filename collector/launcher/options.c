@@ -34,7 +34,7 @@ static int bad_value(const char *opt, const char *val, const char *expected)
 static int parse_decimal(const char *s, double *out)
 {
     char *end;
-    if (!*s || !(s[0] >= '0' && s[0] <= '9') && s[0] != '.')
+    if (!*s || (!(s[0] >= '0' && s[0] <= '9') && s[0] != '.'))
         return -1;
     errno = 0;
     double v = strtod(s, &end);

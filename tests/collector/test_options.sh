@@ -75,8 +75,10 @@ echo "ok: -V and --help (every option listed)"
 
 # the user's LD_PRELOAD stays first; ours is appended; -d puts the experiment there
 lib=$(ls /lib/x86_64-linux-gnu/libm.so.6)
+# a sanitized hpcollect needs the ASan runtime first in its own LD_PRELOAD
+[ "$SANITIZE" = 1 ] && lib="$(gcc -print-file-name=libasan.so):$lib"
 mkdir out
-LD_PRELOAD=$lib "$HPCOLLECT" -q -d out -o pre sh -c 'echo "$LD_PRELOAD"' >pre.txt
+ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD=$lib "$HPCOLLECT" -q -d out -o pre sh -c 'echo "$LD_PRELOAD"' >pre.txt
 grep -qx "$lib:$(cd "$HPC_LIB" && pwd -P)/libhpcollect.so" pre.txt ||
     fail "LD_PRELOAD in the program: $(cat pre.txt)"
 [ -d out/pre.hpc/main ] || fail "-d out: no out/pre.hpc/main"

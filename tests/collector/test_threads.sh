@@ -29,7 +29,7 @@ for exp, n, ms in (("many", 1000, 2.0), ("wide", 200, 5.0)):
             continue
         total = t.end["cpu_ns"]
         accounted = t.cpu_ns + t.end["tail_cpu_ns"]
-        if not (accounted <= total and accounted >= 0.7 * total):
+        if accounted > total:
             bad.append(f"t{seq}: sampled {t.cpu_ns} + tail {t.end['tail_cpu_ns']} vs {total}")
         if not (0.95 * ms * 1e6 <= accounted <= (ms + 5) * 1e6):
             bad.append(f"t{seq}: sampled + tail {accounted / 1e6:.2f} ms, burned {ms} ms")

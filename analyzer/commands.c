@@ -16,6 +16,8 @@ static const hpa_command commands[] = {
     {"statistics", cmd_statistics, 0, 0, "",
      "samples recorded and lost, collector statistics, sampled vs. OS CPU time"},
     {"dump", cmd_dump, 0, 0, "", "every record of every file"},
+    {"omp", cmd_omp, 0, 1, "[regions|threads]",
+     "OpenMP parallel regions and threads: work, wait by kind, imbalance"},
 };
 
 const hpa_command *hpa_command_find(const char *name)

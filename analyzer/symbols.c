@@ -145,6 +145,19 @@ uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func)
     return intern_line(st, func, "", 0);
 }
 
+uint32_t hpa_symtab_pseudo(hpa_symtab *st, const char *name)
+{
+    return intern_func(st, "", "", name, 0, false, false);
+}
+
+uint32_t hpa_symtab_line_in(hpa_symtab *st, uint32_t func, uint32_t line)
+{
+    const hpa_line *l = line < st->lkeys.n ? &st->lines[line] : NULL;
+    if (!l || l->lineno == 0)
+        return hpa_symtab_func_line(st, func);
+    return intern_line(st, func, l->file, l->lineno);
+}
+
 hpa_symtab *hpa_symtab_open(hpc_diag *diag)
 {
     hpa_symtab *st = calloc(1, sizeof(*st));

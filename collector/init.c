@@ -3,8 +3,8 @@
  *
  * The constructor does little: read the HPCOLLECT_* settings, take over the collector's
  * signals, open process.hpe and the main thread's stream, arm the main thread's clock.
- * The end is written by whichever comes first: the destructor (exit or return from
- * main), _exit, exec (descendants.c), or a fatal signal (signal-safe variant). A
+ * The end is written by whichever comes first: exit (an on_exit handler; returning from
+ * main is an exit too), _exit, exec (descendants.c), or a fatal signal (signal-safe). A
  * SIGKILLed process has no proc_end; the launcher's launcher.hpe still has its status.
  */
 #define UNW_LOCAL_ONLY
@@ -234,6 +234,18 @@ static int unexpected_descendant(char *name, size_t cap)
     return hpc_layout_subexp(name, cap, hpc_P.cfg.exp, want);
 }
 
+/* The normal end. on_exit handlers get the status given to exit(), also the one glibc
+ * passes after main returns. Ours is registered before the program starts, so it runs
+ * after the program's atexit handlers and after the destructors (ld.so registers its
+ * fini later): everything the program does is recorded. */
+static void on_exit_status(int status, void *arg)
+{
+    (void)arg;
+    hpc_P.exit_status = status;
+    hpc_P.exit_status_known = 1;
+    hpc_process_end(HPC_END_EXIT, status);
+}
+
 __attribute__((constructor)) static void hpc_init(void)
 {
     int saved = errno;
@@ -258,6 +270,7 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_signals_install();
     hpc_signals_thread_init(0);
     hpc_descendants_init();
+    on_exit(on_exit_status, NULL);
     hpc_thread_priv *t = hpc_thread_alloc(-1, 0);
     if (t)
         hpc_process_begin(name, parent, descent, t);
@@ -333,47 +346,6 @@ void hpc_process_end_sigsafe(int sig)
     hpc_P.active = 0;
     hpc_stream_close(s);
     hpc_proc_unlock();
-}
-
-static int exit_status(void)
-{
-    return hpc_P.exit_status_known ? hpc_P.exit_status : -1;
-}
-
-__attribute__((destructor)) static void hpc_fini(void)
-{
-    int saved = errno;
-    hpc_process_end(HPC_END_EXIT, exit_status());
-    errno = saved;
-}
-
-/* main's return value is the exit status; glibc's call of exit() after main is internal
- * and cannot be interposed, so main itself is wrapped. */
-static int (*program_main)(int, char **, char **);
-
-static int main_wrapper(int argc, char **argv, char **envp)
-{
-    int rc = program_main(argc, argv, envp);
-    hpc_P.exit_status = rc;
-    hpc_P.exit_status_known = 1;
-    return rc;
-}
-
-HPC_INTERPOSE int __libc_start_main(int (*main)(int, char **, char **), int argc, char **argv,
-                                    void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),
-                                    void *stack_end)
-{
-    hpc_real_init();
-    program_main = main;
-    return hpc_real.libc_start_main(main_wrapper, argc, argv, init, fini, rtld_fini, stack_end);
-}
-
-HPC_INTERPOSE void exit(int status)
-{
-    hpc_real_init();
-    hpc_P.exit_status = status;
-    hpc_P.exit_status_known = 1;
-    hpc_real.exit(status);
 }
 
 HPC_INTERPOSE void _exit(int status)

@@ -40,10 +40,8 @@ void hpc_real_init(void)
     *(void **)&r.system = next("system");
     *(void **)&r.dlopen = next("dlopen");
     *(void **)&r.dlclose = next("dlclose");
-    *(void **)&r.exit = next("exit");
     *(void **)&r._exit = next("_exit");
     *(void **)&r._Exit = next("_Exit");
-    *(void **)&r.libc_start_main = next("__libc_start_main");
     hpc_real = r;
     __atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
 }

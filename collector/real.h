@@ -25,11 +25,8 @@ typedef struct hpc_real_fns {
     int (*system)(const char *);
     void *(*dlopen)(const char *, int);
     int (*dlclose)(void *);
-    void (*exit)(int) __attribute__((noreturn));
     void (*_exit)(int) __attribute__((noreturn));
     void (*_Exit)(int) __attribute__((noreturn));
-    int (*libc_start_main)(int (*)(int, char **, char **), int, char **, void (*)(void),
-                           void (*)(void), void (*)(void), void *);
 } hpc_real_fns;
 
 extern hpc_real_fns hpc_real;

@@ -132,9 +132,8 @@ int hpc_thread_begin(hpc_thread_priv *t)
     char path[PATH_MAX + 32], note[160];
     t->pub.tid = (pid_t)syscall(SYS_gettid);
     snprintf(path, sizeof path, "%s/" HPC_THREAD_FMT, hpc_P.dir, t->pub.seq);
-    int err =
-        hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq, HPC_THREAD_CHUNK,
-                            &hpc_P.budget, 0);
+    int err = hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq,
+                                HPC_THREAD_CHUNK, &hpc_P.budget, 0);
     if (err < 0)
         return -1;
     t->stream_ok = 1;

@@ -216,8 +216,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hpcollect: no program given; try 'hpcollect --help'\n");
         return 2;
     }
-    static char program[PATH_MAX], libdir[PATH_MAX], exp[PATH_MAX], sub[256],
-        subdir[PATH_MAX];
+    static char program[PATH_MAX], libdir[PATH_MAX], exp[PATH_MAX], sub[256], subdir[PATH_MAX];
     int rc = hpc_resolve_program(o.argv[0], program, sizeof program);
     if (rc)
         return rc;

@@ -33,7 +33,6 @@ int main(void)
     int before = calls;
     sigprocmask(SIG_UNBLOCK, &set, NULL);
     int after = calls;
-    printf("blocked view %d, handler before unblock %d, after %d\n", blocked_view, before,
-           after);
+    printf("blocked view %d, handler before unblock %d, after %d\n", blocked_view, before, after);
     return blocked_view == 1 && before == 0 && after == 1 ? 0 : 1;
 }

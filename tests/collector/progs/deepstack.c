@@ -12,11 +12,11 @@ static unsigned seed = 12345;
 static volatile double sink;
 
 static void dive(int depth);
-#define LEVEL(name)                                                                        \
-    __attribute__((noinline)) static void name(int depth)                                  \
-    {                                                                                      \
-        dive(depth - 1);                                                                   \
-        sink += depth;                                                                     \
+#define LEVEL(name)                                                                                \
+    __attribute__((noinline)) static void name(int depth)                                          \
+    {                                                                                              \
+        dive(depth - 1);                                                                           \
+        sink += depth;                                                                             \
     }
 LEVEL(a)
 LEVEL(b)
@@ -31,10 +31,18 @@ __attribute__((noinline)) static void dive(int depth)
     }
     seed = seed * 1103515245u + 12345u;
     switch ((seed >> 16) & 3) {
-    case 0: a(depth); break;
-    case 1: b(depth); break;
-    case 2: c(depth); break;
-    default: d(depth); break;
+    case 0:
+        a(depth);
+        break;
+    case 1:
+        b(depth);
+        break;
+    case 2:
+        c(depth);
+        break;
+    default:
+        d(depth);
+        break;
     }
 }
 

@@ -59,6 +59,37 @@ s = [json.loads(l) for l in open('killed.jsonl')][-1]
 check(s['records'] == 5000 and s['torn'] == 1 and s['stats']['samples'] == 5000, 'killed prefix: %s' % s)
 "
 
+# Every kind prints as valid JSON with every schema field, strings escaped exactly.
+"$MKEXP" --every-kind every.hpe
+"$DUMP" every.hpe >every.jsonl || fail "every kind: exit $?"
+"$DUMP" --text every.hpe >every.txt || fail "every kind, text: exit $?"
+cat >every.py <<'PY'
+import json
+lines = [json.loads(l) for l in open('every.jsonl')][:-1]
+nkinds = 0  # the writer's own SCHEMA records come first (kind < 256); ours has kind 1000
+while lines[nkinds]['record'] == 'schema' and lines[nkinds]['kind'] < 256:
+    nkinds += 1
+schema = {l['kind']: (l['name'], l['fields'].split()) for l in lines[:nkinds]}
+recs = lines[nkinds:]
+check(len(schema) > 30 and len(recs) == len(schema), '%d kinds written and printed' % len(schema))
+text = 'q"b\\n\nc\x01\u00e9\u00ff'
+bad = []
+for r, (kind, (name, fields)) in zip(recs, sorted(schema.items())):
+    if r['record'] != name:
+        bad.append('%s printed as %s' % (name, r['record']))
+        continue
+    for i, f in enumerate(fields):
+        key, typ = f.split(':')
+        want = {'U': 1000 * kind + i, 'S': -i - 1, 'T': 1000000000 + i, 'STR': text,
+                'BYTES': '00ff10'}[typ]
+        if r.get(key) != want:
+            bad.append('%s.%s = %r, expected %r' % (name, key, r.get(key), want))
+check(not bad, 'every field of every kind ' + '; '.join(bad[:5]))
+PY
+check_py "exec(open('every.py').read())"
+grep -q '^every.hpe: sample_clock @[0-9]* time=1000000000 node=22001 ' every.txt ||
+    fail "text form: $(grep sample_clock every.txt | tail -1)"
+
 # Not an experiment: a message and exit 2.
 set +e
 "$DUMP" /nonexistent/x.hpe 2>nf.err; rc1=$?

@@ -7,6 +7,7 @@
  *                          rank1 has no proc_end (ended early)
  *   mkexp --killed FILE -> a thread stream whose writer is SIGKILLed after 5000 samples
  *                          with one record stored but not committed (torn)
+ *   mkexp --every-kind FILE -> a process stream with one record of every kind
  */
 #include <signal.h>
 #include <stdio.h>
@@ -73,8 +74,64 @@ static void process(const char *job, int rank)
     }
 }
 
+/* Every record kind, fields filled by the schema table: U = 1000 * kind + i,
+ * S = -(i + 1), T = 10^9 + i, STR = TEXT, BYTES = 00 ff 10. */
+#define TEXT "q\"b\\n\nc\x01\xc3\xa9\xff"
+static void every_kind(const char *path)
+{
+    hpc_stream s;
+    int rc = hpc_stream_create(&s, path, HPC_STREAM_PROCESS, 0, 0, NULL, 1);
+    if (rc)
+        die(path, rc);
+    for (unsigned kind = 1; kind < 256; kind++) {
+        const hpc_kind_desc *k = hpc_schema_kind(kind);
+        if (!k)
+            continue;
+        hpc_record rec;
+        memset(&rec, 0, sizeof rec);
+        for (unsigned i = 0; i < k->nfields; i++) {
+            char *at = (char *)&rec.u + k->fields[i].offset;
+            uint64_t u = 1000 * kind + i;
+            int64_t sv = -(int64_t)i - 1;
+            hpc_str text = S(TEXT), bytes = S("\x00\xff\x10");
+            switch (k->fields[i].type) {
+            case 'S':
+                memcpy(at, &sv, sizeof sv);
+                break;
+            case 'T':
+                u = 1000000000 + i;
+                memcpy(at, &u, sizeof u);
+                break;
+            case 's':
+                memcpy(at, &text, sizeof text);
+                break;
+            case 'b':
+                memcpy(at, &bytes, sizeof bytes);
+                break;
+            default:
+                memcpy(at, &u, sizeof u);
+            }
+        }
+        switch (kind) {
+#define HPC_RECORD(name, id, fields)                                                               \
+    case id:                                                                                       \
+        rc = hpc_write_##name(&s, &rec.u.name);                                                    \
+        break;
+#include "schema.def"
+#undef HPC_RECORD
+        }
+        if (rc)
+            die(k->name, rc);
+    }
+    hpc_stream_close(&s);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--every-kind") == 0) {
+        every_kind(argv[2]);
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "--killed") == 0) {
         hpc_stream s;
         int rc = hpc_stream_create(&s, argv[2], HPC_STREAM_THREAD, 0, 4096, NULL, 0);

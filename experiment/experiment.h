@@ -325,8 +325,10 @@ typedef struct hpc_stream {
 /*
  * Create (truncate) the stream file `path` and write its header; for job and process
  * streams also the SCHEMA records. `budget` may be NULL. chunk_size 0 picks the default
- * (256 KiB). keep_fd 0 closes the file descriptor between chunk changes.
- * Returns 0 or a negative hpc_err (errno is kept from the failing call).
+ * (256 KiB). keep_fd 0 closes the file descriptor between chunk changes and reopens
+ * `path` to grow: give an absolute path (the program may chdir).
+ * Returns 0 or a negative hpc_err (errno is kept from the failing call); HPC_E_LIMIT
+ * when the budget cannot hold the header (and SCHEMA records): then no file is made.
  * Signal-safe. Not thread-safe for the same stream.
  */
 HPC_API int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind,

@@ -86,6 +86,7 @@ typedef struct omptool_global {
     bool active;
     ompt_get_parallel_info_t get_parallel_info;
     ompt_set_callback_t set_callback;
+    bool no_context_cache; /* HPCOLLECT_OMP_CONTEXT=unwind: unwind at every construct (bench) */
     char runtime_version[128];
     char runtime_path[512];
 } omptool_global;

@@ -8,6 +8,7 @@
  * libgomp never calls it: without OMPT the program still runs and is sampled, and the
  * reports fall back to the machine view (runtime.c says which runtime ran).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "omptool.h"
@@ -33,6 +34,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     omptool_g.get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
     if (omptool_g.set_callback == NULL)
         return 0; /* not a usable OMPT: stay out of the way */
+    /* Read once: for the benchmark of the context cache (bench/omp_bench.sh). */
+    const char *ctx = getenv("HPCOLLECT_OMP_CONTEXT");
+    omptool_g.no_context_cache = ctx != NULL && strcmp(ctx, "unwind") == 0;
     omptool_register_parallel();
     omptool_register_sync();
     omptool_register_work();

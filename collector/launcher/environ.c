@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "environ.h"
+#include "omp_runtime.h"
 
 extern char **environ;
 
@@ -123,8 +124,7 @@ static const preload_rule preload_rules[] = {
     {"collector", rule_collector},
     /* HOOK (issue 3, MPI): preload lib/libhpcollect-mpi.so when the program links libmpi,
      *   {"MPI wrappers", rule_mpi},   rule_mpi checks l->program's DT_NEEDED for libmpi. */
-    /* HOOK (issue 4, OpenMP): --omp-runtime: preload libomp for libgomp programs,
-     *   {"LLVM libomp for a libgomp program", rule_omp_runtime}. */
+    {"LLVM libomp for a libgomp program (--omp-runtime, omp_runtime.c)", hpc_rule_omp_runtime},
 };
 
 /* LD_PRELOAD = the user's list (kept first, as given) + ours. */

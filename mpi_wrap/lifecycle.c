@@ -66,7 +66,7 @@ static void write_init(uint64_t enter, int thread_level)
 
 void hpcw_init_after(hpcw_call *c, int thread_level)
 {
-    uint64_t enter = c->t ? c->enter : hpcw_now();
+    uint64_t enter = c->enter;
     const hpcollect_settings *set = hpcollect_settings_get();
     PMPI_Comm_rank(MPI_COMM_WORLD, &hpcw_g.world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &hpcw_g.world_size);
@@ -78,7 +78,8 @@ void hpcw_init_after(hpcw_call *c, int thread_level)
                 "this process's data is under the launcher's rank\n",
                 hpcw_g.world_rank, announced);
     hpcw_fortran_init();
-    int trace = set ? set->mpi_trace : 1;
+    int trace = set ? set->mpi_trace : hpcw_g.tracing;
+    hpcw_g.tracing = trace;
     if (trace) {
         hpcw_fns_once();
         hpcw_comms_init();
@@ -99,7 +100,7 @@ void hpcw_finalize_before(void)
 void hpcw_finalize_after(hpcw_call *c)
 {
     hpcw_g.finalized = 1;
-    hpc_rec_mpi_finalize r = {.time_enter = c->t ? c->enter : hpcw_now(), .time_leave = hpcw_now()};
+    hpc_rec_mpi_finalize r = {.time_enter = c->enter, .time_leave = hpcw_now()};
     hpc_stream *s = hpcollect_proc_lock();
     if (s) {
         hpc_write_mpi_finalize(s, &r);
@@ -112,8 +113,7 @@ void hpcw_finalize_after(hpcw_call *c)
 void hpcw_abort_before(hpcw_call *c, MPI_Comm comm, int errorcode)
 {
     hpcw_comm *e = hpcw_comm_get(comm);
-    hpc_rec_mpi_abort r = {
-        .time = c->t ? c->enter : hpcw_now(), .errorcode = errorcode, .comm = e ? e->id : 0};
+    hpc_rec_mpi_abort r = {.time = c->enter, .errorcode = errorcode, .comm = e ? e->id : 0};
     hpc_stream *s = hpcollect_proc_lock();
     if (s) {
         hpc_write_mpi_abort(s, &r);

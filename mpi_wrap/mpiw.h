@@ -57,6 +57,7 @@ typedef struct hpcw_globals {
     volatile int tracking;  /* MPI tracing on (-m on) and MPI initialized: follow
                                requests and communicators, write records */
     volatile int finalized; /* MPI_Finalize returned: no more PMPI calls of our own */
+    int tracing;            /* -m on (read once, at load): calls need timestamps */
     int world_rank, world_size;
     MPI_Comm sync_comm; /* private duplicate of MPI_COMM_WORLD for clock sync */
     int paused_by_pcontrol;
@@ -102,6 +103,7 @@ static inline void hpcw_enter(hpcw_call *c, uint32_t fn, void *site, uint32_t fl
     c->fn = fn;
     c->flags = flags;
     c->site = (uintptr_t)site;
+    c->enter = 0;
     if (!t)
         return;
     c->saved_state = t->state;
@@ -111,7 +113,16 @@ static inline void hpcw_enter(hpcw_call *c, uint32_t fn, void *site, uint32_t fl
     t->mpi_fn = fn;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->state = c->saved_state | HPC_STATE_MPI;
-    c->enter = hpcw_now();
+    c->enter = hpcw_g.tracing ? hpcw_now() : 0; /* -m off: only the sample marks */
+}
+
+/* hpcw_enter for the calls whose start is always recorded (MPI_Init, MPI_Finalize,
+ * MPI_Abort): their times bound AppTime even with -m off. */
+static inline void hpcw_enter_timed(hpcw_call *c, uint32_t fn, void *site, uint32_t flags)
+{
+    hpcw_enter(c, fn, site, flags);
+    if (!c->enter)
+        c->enter = hpcw_now();
 }
 
 /* Write the mpi_call record and open the write section; false if nothing was written. */
@@ -125,7 +136,7 @@ static inline bool hpcw_leave(hpcw_call *c, int rc, MPI_Comm comm)
     hpc_thread *t = c->t;
     if (!t)
         return false;
-    c->leave = hpcw_now();
+    c->leave = hpcw_g.tracing ? hpcw_now() : 0;
     /* keep OpenMP state bits the OMPT tool may have changed meanwhile */
     t->state = (t->state & ~HPC_STATE_MPI) | (c->saved_state & HPC_STATE_MPI);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -8,9 +8,20 @@
  * HPC_STAT_EVENTS_DROPPED; after a dropped mpi_call its detail records are skipped, so
  * a reader never sees details without their call.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "mpiw.h"
 
-hpcw_globals hpcw_g = {.world_rank = -1, .sync_comm = MPI_COMM_NULL};
+hpcw_globals hpcw_g = {.world_rank = -1, .sync_comm = MPI_COMM_NULL, .tracing = 1};
+
+/* -m, before any call: calls before MPI_Init need timestamps only if traced. The
+ * collector reads its settings from the environment at start-up too. */
+__attribute__((constructor)) static void read_tracing(void)
+{
+    const char *v = getenv("HPCOLLECT_MPI_TRACE");
+    hpcw_g.tracing = !(v && !strcmp(v, "0"));
+}
 
 void hpcw_dropped(hpcw_call *c)
 {

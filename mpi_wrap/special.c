@@ -10,7 +10,7 @@
 HPCW_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Init, __builtin_return_address(0), 0);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Init, __builtin_return_address(0), 0);
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         hpcw_init_after(&c, -1);
@@ -22,7 +22,7 @@ HPCW_EXPORT int MPI_Init(int *argc, char ***argv)
 HPCW_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Init_thread, __builtin_return_address(0), 0);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Init_thread, __builtin_return_address(0), 0);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         hpcw_init_after(&c, *provided);
@@ -34,7 +34,7 @@ HPCW_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 HPCW_EXPORT int MPI_Finalize(void)
 {
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Finalize, __builtin_return_address(0), 0);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Finalize, __builtin_return_address(0), 0);
     hpcw_finalize_before();
     int rc = PMPI_Finalize();
     hpcw_finalize_after(&c);
@@ -46,7 +46,7 @@ HPCW_EXPORT int MPI_Finalize(void)
 HPCW_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Abort, __builtin_return_address(0), 0);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Abort, __builtin_return_address(0), 0);
     hpcw_abort_before(&c, comm, errorcode);
     return PMPI_Abort(comm, errorcode);
 }
@@ -68,7 +68,7 @@ HPCW_EXPORT void mpi_init_(MPI_Fint *ierr)
 {
     static hpcw_f_ierr_fn *real;
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Init, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Init, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
     if (!real)
         real = (hpcw_f_ierr_fn *)hpcw_fortran_real("pmpi_init_");
     real(ierr);
@@ -85,7 +85,8 @@ HPCW_EXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fi
 {
     static hpcw_f_init_thread_fn *real;
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Init_thread, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Init_thread, __builtin_return_address(0),
+                     HPC_MPI_CALL_FORTRAN);
     if (!real)
         real = (hpcw_f_init_thread_fn *)hpcw_fortran_real("pmpi_init_thread_");
     real(required, provided, ierr);
@@ -100,7 +101,7 @@ HPCW_EXPORT void mpi_finalize_(MPI_Fint *ierr)
 {
     static hpcw_f_ierr_fn *real;
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Finalize, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Finalize, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
     if (!real)
         real = (hpcw_f_ierr_fn *)hpcw_fortran_real("pmpi_finalize_");
     hpcw_finalize_before();
@@ -117,7 +118,7 @@ HPCW_EXPORT void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
 {
     static hpcw_f_abort_fn *real;
     hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Abort, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Abort, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
     if (!real)
         real = (hpcw_f_abort_fn *)hpcw_fortran_real("pmpi_abort_");
     hpcw_abort_before(&c, PMPI_Comm_f2c(*comm), *errorcode);

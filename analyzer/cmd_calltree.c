@@ -18,7 +18,8 @@
 
 #include "report_util.h"
 
-#define MAX_TEXT_DEPTH 400 /* deeper branches are cut with a note */
+#define MAX_TEXT_DEPTH 400  /* deeper branches are cut with a note */
+#define MAX_FLAT_DEPTH 4096 /* bounds the recursion on damaged data (collector: 512) */
 
 typedef struct tree_out {
     hpa_ctx *ctx;
@@ -119,6 +120,11 @@ static void flat_node(tree_out *o, uint32_t n, unsigned depth)
     }
     size_t cnt;
     uint32_t *kids = children(o, n, &cnt);
+    if (cnt && depth >= MAX_FLAT_DEPTH) {
+        fprintf(stderr, "hpanalyze: calltree: branches deeper than %d levels not shown\n",
+                MAX_FLAT_DEPTH);
+        cnt = 0;
+    }
     for (size_t i = 0; i < cnt; i++)
         flat_node(o, kids[i], depth + 1);
     free(kids);

@@ -62,6 +62,7 @@ typedef struct rank_row {
     bool has_init, has_fin, aborted;
     int64_t abort_code;
     uint64_t nested, dropped, damaged;
+    int64_t died_in; /* function the process ended inside (HPC_MPI_CALL_INTERRUPTED), or -1 */
 } rank_row;
 
 /* A function or call site row: totals and one mpi_sum per rank. */
@@ -230,6 +231,8 @@ static int flush_call(mpi_model *m, size_t ri, call_acc *acc)
     bool in_window = !rr->has_init || acc->enter >= rr->init_leave;
     rr->last = max_u64(rr->last, acc->leave);
     rr->nested += nested;
+    if (acc->flags & HPC_MPI_CALL_INTERRUPTED)
+        rr->died_in = acc->fn;
     bool lifecycle = is_lifecycle(m, acc->fn);
     mpi_sum d = acc->d;
     sum_call(&rr->s, nested || !in_window || lifecycle ? 0 : dur, &d);
@@ -435,6 +438,7 @@ static int model_build(mpi_model *m, hpa_profile *prof)
             continue; /* not an MPI process */
         rank_row *rr = &m->ranks[m->nranks++];
         rr->pr = pr;
+        rr->died_in = -1;
         sum_init(&rr->s);
     }
     for (size_t i = 0; i < m->nranks; i++) {
@@ -505,16 +509,18 @@ static bool ended_early(const rank_row *rr)
 }
 
 /* How the rank ended, for the End column. */
-static void end_text(const rank_row *rr, char *buf, size_t cap)
+static void end_text(const mpi_model *m, const rank_row *rr, char *buf, size_t cap)
 {
-    char how[256];
+    char how[256], in[128] = "";
     hpa_end_text(rr->pr->proc, how, sizeof how);
+    if (rr->died_in >= 0)
+        snprintf(in, sizeof in, " inside %s", m->names[rr->died_in]);
     if (rr->aborted)
         snprintf(buf, cap, "MPI_Abort(%" PRId64 "), %s", rr->abort_code, how);
     else if (rr->has_init && !rr->has_fin)
-        snprintf(buf, cap, "no MPI_Finalize, %s", how);
+        snprintf(buf, cap, "no MPI_Finalize, %s%s", how, in);
     else
-        snprintf(buf, cap, "%s", how);
+        snprintf(buf, cap, "%s%s", how, in);
 }
 
 static void site_location(const mpi_model *m, const call_row *r, char *buf, size_t cap)
@@ -541,7 +547,7 @@ static void text_ranks(const mpi_model *m, FILE *f)
             "MPI%", "Sends", "Bytes sent", "Receives", "Bytes recv", "Other", "End");
     for (size_t i = 0; i < m->nranks; i++) {
         const rank_row *rr = &m->ranks[i];
-        end_text(rr, end, sizeof end);
+        end_text(m, rr, end, sizeof end);
         fprintf(f,
                 "%5d %11.6f %11.6f %7.2f %8" PRIu64 " %12" PRIu64 " %8" PRIu64 " %12" PRIu64
                 " %8" PRIu64 "  %s%s\n",
@@ -658,7 +664,7 @@ static void csv_ranks(const mpi_model *m, FILE *f)
     fputs(rank_cols, f);
     for (size_t i = 0; i < m->nranks; i++) {
         const rank_row *rr = &m->ranks[i];
-        end_text(rr, end, sizeof end);
+        end_text(m, rr, end, sizeof end);
         fprintf(f, "%d,", rank_of(rr));
         hpa_csv_field(f, rr->pr->proc->name, ',');
         fprintf(f,
@@ -736,7 +742,7 @@ static void json_sum(hpa_json *j, const mpi_sum *s)
     hpa_json_ku64(j, "coll_bytes_received", s->coll_recv);
 }
 
-static void json_rank(hpa_json *j, const rank_row *rr)
+static void json_rank(hpa_json *j, const mpi_model *m, const rank_row *rr)
 {
     char end[512];
     hpa_json_begin_obj(j);
@@ -761,8 +767,9 @@ static void json_rank(hpa_json *j, const rank_row *rr)
     hpa_json_bool(j, ended_early(rr));
     hpa_json_key(j, "mpi_abort");
     hpa_json_bool(j, rr->aborted);
-    end_text(rr, end, sizeof end);
+    end_text(m, rr, end, sizeof end);
     hpa_json_kstr(j, "end", end);
+    hpa_json_kstr(j, "died_in", rr->died_in >= 0 ? m->names[rr->died_in] : "");
     hpa_json_end_obj(j);
 }
 
@@ -816,7 +823,7 @@ static void json_report(const mpi_model *m, FILE *f)
     hpa_json_key(&j, "ranks");
     hpa_json_begin_arr(&j);
     for (size_t i = 0; i < m->nranks; i++)
-        json_rank(&j, &m->ranks[i]);
+        json_rank(&j, m, &m->ranks[i]);
     hpa_json_end_arr(&j);
     hpa_json_key(&j, "total");
     hpa_json_begin_obj(&j);

@@ -75,5 +75,6 @@ int cmd_header(hpa_ctx *ctx, int argc, char **argv);
 int cmd_statistics(hpa_ctx *ctx, int argc, char **argv);
 int cmd_dump(hpa_ctx *ctx, int argc, char **argv);
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv);
+int cmd_omp(hpa_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -37,7 +37,8 @@ typedef struct elf_entry {
 
 typedef struct module {
     uint64_t base, end, bias;
-    unsigned seq; /* load order: the latest load wins where ranges overlap */
+    uint64_t flags; /* HPC_MODULE_* */
+    unsigned seq;   /* load order: the latest load wins where ranges overlap */
     elf_entry *elf;
 } module;
 
@@ -85,7 +86,7 @@ static const char *basename_of(const char *path)
 
 /* Intern a function; returns its id or HPA_FUNC_UNKNOWN when out of memory. */
 static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char *module,
-                            const char *name, uint64_t start, bool has_symbol)
+                            const char *name, uint64_t start, bool has_symbol, bool collector)
 {
     char key[4096];
     int n = snprintf(key, sizeof(key), "%s%c%s", module_path, 0, name);
@@ -109,7 +110,8 @@ static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char 
                                .module = str(st, module),
                                .module_path = str(st, module_path),
                                .start = start,
-                               .has_symbol = has_symbol};
+                               .has_symbol = has_symbol,
+                               .collector = collector};
     return id;
 }
 
@@ -143,6 +145,19 @@ uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func)
     return intern_line(st, func, "", 0);
 }
 
+uint32_t hpa_symtab_pseudo(hpa_symtab *st, const char *name)
+{
+    return intern_func(st, "", "", name, 0, false, false);
+}
+
+uint32_t hpa_symtab_line_in(hpa_symtab *st, uint32_t func, uint32_t line)
+{
+    const hpa_line *l = line < st->lkeys.n ? &st->lines[line] : NULL;
+    if (!l || l->lineno == 0)
+        return hpa_symtab_func_line(st, func);
+    return intern_line(st, func, l->file, l->lineno);
+}
+
 hpa_symtab *hpa_symtab_open(hpc_diag *diag)
 {
     hpa_symtab *st = calloc(1, sizeof(*st));
@@ -152,7 +167,8 @@ hpa_symtab *hpa_symtab_open(hpc_diag *diag)
     /* Reserved ids, in enum order; line 0 is "<Total>, no line numbers". */
     static const char *const pseudo[] = {"<Total>", "<no stack>", "<Unknown>"};
     for (uint32_t i = 0; i < HPA_FUNC_FIRST; i++) {
-        if (intern_func(st, "", "", pseudo[i], 0, false) != i || hpa_symtab_func_line(st, i) != i) {
+        if (intern_func(st, "", "", pseudo[i], 0, false, false) != i ||
+            hpa_symtab_func_line(st, i) != i) {
             hpa_symtab_close(st);
             return NULL;
         }
@@ -321,8 +337,12 @@ static int add_module(hpa_modmap *m, const hpc_proc *p, const hpc_rec_module_loa
     if (!v)
         return -1;
     m->mods = v;
-    m->mods[m->nmods++] =
-        (module){.base = r->base, .end = r->base + r->size, .bias = r->bias, .seq = seq, .elf = e};
+    m->mods[m->nmods++] = (module){.base = r->base,
+                                   .end = r->base + r->size,
+                                   .bias = r->bias,
+                                   .flags = r->flags,
+                                   .seq = seq,
+                                   .elf = e};
     return 0;
 }
 
@@ -391,27 +411,40 @@ static uint64_t cfi_function_start(Dwfl_Module *mod, uint64_t addr)
     return start + bias;
 }
 
-static uint32_t resolve_func(hpa_symtab *st, const elf_entry *e, uint64_t addr)
+/* The symbol name without a version suffix ("memcpy@@GLIBC_2.14" -> "memcpy"). */
+static const char *unversioned(const char *s, char *buf, size_t cap)
 {
+    const char *at = strchr(s, '@');
+    if (!at || at == s)
+        return s;
+    snprintf(buf, cap, "%.*s", (int)(at - s), s);
+    return buf;
+}
+
+static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
+{
+    const elf_entry *e = m->elf;
+    bool ours = (m->flags & HPC_MODULE_COLLECTOR) != 0;
     char name[1024];
     if (!e->mod) /* unreadable file: one row for the whole module */
-        return intern_func(st, e->recorded, e->name, e->name, 0, false);
+        return intern_func(st, e->recorded, e->name, e->name, 0, false, ours);
     GElf_Off off = 0;
     GElf_Sym sym;
     const char *s = dwfl_module_addrinfo(e->mod, addr, &off, &sym, NULL, NULL, NULL);
     if (s && *s && is_code_symbol(&sym)) {
+        s = unversioned(s, name, sizeof(name));
         char *dem = NULL;
         int status = -1;
         if (s[0] == '_' && s[1] == 'Z')
             dem = __cxa_demangle(s, NULL, NULL, &status);
-        uint32_t id =
-            intern_func(st, e->recorded, e->name, status == 0 && dem ? dem : s, addr - off, true);
+        uint32_t id = intern_func(st, e->recorded, e->name, status == 0 && dem ? dem : s,
+                                  addr - off, true, ours);
         free(dem);
         return id;
     }
     uint64_t start = cfi_function_start(e->mod, addr);
     snprintf(name, sizeof(name), "%s+0x%" PRIx64, e->name, start);
-    return intern_func(st, e->recorded, e->name, name, start, false);
+    return intern_func(st, e->recorded, e->name, name, start, false, ours);
 }
 
 static uint32_t resolve_line(hpa_symtab *st, const elf_entry *e, uint32_t func, uint64_t addr)
@@ -433,7 +466,7 @@ hpa_loc hpa_modmap_resolve(hpa_modmap *m, uint64_t pc)
             line = hpa_symtab_func_line(m->st, HPA_FUNC_UNKNOWN);
         } else {
             uint64_t addr = pc - mod->bias;
-            uint32_t func = resolve_func(m->st, mod->elf, addr);
+            uint32_t func = resolve_func(m->st, mod, addr);
             line = resolve_line(m->st, mod->elf, func, addr);
         }
         if (pc != HPA_U64MAP_EMPTY)

@@ -1,28 +1,28 @@
 /*
- * view.c - the table of views. Until the OpenMP views land (issue 4), user and expert
- * report the machine view's frames; each will be its own view_<name>.c file.
+ * view.c - the table of views. The user and expert views (view_omp.c) hide the
+ * collector's own frames (libhpcollect's main wrapper, interposed functions) and the
+ * OpenMP runtime's, and show OpenMP threads under the construct's call path; the machine
+ * view reports frames as recorded.
  */
 #include "view.h"
 
 #include <string.h>
 
-static const hpa_view views[] = {
-    {.name = "user", .help = "the program as the user wrote it (OpenMP: issue 4)"},
-    {.name = "expert", .help = "user view plus runtime frames that matter (issue 4)"},
-    {.name = "machine", .help = "every frame as recorded"},
-};
+static const hpa_view machine = {.name = "machine", .help = "every frame as recorded"};
+
+static const hpa_view *const views[] = {&hpa_view_omp_user, &hpa_view_omp_expert, &machine};
 
 const hpa_view *hpa_view_find(const char *name)
 {
     for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
-        if (strcmp(views[i].name, name) == 0)
-            return &views[i];
+        if (strcmp(views[i]->name, name) == 0)
+            return views[i];
     return NULL;
 }
 
 const hpa_view *hpa_view_default(void)
 {
-    return &views[0];
+    return views[0];
 }
 
 const char *hpa_view_names(void)

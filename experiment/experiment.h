@@ -220,6 +220,8 @@ enum hpc_mpi_call_flags {
                                  callback): its time is part of the outer call's */
     HPC_MPI_CALL_ERROR = 2,   /* returned an error code: no detail records follow */
     HPC_MPI_CALL_FORTRAN = 4, /* made through the Fortran bindings */
+    HPC_MPI_CALL_INTERRUPTED = 8, /* the process ended inside this call (killed, exit from
+                                     a callback): time_leave is the time of that end */
 };
 
 enum hpc_mpi_family { HPC_MPI_OTHER = 0, HPC_MPI_P2P = 1, HPC_MPI_COLL = 2,
@@ -333,8 +335,10 @@ typedef struct hpc_stream {
 /*
  * Create (truncate) the stream file `path` and write its header; for job and process
  * streams also the SCHEMA records. `budget` may be NULL. chunk_size 0 picks the default
- * (256 KiB). keep_fd 0 closes the file descriptor between chunk changes.
- * Returns 0 or a negative hpc_err (errno is kept from the failing call).
+ * (256 KiB). keep_fd 0 closes the file descriptor between chunk changes and reopens
+ * `path` to grow: give an absolute path (the program may chdir).
+ * Returns 0 or a negative hpc_err (errno is kept from the failing call); HPC_E_LIMIT
+ * when the budget cannot hold the header (and SCHEMA records): then no file is made.
  * Signal-safe. Not thread-safe for the same stream.
  */
 HPC_API int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind,

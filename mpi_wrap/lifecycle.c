@@ -84,6 +84,8 @@ void hpcw_init_after(hpcw_call *c, int thread_level)
         hpcw_fns_once();
         hpcw_comms_init();
     }
+    if (trace)
+        hpcollect_register_end_hook(hpcw_end_hook);
     PMPI_Comm_dup(MPI_COMM_WORLD, &hpcw_g.sync_comm);
     hpcw_clock_sync(0);
     hpcw_g.tracking = trace;

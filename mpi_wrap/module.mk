@@ -4,6 +4,10 @@
 # The generator reads mpi.h as the compiler sees it (MPIW_DECLS) and stops the build if
 # a table entry does not match the header or the header has an MPI function no table
 # lists. Generated sources go to $(OBJDIR)/mpi_wrap/gen/, never into the tree.
+#
+# The library is preloaded into the program like libhpcollect.so, so it is built the
+# same way (collector/module.mk): PRELOAD_CFLAGS (UBSan only under SANITIZE=1) and the
+# experiment writer compiled with those flags.
 
 MPICC       ?= mpicc
 MPI_CFLAGS  := $(shell $(MPICC) --showme:compile 2>/dev/null)
@@ -14,13 +18,16 @@ MPIW_GEN    := $(OBJDIR)/mpi_wrap/gen
 MPIW_PROTOS := $(sort $(wildcard mpi_wrap/protos/*.txt))
 MPIW_DECLS  := $(MPIW_GEN)/mpi_decls.i
 MPIW_GENSRC := $(MPIW_GEN)/mpiw_fns.c $(MPIW_GEN)/wrappers_c.c $(MPIW_GEN)/wrappers_f.c
-MPIW_OBJS   := $(call objs,$(wildcard mpi_wrap/*.c)) $(MPIW_GENSRC:.c=.o)
+MPIW_SRCOBJ := $(call preload_objs,$(wildcard mpi_wrap/*.c))
+MPIW_OBJS   := $(MPIW_SRCOBJ) $(MPIW_GENSRC:.c=.o) $(call preload_objs,$(COLLECTOR_EXP_SRCS))
 
 # Open MPI hides the MPI-1 functions MPI-3 removed (MPI_Address ...) unless asked; the
 # library still has them and the reference lists them, so they are wrapped too. Calling
 # the deprecated ones through PMPI is what a wrapper must do: no warning for that.
-$(OBJDIR)/mpi_wrap/%.o: CFLAGS += $(MPI_CFLAGS) -Impi_wrap -I$(MPIW_GEN) \
-    -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 -Wno-deprecated-declarations
+MPIW_CFLAGS := $(MPI_CFLAGS) -Impi_wrap -I$(MPIW_GEN) -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 \
+               -Wno-deprecated-declarations
+$(MPIW_SRCOBJ): PRELOAD_CFLAGS += $(MPIW_CFLAGS)
+$(MPIW_SRCOBJ): | $(MPIW_GEN)/mpiw_fns.h
 
 $(MPIW_DECLS): mpi_wrap/module.mk
 	@mkdir -p $(dir $@)
@@ -30,16 +37,16 @@ $(MPIW_GEN)/mpiw_fns.h $(MPIW_GENSRC) &: mpi_wrap/gen_wrappers.py $(MPIW_PROTOS)
 	/usr/bin/python3 mpi_wrap/gen_wrappers.py --decls $(MPIW_DECLS) --out $(MPIW_GEN) $(MPIW_PROTOS)
 
 $(MPIW_GEN)/%.o: $(MPIW_GEN)/%.c
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(PRELOAD_CFLAGS) $(MPIW_CFLAGS) -MMD -MP -c $< -o $@
 
-$(call objs,$(wildcard mpi_wrap/*.c)): | $(MPIW_GEN)/mpiw_fns.h
-
-$(MPIW_LIB): $(MPIW_OBJS) $(EXP_LIB)
+$(MPIW_LIB): $(MPIW_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS) -o $@ $(MPIW_OBJS) $(EXP_LIB) $(MPI_LDFLAGS) -ldl -lpthread
+	$(CC) -shared $(PRELOAD_LDFLAGS) -o $@ $(MPIW_OBJS) $(MPI_LDFLAGS) -ldl -lpthread
 
 ALL_TARGETS += $(MPIW_LIB)
 INSTALL_LIB += $(MPIW_LIB)
 
 # tests/mpi programs need MPI flags; the top Makefile includes only */module.mk
--include tests/mpi/module.mk
+include tests/mpi/module.mk
+include bench/mpi.mk
+include examples/mpi.mk

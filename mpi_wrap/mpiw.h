@@ -90,9 +90,14 @@ typedef struct hpcw_call {
     uint64_t enter, leave;
     uintptr_t site; /* return address in the caller */
     MPI_Comm comm_handle;
-    hpcw_comm *comm; /* the call's communicator, looked up once */
-    bool failed;     /* the MPI call returned an error: no detail records */
+    hpcw_comm *comm;        /* the call's communicator, looked up once */
+    bool failed;            /* the MPI call returned an error: no detail records */
+    struct hpcw_call *prev; /* the call this one is nested in, or NULL */
 } hpcw_call;
+
+/* The innermost call in progress on this thread (for hpcw_end_hook). Initial-exec TLS:
+ * the library is preloaded, and a TLS store costs what a plain store does. */
+extern __thread hpcw_call *hpcw_cur __attribute__((tls_model("initial-exec")));
 
 /* Start of a call: mark the thread as inside MPI function fn (for clock samples) and
  * read the clock. Must be paired with hpcw_leave. */
@@ -108,6 +113,8 @@ static inline void hpcw_enter(hpcw_call *c, uint32_t fn, void *site, uint32_t fl
         return;
     c->saved_state = t->state;
     c->saved_fn = t->mpi_fn;
+    c->prev = hpcw_cur;
+    hpcw_cur = c;
     if (c->saved_state & HPC_STATE_MPI)
         c->flags |= HPC_MPI_CALL_NESTED; /* called back from inside MPI (user ops ...) */
     t->mpi_fn = fn;
@@ -137,6 +144,7 @@ static inline bool hpcw_leave(hpcw_call *c, int rc, MPI_Comm comm)
     if (!t)
         return false;
     c->leave = hpcw_g.tracing ? hpcw_now() : 0;
+    hpcw_cur = c->prev;
     /* keep OpenMP state bits the OMPT tool may have changed meanwhile */
     t->state = (t->state & ~HPC_STATE_MPI) | (c->saved_state & HPC_STATE_MPI);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -291,6 +299,12 @@ void hpcw_finalize_before(void);
 void hpcw_finalize_after(hpcw_call *c);
 void hpcw_abort_before(hpcw_call *c, MPI_Comm comm, int errorcode);
 void hpcw_pcontrol(hpcw_call *c, int level);
+
+/* Registered with the collector at MPI_Init: when the process ends inside an MPI call
+ * (a fatal signal, exit from a callback), record that call up to now with
+ * HPC_MPI_CALL_INTERRUPTED, so a rank killed while waiting still shows its wait.
+ * Signal-safe when in_signal_handler is set (sigsafe_end.c). */
+void hpcw_end_hook(int in_signal_handler);
 
 /* Clock offset to rank 0 (clocksync.c); collective over hpcw_g.sync_comm. */
 void hpcw_clock_sync(unsigned phase);

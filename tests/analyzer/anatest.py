@@ -40,7 +40,7 @@ def text_rows(text):
     """er_print text table rows -> list of (values, name, marked)."""
     rows = []
     for line in text.splitlines():
-        m = re.match(r"^((?:\s*[0-9.]+\s+[0-9.]+)+)\s{2}([ *])(.*)$", line)
+        m = re.match(r"^((?:\s*[0-9.]+\s+[0-9.]+)+)\s+(\*?)(\S.*)$", line)
         if m and re.match(r"^\s*[0-9]", line):
             vals = [float(v) for v in m.group(1).split()]
             rows.append((vals, m.group(3), m.group(2) == "*"))

@@ -2,6 +2,7 @@
 # Bad commands, options, values and experiments: a message naming what is wrong and
 # exit 2 (usage) or 1 (data); damaged data: warnings and a report of the good part.
 source "$HPC_ROOT/tests/lib.sh"
+export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/analyzer"
 "$PROGS/analyzer/synth" s.hpc
 H=$HPANALYZE
 
@@ -47,6 +48,21 @@ fi
 $H stale.hpc functions >out.txt 2>err.txt || fail "stale build id: exit $?"
 grep -q "build id" err.txt || fail "no build-id warning: $(cat err.txt)"
 grep -q "leaf_a" out.txt || fail "stale build id: names lost"
+
+# a call chain of 100000 frames (the collector keeps at most 512): no crash, recursion
+# counted once
+"$PROGS/analyzer/synth" deep.hpc --deep 100000
+for c in functions calltree "callers-callees rec" lines; do
+    for fmt in text json; do
+        $H --format $fmt deep.hpc $c >out.txt 2>err.txt || fail "deep: $c --format $fmt: exit $?"
+    done
+done
+$SYSPY -c '
+from hpctest import near
+from anatest import funcs
+f = funcs("deep.hpc")
+near(f["rec"]["incl_cpu_s"], 0.11, 1e-9, "deep chain: rec inclusive counted once per sample")
+'
 
 # damaged thread streams: warnings, the good part reported
 cp -r s.hpc trunc.hpc

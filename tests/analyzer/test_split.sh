@@ -13,8 +13,8 @@ export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/analyzer"
 SRC="$HPC_ROOT/tests/analyzer/progs/split.c"
 hot() { grep -n "HOT $1 \*/" "$SRC" | cut -d: -f1; }
 # -p hi: 1 s of work (about 1000 samples); -p on: 2 s (about 200 samples)
-"$HPCOLLECT" -q -p hi -o hi.hpc "$PROGS/analyzer/split" 10000000 >/dev/null
-"$HPCOLLECT" -q -p on -o on.hpc "$PROGS/analyzer/split" 20000000 >/dev/null
+"$HPCOLLECT" -q -p hi -o hi.hpc "$PROGS/analyzer/split" 6000000 >/dev/null
+"$HPCOLLECT" -q -p on -o on.hpc "$PROGS/analyzer/split" 12000000 >/dev/null
 $SYSPY - "$(hot leaf1)" "$(hot leaf2)" "$(hot leaf3)" <<'PY'
 import sys
 from hpctest import check, near
@@ -30,6 +30,8 @@ for exp in ("hi.hpc", "on.hpc"):
     for caller, want in (("caller_a", 70), ("caller_b", 30)):
         near(100 * f[caller]["incl_cpu_s"] / tot, want, 2.0, f"{exp}: {caller} inclusive share %")
     near(100 * f["main"]["incl_cpu_s"] / tot, 100, 2.0, f"{exp}: main inclusive share %")
+    check(not [n for n, r in f.items() if r["module"].startswith("libhpcollect")],
+          f"{exp}: the collector's own frames are hidden in the user view")
 
     # callers-callees
     b = js(exp, "callers-callees", "leaf1")["functions"][0]

@@ -8,7 +8,7 @@ source "$HPC_ROOT/tests/lib.sh"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/analyzer"
 T="$PROGS/analyzer"
 "$HPCOLLECT" -q -p hi -o libs.hpc "$T/libs" "$T/libana_dl.so" >/dev/null
-"$HPCOLLECT" -q -p hi -o stripped.hpc "$T/split_stripped" 5000000 >/dev/null
+"$HPCOLLECT" -q -p hi -o stripped.hpc "$T/split_stripped" 4000000 >/dev/null
 "$HPCOLLECT" -q -p hi -o cxx.hpc "$T/demangle" >/dev/null
 $SYSPY - <<'PY'
 from hpctest import check, near

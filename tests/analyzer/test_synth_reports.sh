@@ -119,6 +119,29 @@ dj = js("s.hpc", "dump")["records"]
 check(sum(1 for r in dj if r["record"] == "cct_node") == 12, "dump json: every cct node")
 check(len(csv_rows("s.hpc", "dump")) == len(dj), "dump csv = json records")
 
+# filters apply per sample before aggregation
+ft = funcs("s.hpc", "--threads", "1")
+near(ft["<Total>"]["incl_cpu_s"], 0.1, 1e-9, "--threads 1: only the recursive thread")
+check("leaf_a" not in ft, "--threads 1: thread 0's functions gone")
+fw = funcs("s.hpc", "--time", "0-0.5005")
+near(fw["<Total>"]["incl_cpu_s"], 0.6, 1e-9, "--time 0-0.5005: the first 500 ms of each thread")
+near(fw["leaf_a"]["excl_cpu_s"], 0.5, 1e-9, "--time: leaf_a's phase")
+check("leaf_c" not in fw, "--time: later phases gone")
+fc = funcs("s.hpc", "--cpus", "0")
+near(fc["leaf_a"]["excl_cpu_s"], 0.25, 1e-9, "--cpus 0: half of leaf_a's samples")
+near(funcs("s.hpc", "--ranks", "0")["<Total>"]["incl_cpu_s"], 0, 1e-9, "--ranks 0: not an MPI process")
+
+PY
+
+# several experiments are aggregated
+"$PROGS/analyzer/synth" s2.hpc
+$SYSPY - <<'PY'
+from hpctest import check, near
+from anatest import *
+two = {x["name"]: x for x in json.loads(run("--format", "json", "s.hpc", "s2.hpc", "functions")[0])["functions"]}
+near(two["<Total>"]["incl_cpu_s"], 2.32, 1e-9, "two experiments: totals add")
+near(two["leaf_a"]["excl_cpu_s"], 1.0, 1e-9, "two experiments: the same function is one row")
+
 # several commands in one call
 out = run("s.hpc", "functions", "callers-callees", "leaf_a", "lines")[0]
 check(out.count("sorted by metric") >= 3, "several commands in one call")

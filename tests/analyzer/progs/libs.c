@@ -16,7 +16,7 @@ __attribute__((noinline)) void exe_work(long n)
 {
     double s = 0;
     for (long i = 0; i < n; i++)
-        s += (double)i * 1e-9;
+        s = s * 0.999999 + 1.0;
     sink += s;
 }
 
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: libs libana_dl.so [iterations]\n");
         return 2;
     }
-    long n = argc > 2 ? atol(argv[2]) : 300000000;
+    long n = argc > 2 ? atol(argv[2]) : 200000000;
     void *h = dlopen(argv[1], RTLD_NOW);
     void (*dl_work)(long) = h ? (void (*)(long))dlsym(h, "dl_work") : NULL;
     if (!dl_work) {

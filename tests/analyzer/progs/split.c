@@ -2,7 +2,7 @@
  * split.c - ground truth for shares: three leaves doing 50/30/20 of identical work under
  * two callers doing 70/30 of it.
  *
- *     split [ITERATIONS_PER_UNIT]          (default 10000000; 100 units in all)
+ *     split [ITERATIONS_PER_UNIT]          (default 6000000; 100 units in all)
  *
  *   caller_a: leaf1 40 units, leaf2 20, leaf3 10   -> 70
  *   caller_b: leaf1 10 units, leaf2 10, leaf3 10   -> 30
@@ -21,21 +21,21 @@ volatile double sink;
 __attribute__((noinline)) void leaf1(long n)
 {
     double s = 0;
-    for (long i = 0; i < n; i++) s += (double)i * 1e-9; /* HOT leaf1 */
+    for (long i = 0; i < n; i++) s = s * 0.999999 + 1.0; /* HOT leaf1 */
     sink += s;
 }
 
 __attribute__((noinline)) void leaf2(long n)
 {
     double s = 0;
-    for (long i = 0; i < n; i++) s += (double)i * 1e-9; /* HOT leaf2 */
+    for (long i = 0; i < n; i++) s = s * 0.999999 + 1.0; /* HOT leaf2 */
     sink += s;
 }
 
 __attribute__((noinline)) void leaf3(long n)
 {
     double s = 0;
-    for (long i = 0; i < n; i++) s += (double)i * 1e-9; /* HOT leaf3 */
+    for (long i = 0; i < n; i++) s = s * 0.999999 + 1.0; /* HOT leaf3 */
     sink += s;
 }
 /* clang-format on */
@@ -59,7 +59,7 @@ __attribute__((noinline)) void caller_b(long unit, int round)
 
 int main(int argc, char **argv)
 {
-    long unit = argc > 1 ? atol(argv[1]) : 10000000;
+    long unit = argc > 1 ? atol(argv[1]) : 6000000;
     for (int round = 0; round < 10; round++) {
         caller_a(unit, round);
         caller_b(unit, round);

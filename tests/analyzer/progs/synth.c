@@ -4,7 +4,7 @@
  * this PIE executable and of libc from a load map taken with dl_iterate_phdr, and the
  * arithmetic of every report.
  *
- *     synth EXP [--stale-build-id]
+ *     synth EXP [--stale-build-id | --deep N]
  *
  * Contents (weights are exact; one sample = 1 ms of CPU):
  *   thread 0: main > caller_x > leaf_a   500 samples
@@ -16,6 +16,8 @@
  *   thread 1: main > rec > rec > rec     100  (recursion: rec inclusive counts once)
  * So thread 0 has 1060 ms: caller_x 700, caller_y 350; leaf_a 500, leaf_b 300, leaf_c 200.
  * proc_end says user+system = 1.160 s, the sampled total.
+ * --deep N adds thread 2: a chain of N rec frames (deeper than any collector writes, as
+ * damaged or hostile data may be) with 10 samples at its end.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -255,10 +257,29 @@ static void thread1(const char *dir, uint64_t t0)
     hpc_stream_close(&t);
 }
 
+static void thread_deep(const char *dir, uint64_t t0, long depth)
+{
+    char path[4200];
+    hpc_stream t;
+    snprintf(path, sizeof(path), "%s/t2.hpe", dir);
+    CHECK(hpc_stream_create(&t, path, HPC_STREAM_THREAD, 2, 0, NULL, 1));
+    hpc_rec_thread_begin b = {.time = t0,
+                              .seq = 2,
+                              .tid = (uint64_t)getpid() + 2,
+                              .parent_seq = 0,
+                              .clock_source = HPC_CLOCK_PERF_TASK_CLOCK};
+    CHECK(hpc_write_thread_begin(&t, &b));
+    uint64_t time = t0;
+    for (long i = 1; i <= depth; i++)
+        node(&t, (uint64_t)i, (uint64_t)i - 1, (uint64_t)(uintptr_t)rec + 1);
+    samples(&t, &time, (uint64_t)depth, 10);
+    hpc_stream_close(&t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: synth EXP [--stale-build-id]\n");
+        fprintf(stderr, "usage: synth EXP [--stale-build-id | --deep N]\n");
         return 2;
     }
     const char *exp = argv[1];
@@ -319,6 +340,8 @@ int main(int argc, char **argv)
     dl_iterate_phdr(one_module, &m);
     thread0(dir, t0);
     thread1(dir, t0);
+    if (argc > 3 && strcmp(argv[2], "--deep") == 0)
+        thread_deep(dir, t0, atol(argv[3]));
     hpc_rec_proc_end pe = {.time = t0 + 1200000000,
                            .reason = HPC_END_EXIT,
                            .status = 0,

@@ -6,12 +6,21 @@
  * MPI_Recv from rank 1 that never completes: mpirun kills them.
  */
 #include <mpi.h>
+#include <signal.h>
 
 int main(int argc, char **argv)
 {
     int rank;
     char buf[100] = {0};
+    /* MPI's own threads start in MPI_Init with this mask: with SIGTERM blocked there,
+     * mpirun's SIGTERM reaches the main thread, the one waiting in MPI_Recv (hpcollect
+     * records the call a process dies in only on the thread that gets the signal). */
+    sigset_t term, old;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &term, &old);
     MPI_Init(&argc, &argv);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {

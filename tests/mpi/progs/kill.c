@@ -12,7 +12,15 @@ int main(int argc, char **argv)
 {
     int rank;
     char buf[256] = {0};
+    /* MPI's own threads start in MPI_Init with this mask: with SIGTERM blocked there,
+     * mpirun's SIGTERM reaches the main thread, the one waiting in MPI_Recv (hpcollect
+     * records the call a process dies in only on the thread that gets the signal). */
+    sigset_t term, old;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &term, &old);
     MPI_Init(&argc, &argv);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 1) {
         for (int i = 0; i < 4; i++)

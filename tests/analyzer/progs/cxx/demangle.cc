@@ -11,7 +11,7 @@ template <typename T> struct Box {
     __attribute__((noinline)) T spin(long n)
     {
         T s = base;
-        for (long i = 0; i < n; i++) s += (T)i * (T)1e-9;
+        for (long i = 0; i < n; i++) s = s * (T)0.999999 + (T)1;
         return s;
     }
 };
@@ -19,14 +19,14 @@ template <typename T> struct Box {
 __attribute__((noinline)) double twirl(long n, int)
 {
     double s = 0;
-    for (long i = 0; i < n; i++) s += (double)i * 1e-9;
+    for (long i = 0; i < n; i++) s = s * 0.999999 + 1.0;
     return s;
 }
 } // namespace ana
 
 int main(int argc, char **argv)
 {
-    long n = argc > 1 ? std::atol(argv[1]) : 300000000;
+    long n = argc > 1 ? std::atol(argv[1]) : 150000000;
     ana::Box<double> b{0};
     ana::sink = b.spin(n) + ana::twirl(n, 1);
     std::printf("demangle done\n");

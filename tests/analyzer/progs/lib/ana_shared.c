@@ -5,6 +5,6 @@ __attribute__((noinline)) void shared_work(long n)
 {
     double s = 0;
     for (long i = 0; i < n; i++)
-        s += (double)i * 1e-9;
+        s = s * 0.999999 + 1.0;
     ana_shared_sink += s;
 }

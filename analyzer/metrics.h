@@ -35,9 +35,9 @@ typedef struct hpa_metric {
     uint32_t state_value;
     uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here
                           * (a set of OpenMP states: OpenMP Work, OpenMP Wait) */
-    double scale; /* raw sum * scale = shown value (1e-9 for ns -> s) */
-    bool time;    /* shown in seconds; JSON keys get "_s" */
-    bool visible; /* shown in text reports by default */
+    double scale;        /* raw sum * scale = shown value (1e-9 for ns -> s) */
+    bool time;           /* shown in seconds; JSON keys get "_s" */
+    bool visible;        /* shown in text reports by default */
 } hpa_metric;
 
 typedef struct hpa_metrics {

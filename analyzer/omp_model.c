@@ -399,11 +399,14 @@ static uint32_t new_ctx(hpa_omp_proc *m, uint32_t seq, uint32_t node, uint32_t p
                         uint32_t construct)
 {
     size_t cap = m->ctx_cap;
-    if (m->nctx == 0)
+    bool first = m->nctx == 0;
+    if (first)
         m->nctx = 1; /* context 0 = none */
     hpa_omp_ctx *c = grow(m->ctxs, &cap, (size_t)m->nctx + 1, sizeof(*c));
     if (!c)
         return UINT32_MAX;
+    if (first)
+        c[0] = (hpa_omp_ctx){0};
     m->ctxs = c;
     m->ctx_cap = (uint32_t)cap;
     c[m->nctx] =

@@ -166,6 +166,10 @@ unsigned hpa_omp_context_room(const struct hpa_profile *p);
 /* Add the OpenMP Work and Wait metrics when any process recorded OpenMP states. */
 int hpa_omp_add_metrics(struct hpa_profile *p);
 
+/* Make every function and line id the OpenMP views will use (view_omp.c): called once
+ * after loading, before reports size tables by the symbol table. Returns 0 or an hpc_err. */
+int hpa_omp_views_prepare(const struct hpa_profile *p);
+
 /* True if any process ran OpenMP without OMPT; a note to stderr says so once. */
 bool hpa_omp_note_native(const struct hpa_profile *p);
 

@@ -460,6 +460,8 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f)
     hpa_omp_note_native(p);
     for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
         rc = load_process(p, &p->procs[i], f);
+    if (rc == 0)
+        rc = hpa_omp_views_prepare(p); /* the views' pseudo functions exist from now on */
     return rc;
 }
 

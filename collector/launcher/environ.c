@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "environ.h"
-#include "mpi_preload.h"
+    {"MPI wrappers (mpi_preload.c)", hpc_rule_mpi},
+    {"LLVM libomp for a libgomp program (--omp-runtime, omp_runtime.c)", hpc_rule_omp_runtime},
 
 extern char **environ;
 
@@ -122,9 +123,8 @@ static int rule_collector(const hpc_launch *l, char *buf, size_t cap)
 
 static const preload_rule preload_rules[] = {
     {"collector", rule_collector},
-    {"MPI wrappers", hpc_rule_mpi}, /* mpi_preload.c */
-    /* HOOK (issue 4, OpenMP): --omp-runtime: preload libomp for libgomp programs,
-     *   {"LLVM libomp for a libgomp program", rule_omp_runtime}. */
+    {"MPI wrappers (mpi_preload.c)", hpc_rule_mpi},
+    {"LLVM libomp for a libgomp program (--omp-runtime, omp_runtime.c)", hpc_rule_omp_runtime},
 };
 
 /* LD_PRELOAD = the user's list (kept first, as given) + ours. */

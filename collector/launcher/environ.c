@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "environ.h"
-    {"MPI wrappers (mpi_preload.c)", hpc_rule_mpi},
-    {"LLVM libomp for a libgomp program (--omp-runtime, omp_runtime.c)", hpc_rule_omp_runtime},
+#include "mpi_preload.h"
+#include "omp_runtime.h"
 
 extern char **environ;
 

@@ -398,7 +398,8 @@ static int by_time(const void *a, const void *b)
 
 static void finish_rows(mpi_model *m, row_set *rs, bool number)
 {
-    qsort(rs->v, rs->n, sizeof *rs->v, by_time);
+    if (rs->n)
+        qsort(rs->v, rs->n, sizeof *rs->v, by_time);
     for (size_t i = 0; i < rs->n; i++) {
         rs->v[i].cov = cov_of(&rs->v[i], m->nranks);
         if (number)

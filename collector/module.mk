@@ -10,13 +10,12 @@ HPCOLLECT_BIN := $(BINDIR)/hpcollect
 LIBHPCOLLECT  := $(LIBDIR)/libhpcollect.so
 
 # experiment/module.mk is read after this file: name its outputs directly.
-COLLECTOR_EXP_LIB  := $(OBJDIR)/libhpcexp.a
 COLLECTOR_EXP_SRCS := $(wildcard experiment/*.c)
 
 LAUNCHER_SRCS  := $(wildcard collector/launcher/*.c)
 COLLECTOR_SRCS := $(wildcard collector/*.c)
 
-$(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(COLLECTOR_EXP_LIB)
+$(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 

@@ -177,40 +177,42 @@ HPC_INTERPOSE sighandler_t __sysv_signal(int sig, sighandler_t h)
 }
 
 /* sigprocmask and pthread_sigmask: owned signals are kept out of the real mask and in
- * the thread's shadow mask instead. */
-static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, const sigset_t *set,
-                     sigset_t *old)
+ * the thread's shadow mask instead. Hot: libunwind calls it twice per frame unwound. */
+static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how,
+                     const sigset_t *set, sigset_t *old)
 {
     if (!hpc_signals_ready)
         return real(how, set, old);
-    uint64_t owned = hpc_signals_owned_mask();
+    const size_t nowned = sizeof owned_signals / sizeof owned_signals[0];
     uint64_t prev = hpc_user_blocked, next = prev;
     sigset_t copy;
     const sigset_t *use = set;
     if (set && (how == SIG_BLOCK || how == SIG_UNBLOCK || how == SIG_SETMASK)) {
         uint64_t bits = 0;
-        copy = *set;
-        for (int s = 1; s < 64; s++)
-            if ((owned & hpc_sigbit(s)) && sigismember(&copy, s)) {
-                bits |= hpc_sigbit(s);
-                sigdelset(&copy, s);
-            }
+        for (size_t i = 0; i < nowned; i++)
+            if (sigismember(set, owned_signals[i]) == 1)
+                bits |= hpc_sigbit(owned_signals[i]);
+        if (bits) {
+            copy = *set;
+            for (size_t i = 0; i < nowned; i++)
+                sigdelset(&copy, owned_signals[i]);
+            use = &copy;
+        }
         next = how == SIG_BLOCK ? prev | bits : how == SIG_UNBLOCK ? prev & ~bits : bits;
-        use = &copy;
     }
     int rc = real(how, use, old);
     if (rc != 0)
         return rc;
     hpc_user_blocked = next;
     if (old)
-        for (int s = 1; s < 64; s++)
-            if (owned & hpc_sigbit(s)) {
-                if (prev & hpc_sigbit(s))
-                    sigaddset(old, s);
-                else
-                    sigdelset(old, s);
-            }
-    hpc_signals_deliver_held();
+        for (size_t i = 0; i < nowned; i++) {
+            if (prev & hpc_sigbit(owned_signals[i]))
+                sigaddset(old, owned_signals[i]);
+            else
+                sigdelset(old, owned_signals[i]);
+        }
+    if (hpc_held_pending)
+        hpc_signals_deliver_held();
     return 0;
 }
 

@@ -14,14 +14,13 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <ucontext.h>
 
 #include "collector.h"
 
-/* Not an enum hpc_stat slot of its own yet: skipped unwinds count as errors. */
-#ifndef HPC_STAT_UNWIND_SKIPPED
-#define HPC_STAT_UNWIND_SKIPPED HPC_STAT_UNWIND_ERRORS
-#endif
 
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
@@ -79,30 +78,36 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
     return n;
 }
 
-int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max)
+/* Unwind from normal context with the clock signal blocked for real: libunwind's
+ * cache lock must not be re-entered by a sample of this thread. */
+__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs,
+                                              int max)
 {
     volatile int n = 0;
     unw_context_t ctx;
     unw_cursor_t c;
+    sigset_t prof, old;
     if (t->in_dl)
         return 0;
-    if (sigsetjmp(t->unwind_env, 1)) { /* normal context: restore the mask */
-        t->in_unwind = 0;
+    sigemptyset(&prof);
+    sigaddset(&prof, SIGPROF);
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &prof, &old, 8);
+    uint64_t user_blocked = hpc_user_blocked;
+    if (sigsetjmp(t->unwind_env, 0)) {
         hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
-        return n;
+        goto out;
     }
     t->in_unwind = 1;
-    if (unw_getcontext(&ctx) < 0 || unw_init_local(&c, &ctx) < 0) {
-        t->in_unwind = 0;
-        return 0;
-    }
+    if (unw_getcontext(&ctx) < 0 || unw_init_local(&c, &ctx) < 0)
+        goto out;
     /* skip this function and its caller (hpcollect_capture_context), then `skip` more */
     for (int i = 0; i < skip + 2; i++)
-        if (unw_step(&c) <= 0) {
-            t->in_unwind = 0;
-            return 0;
-        }
+        if (unw_step(&c) <= 0)
+            goto out;
     walk(t, &c, pcs, &n, max, 0);
+out:
     t->in_unwind = 0;
+    hpc_user_blocked = user_blocked;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, 8);
     return n;
 }

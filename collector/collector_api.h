@@ -67,8 +67,11 @@ HPCOLLECT_API uint64_t hpcollect_now(void);
 HPCOLLECT_API bool hpcollect_recording(void);
 
 /* Pause or resume all recording in the process; reason is an hpc_sample_reason
- * (HPC_SAMPLE_PAUSE / HPC_SAMPLE_RESUME) or an hpc_limit (PCONTROL_OFF/ON) and is
- * recorded. NOT signal-safe. */
+ * (HPC_SAMPLE_PAUSE / HPC_SAMPLE_RESUME, recorded as a sample_point) or an hpc_limit
+ * passed as HPCOLLECT_REASON_LIMIT(HPC_LIMIT_PCONTROL_OFF/ON) (recorded as a limit
+ * record): the two enums overlap in value, hence the marker bit. NOT signal-safe. */
+#define HPCOLLECT_REASON_LIMIT_BIT 0x100u
+#define HPCOLLECT_REASON_LIMIT(l)  (HPCOLLECT_REASON_LIMIT_BIT | (unsigned)(l))
 HPCOLLECT_API void hpcollect_pause(unsigned reason);
 HPCOLLECT_API void hpcollect_resume(unsigned reason);
 

@@ -37,6 +37,11 @@
  *                                       while the program runs: current even after SIGKILL
  *     record:  u8 kind, varint payload length, payload (fields in schema order)
  *
+ * The payload length may be a padded (non-minimal) varint: the writer reserves its width
+ * before encoding. T fields are zigzag deltas from the previous T value in the same
+ * chunk; the base is 0 at the start of every chunk, so each chunk decodes on its own and
+ * damage never spreads past a chunk boundary.
+ *
  * Records are written into a MAP_SHARED mapping of the file, so they are in the page
  * cache the moment they are written: a crash or SIGKILL loses nothing already recorded.
  * The kind byte is stored last (commit). A reader meeting kind 0 reads the length: 0
@@ -68,6 +73,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -349,12 +355,26 @@ HPC_API void hpc_stream_unlock(hpc_stream *s);
 /*
  * hpc_write_<name>(s, &rec): append one record. Returns 0, HPC_E_LIMIT (budget spent,
  * nothing written), HPC_E_IO (file could not grow), HPC_E_TOOBIG or HPC_E_CLOSED.
- * Signal-safe.
+ * HPC_E_TOOBIG: the payload, counting each T field at 10 bytes, exceeds HPC_MAX_RECORD,
+ * or the record does not fit in one chunk. Signal-safe.
  */
 #define HPC_RECORD(name, id, fields) \
     HPC_API int hpc_write_##name(hpc_stream *s, const hpc_rec_##name *r);
 #include "schema.def"
 #undef HPC_RECORD
+
+/* Name of a statistic for reports and JSON keys: "samples", "dropped_limit", ...;
+ * NULL for a slot without a name. */
+HPC_API const char *hpc_stat_name(unsigned stat);
+
+/*
+ * Paths without stdio, for code that runs in a signal handler or a fork child.
+ * hpc_path_join writes "dir/name", hpc_path_thread "dir/t<seq>.hpe" (HPC_THREAD_FMT) into
+ * out (cap bytes, NUL-terminated). Return the length, or HPC_E_INVAL (errno ENAMETOOLONG)
+ * if it does not fit. Signal-safe.
+ */
+HPC_API int hpc_path_join(char *out, size_t cap, const char *dir, const char *name);
+HPC_API int hpc_path_thread(char *out, size_t cap, const char *dir, uint32_t seq);
 
 /* Packed varint arrays for BYTES fields (mpi_comm.members). */
 /* Encode n values into buf (cap bytes); returns bytes used or -1 if cap is too small. */
@@ -379,6 +399,10 @@ typedef struct hpc_diag {
     unsigned errors;
     int quiet;         /* 1: count only */
 } hpc_diag;
+
+/* Offset to report for a problem with a whole file (cannot open, empty): the message is
+ * then "FILE: what is wrong". */
+#define HPC_NO_OFFSET UINT64_MAX
 
 /* Report a problem at file:offset (printf-style message). */
 HPC_API void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file,
@@ -417,10 +441,33 @@ HPC_API const uint64_t *hpc_reader_stats(const hpc_reader *r);
 /* Counts of what reading found so far. */
 HPC_API uint64_t hpc_reader_unknown(const hpc_reader *r);
 HPC_API uint64_t hpc_reader_damaged(const hpc_reader *r); /* skipped: bad or torn */
+HPC_API uint64_t hpc_reader_torn(const hpc_reader *r);    /* of those, torn records */
+/*
+ * The file's description of a kind: from its SCHEMA records (or schema_from's), else the
+ * built-in one; NULL if neither knows the kind. Fields the built-in struct lacks have
+ * offset UINT16_MAX. For printing records generically (hpc_record_print).
+ */
+HPC_API const hpc_kind_desc *hpc_reader_schema_kind(const hpc_reader *r, unsigned kind);
 /* Restart from the first record. */
 HPC_API void hpc_reader_rewind(hpc_reader *r);
 /* Closing NULL does nothing. */
 HPC_API void hpc_reader_close(hpc_reader *r);
+
+/* Printing styles for hpc_record_print. */
+enum hpc_print_style {
+    HPC_PRINT_TEXT = 0, /* sample_clock @300 time=1000 node=5 name="x" build_id=0a1b */
+    HPC_PRINT_JSON = 1, /* "record":"sample_clock","offset":300,"time":1000,"name":"x" */
+};
+
+/*
+ * Print one record by the schema, without a trailing newline. JSON style prints the
+ * members of an object without its braces, so callers can add members of their own.
+ * `schema` is the reader the record came from (describes kinds this library does not
+ * know; their T fields print as deltas "+N"), or NULL. STR fields print as escaped text,
+ * BYTES as hex. Returns 0, or HPC_E_IO if writing to f failed. NOT signal-safe.
+ */
+HPC_API int hpc_record_print(FILE *f, const hpc_record *rec, const hpc_reader *schema,
+                             enum hpc_print_style style);
 
 /* ------------------------------------------------- experiments and processes */
 

@@ -7,3 +7,11 @@ $(EXP_LIB): $(call objs,$(EXP_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 ALL_TARGETS += $(EXP_LIB)
+
+# hpexp-dump: JSON lines of any stream or experiment, for low-level tests.
+EXP_DUMP := $(TESTDIR)/tools/hpexp-dump
+$(EXP_DUMP): $(OBJDIR)/experiment/tools/hpexp_dump.o $(EXP_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+CHECK_DEPS += $(EXP_DUMP)

@@ -1,0 +1,42 @@
+/*
+ * errors.c - names and descriptions of enum hpc_err (hpc_strerror, hpc_errname).
+ */
+#include "experiment.h"
+
+struct err_text {
+    const char *name;
+    const char *text;
+};
+
+/* Indexed by -err. */
+static const struct err_text err_texts[] = {
+    [-HPC_OK] = {"HPC_OK", "success"},
+    [-HPC_E_NOMEM] = {"HPC_E_NOMEM", "out of memory"},
+    [-HPC_E_IO] = {"HPC_E_IO", "input/output error"},
+    [-HPC_E_FORMAT] = {"HPC_E_FORMAT", "not an experiment file, or damaged beyond use"},
+    [-HPC_E_VERSION] = {"HPC_E_VERSION", "experiment format version not supported"},
+    [-HPC_E_LIMIT] = {"HPC_E_LIMIT", "size limit reached"},
+    [-HPC_E_TOOBIG] = {"HPC_E_TOOBIG", "record too large"},
+    [-HPC_E_INVAL] = {"HPC_E_INVAL", "invalid argument"},
+    [-HPC_E_NOTFOUND] = {"HPC_E_NOTFOUND", "no such experiment"},
+    [-HPC_E_CLOSED] = {"HPC_E_CLOSED", "stream not open"},
+};
+
+static const struct err_text *err_lookup(int err)
+{
+    if (err > 0 || -err >= (int)(sizeof err_texts / sizeof err_texts[0]) || !err_texts[-err].name)
+        return NULL;
+    return &err_texts[-err];
+}
+
+const char *hpc_strerror(int err)
+{
+    const struct err_text *t = err_lookup(err);
+    return t ? t->text : "unknown error";
+}
+
+const char *hpc_errname(int err)
+{
+    const struct err_text *t = err_lookup(err);
+    return t ? t->name : "HPC_E_UNKNOWN";
+}

@@ -1,0 +1,200 @@
+/*
+ * reader_decode.c - payload decoding: a generated decoder per built-in kind (the fast
+ * path: a file written by this schema) and an interpreter over a file's own field list
+ * (other writers' schemas: fields mapped by name and type, unknown ones skipped).
+ *
+ * Every read is bounds-checked against the payload end. A payload that ends before the
+ * last field leaves the remaining fields 0 / empty (an older writer); bytes after the
+ * last known field are ignored (a newer writer). Decoding 10 million sample_clock
+ * records takes about 0.2 s on the 2-core development VM (bench/exp_codec.c).
+ */
+#include <string.h>
+
+#include "codec.h"
+#include "reader_internal.h"
+
+struct fail {
+    const char *field;
+    char type;
+    const uint8_t *at;
+};
+
+static inline const uint8_t *dec_U(const uint8_t *p, const uint8_t *e, uint64_t *tb, uint64_t *out)
+{
+    (void)tb;
+    return hpc_varint_get(p, e, out);
+}
+
+static inline const uint8_t *dec_S(const uint8_t *p, const uint8_t *e, uint64_t *tb, int64_t *out)
+{
+    uint64_t u;
+    (void)tb;
+    p = hpc_varint_get(p, e, &u);
+    if (p)
+        *out = hpc_unzigzag(u);
+    return p;
+}
+
+static inline const uint8_t *dec_T(const uint8_t *p, const uint8_t *e, uint64_t *tb, uint64_t *out)
+{
+    uint64_t u;
+    p = hpc_varint_get(p, e, &u);
+    if (p) {
+        *tb += (uint64_t)hpc_unzigzag(u);
+        *out = *tb;
+    }
+    return p;
+}
+
+static inline const uint8_t *dec_STR(const uint8_t *p, const uint8_t *e, uint64_t *tb, hpc_str *out)
+{
+    uint64_t n;
+    (void)tb;
+    p = hpc_varint_get(p, e, &n);
+    if (!p || n > (uint64_t)(e - p))
+        return NULL;
+    out->p = (const char *)p;
+    out->n = (uint32_t)n;
+    return p + n;
+}
+
+#define dec_BYTES dec_STR
+
+#define TYPECHAR_U     'U'
+#define TYPECHAR_S     'S'
+#define TYPECHAR_T     'T'
+#define TYPECHAR_STR   's'
+#define TYPECHAR_BYTES 'b'
+
+#define HPC_FIELD(type, fname)                                                                     \
+    if (p < e) {                                                                                   \
+        const uint8_t *q = dec_##type(p, e, tb, &o->fname);                                        \
+        if (!q) {                                                                                  \
+            *fail = (struct fail){#fname, TYPECHAR_##type, p};                                     \
+            return -1;                                                                             \
+        }                                                                                          \
+        p = q;                                                                                     \
+    }
+#define HPC_RECORD(name, id, fields)                                                               \
+    static int decode_##name(const uint8_t *p, const uint8_t *e, uint64_t *tb, hpc_rec_##name *o,  \
+                             struct fail *fail)                                                    \
+    {                                                                                              \
+        memset(o, 0, sizeof *o);                                                                   \
+        fields return 0;                                                                           \
+    }
+#include "schema.def"
+#undef HPC_RECORD
+#undef HPC_FIELD
+
+static int decode_builtin(hpc_record *rec, uint64_t *tb, struct fail *fail)
+{
+    const uint8_t *p = (const uint8_t *)rec->raw.p, *e = p + rec->raw.n;
+    switch (rec->kind) {
+#define HPC_RECORD(name, id, fields)                                                               \
+    case id:                                                                                       \
+        return decode_##name(p, e, tb, &rec->u.name, fail);
+#include "schema.def"
+#undef HPC_RECORD
+    }
+    return -1;
+}
+
+size_t reader_struct_size(unsigned kind)
+{
+    switch (kind) {
+#define HPC_RECORD(name, id, fields)                                                               \
+    case id:                                                                                       \
+        return sizeof(hpc_rec_##name);
+#include "schema.def"
+#undef HPC_RECORD
+    }
+    return 0;
+}
+
+/* Interpret a payload by a field list; store fields with a target into `base`. */
+static int decode_by_desc(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb, uint8_t *base,
+                          struct fail *fail)
+{
+    const uint8_t *p = (const uint8_t *)raw.p, *e = p + raw.n;
+    for (unsigned i = 0; i < d->nfields && p < e; i++) {
+        const hpc_field_desc *f = &d->fields[i];
+        void *out = f->offset == NO_TARGET ? NULL : base + f->offset;
+        const uint8_t *q;
+        uint64_t u;
+        int64_t sv;
+        hpc_str s;
+        switch (f->type) {
+        case 'U':
+            q = dec_U(p, e, tb, &u);
+            if (q && out)
+                memcpy(out, &u, sizeof u);
+            break;
+        case 'S':
+            q = dec_S(p, e, tb, &sv);
+            if (q && out)
+                memcpy(out, &sv, sizeof sv);
+            break;
+        case 'T':
+            q = dec_T(p, e, tb, &u);
+            if (q && out)
+                memcpy(out, &u, sizeof u);
+            break;
+        default: /* 's', 'b' */
+            q = dec_STR(p, e, tb, &s);
+            if (q && out)
+                memcpy(out, &s, sizeof s);
+            break;
+        }
+        if (!q) {
+            *fail = (struct fail){f->name, f->type, p};
+            return -1;
+        }
+        p = q;
+    }
+    return 0;
+}
+
+/* Say what is wrong with the field that failed to decode. */
+static const char *fail_reason(const struct fail *f, const uint8_t *e)
+{
+    uint64_t n;
+    if (f->type == 's' || f->type == 'b') {
+        const uint8_t *q = hpc_varint_get(f->at, e, &n);
+        if (q)
+            return "string runs past the end of the record";
+        return "bad string length";
+    }
+    return hpc_varint_get(f->at, e, &n) ? "bad value" : "bad varint";
+}
+
+int reader_decode(const hpc_reader *r, hpc_record *rec, uint64_t *tb, const char **why,
+                  const char **field)
+{
+    struct fail fail = {0};
+    int rc;
+    switch ((enum decode_mode)r->mode[rec->kind]) {
+    case DECODE_BUILTIN:
+        rc = decode_builtin(rec, tb, &fail);
+        break;
+    case DECODE_MAPPED:
+        memset(&rec->u, 0, reader_struct_size(rec->kind));
+        rc = decode_by_desc(&r->fkind[rec->kind]->desc, rec->raw, tb, (uint8_t *)&rec->u, &fail);
+        break;
+    case DECODE_UNKNOWN:
+        rc = decode_by_desc(&r->fkind[rec->kind]->desc, rec->raw, tb, NULL, &fail);
+        break;
+    default:
+        return 0;
+    }
+    if (rc) {
+        *why = fail_reason(&fail, (const uint8_t *)rec->raw.p + rec->raw.n);
+        *field = fail.field;
+    }
+    return rc;
+}
+
+int reader_skip_fields(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb)
+{
+    struct fail fail;
+    return decode_by_desc(d, raw, tb, NULL, &fail);
+}

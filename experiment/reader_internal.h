@@ -1,0 +1,86 @@
+/*
+ * reader_internal.h - the reader's state, shared by reader.c (framing, header),
+ * reader_schema.c (a file's schema and how it maps onto the built-in structs) and
+ * reader_decode.c (payload decoding). Private to experiment/.
+ */
+#ifndef HPC_READER_INTERNAL_H
+#define HPC_READER_INTERNAL_H
+
+#include "experiment.h"
+
+/* How records of one kind id are decoded. */
+enum decode_mode {
+    DECODE_RAW = 0, /* unknown kind, no description: raw only */
+    DECODE_BUILTIN, /* the file's fields are the built-in ones: generated decoder */
+    DECODE_MAPPED,  /* fields differ: interpret the file's fields, map by name and type */
+    DECODE_UNKNOWN, /* a kind this library does not know, described by the file */
+};
+
+#define NO_TARGET UINT16_MAX /* plan field not stored (unknown to the built-in struct) */
+
+/* The file's description of a kind (from SCHEMA records), as a hpc_kind_desc whose
+ * field offsets point into the built-in struct, or NO_TARGET. */
+typedef struct file_kind {
+    hpc_kind_desc desc;
+    hpc_field_desc *fields;      /* desc.fields, owned */
+    char *names;                 /* storage for the kind and field names */
+    char *name_raw, *fields_raw; /* the SCHEMA record's text, for copies */
+    uint64_t offset;             /* of the SCHEMA record, HPC_NO_OFFSET if copied */
+} file_kind;
+
+struct hpc_reader {
+    char *path;
+    const uint8_t *map; /* the whole file, read-only */
+    uint64_t size;
+    hpc_diag *diag;
+
+    /* header */
+    enum hpc_stream_kind kind;
+    uint32_t stream_id;
+    uint32_t chunk_size;
+    uint32_t header_size;
+    uint64_t schema_hash;
+    uint64_t stats[HPC_NSTATS];
+
+    /* position */
+    uint64_t pos;       /* next record */
+    uint64_t chunk_end; /* end of the current chunk, at most size */
+    uint64_t time_base; /* previous T value in this chunk */
+
+    /* counts */
+    uint64_t unknown, damaged, torn;
+    unsigned reports; /* damage reports so far; capped per file */
+
+    /* schema */
+    uint8_t mode[256];     /* enum decode_mode per kind id */
+    file_kind *fkind[256]; /* the file's description, NULL if none (built-in used) */
+    bool has_own_schema;
+    bool scanning; /* reading the schema at open: do not report yet */
+};
+
+/* Report damage at off (capped per file so garbage does not flood the terminal). */
+#define READER_CORRUPT(r, off, ...) reader_corrupt((r), (off), __FILE__, __LINE__, __VA_ARGS__)
+void reader_corrupt(hpc_reader *r, uint64_t off, const char *src, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Build r->mode/r->fkind from the file's SCHEMA records (read from the stream start), or
+ * from `from`, or the built-in schema. Returns 0 or HPC_E_NOMEM. (reader_schema.c) */
+int reader_schema_load(hpc_reader *r, const hpc_reader *from);
+void reader_schema_free(hpc_reader *r);
+
+/* Decode rec->raw of rec->kind into rec->u. *tb is the chunk's time base, advanced past
+ * the record's T fields. Returns 0, or -1 with why and field naming the damage.
+ * (reader_decode.c) */
+int reader_decode(const hpc_reader *r, hpc_record *rec, uint64_t *tb, const char **why,
+                  const char **field);
+
+/* Decode with a file description, storing nothing: advances the time base only. */
+int reader_skip_fields(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb);
+
+/* Byte size of the built-in struct of a kind, 0 if unknown. */
+size_t reader_struct_size(unsigned kind);
+
+/* Raw record iteration used by reader_schema_load before modes are set. */
+int reader_next_raw(hpc_reader *r, hpc_record *rec);
+
+#endif /* HPC_READER_INTERNAL_H */

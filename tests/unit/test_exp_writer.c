@@ -1,0 +1,246 @@
+/*
+ * test_exp_writer.c - the stream writer, checked byte by byte against the format that
+ * experiment.h describes (independently of the reader): header fields, record framing,
+ * T deltas, the chunk rule, budget refusal, keep_fd=0 growth, close truncation.
+ */
+#include <dirent.h>
+
+#include "exp_test.h"
+
+static uint64_t le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static const uint8_t *varint(const uint8_t *p, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned s = 0;; s += 7) {
+        *v |= (uint64_t)(*p & 0x7f) << s;
+        if (!(*p++ & 0x80))
+            return p;
+    }
+}
+
+/* Walk a stream by the chunk rule; count committed records and check their kinds. */
+static uint64_t raw_count(const uint8_t *b, size_t n, uint32_t cs, unsigned kind, int *bad)
+{
+    uint64_t count = 0;
+    for (uint64_t chunk = 0; chunk < n; chunk += cs) {
+        uint64_t pos = chunk ? chunk : 256, end = chunk + cs < n ? chunk + cs : n;
+        while (pos < end) {
+            uint64_t len;
+            if (b[pos] == 0)
+                break; /* end of chunk */
+            if (b[pos] != kind)
+                (*bad)++;
+            const uint8_t *p = varint(b + pos + 1, &len);
+            pos = (uint64_t)(p - b) + len;
+            count++;
+        }
+        if (pos > end)
+            (*bad)++;
+    }
+    return count;
+}
+
+static int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    while (d && readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+static void test_header_and_encoding(void)
+{
+    const char *path = exp_test_path("w1.hpe");
+    hpc_stream s;
+    REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 7, 4096, NULL, 1) == 0, "create");
+    hpc_rec_sample_clock r = {.time = 1000, .node = 5, .cpu_ns = 1000000, .cpu = 1};
+    CHECK_EQ(hpc_write_sample_clock(&s, &r), 0);
+    r.time = 2000;
+    r.node = 300;
+    CHECK_EQ(hpc_write_sample_clock(&s, &r), 0);
+    r.time = 1990; /* backwards */
+    CHECK_EQ(hpc_write_sample_clock(&s, &r), 0);
+    CHECK_EQ(hpc_stream_close(&s), 0);
+
+    size_t n;
+    uint8_t *b = exp_test_slurp(path, &n);
+    REQUIRE(b && n > 256, "read back");
+    CHECK(memcmp(b, "HPCEXP\r\n", 8) == 0, "magic");
+    CHECK_EQ(le(b + 8, 2), HPC_FORMAT_MAJOR);
+    CHECK_EQ(le(b + 12, 2), HPC_STREAM_THREAD);
+    CHECK_EQ(le(b + 14, 2), HPC_HEADER_SIZE);
+    CHECK_EQ(le(b + 16, 4), 4096);
+    CHECK_EQ(le(b + 20, 4), 7);
+    CHECK_EQ(le(b + 24, 8), hpc_schema_hash());
+    CHECK(le(b + 32, 8) != 0, "creation time set");
+    CHECK_EQ(le(b + 40 + 8 * HPC_STAT_RECORDS, 8), 3);
+    CHECK_EQ(le(b + 40 + 8 * HPC_STAT_BYTES, 8), n);
+
+    /* kind, length, time delta 1000 (zigzag 2000), node 5, cpu_ns, cpu 1, state..mpi_fn 0 */
+    static const uint8_t rec1[] = {22, 10, 0xd0, 0x0f, 5, 0xc0, 0x84, 0x3d, 1, 0, 0, 0};
+    static const uint8_t rec2[] = {22, 11, 0xd0, 0x0f, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0};
+    static const uint8_t rec3[] = {22, 10, 19, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0};
+    CHECK(n == 256 + sizeof rec1 + sizeof rec2 + sizeof rec3, "size %zu", n);
+    CHECK(memcmp(b + 256, rec1, sizeof rec1) == 0, "first sample bytes");
+    CHECK(memcmp(b + 256 + sizeof rec1, rec2, sizeof rec2) == 0, "second sample bytes");
+    CHECK(memcmp(b + 256 + sizeof rec1 + sizeof rec2, rec3, sizeof rec3) == 0,
+          "backwards time: zigzag -10 = 19");
+    free(b);
+}
+
+static void test_chunks(int keep_fd)
+{
+    const char *path = exp_test_path(keep_fd ? "w2.hpe" : "w3.hpe");
+    hpc_stream s;
+    int fds = open_fds();
+    REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 4096, NULL, keep_fd) == 0, "create");
+    CHECK(keep_fd ? s.fd >= 0 : s.fd == -1, "fd kept only with keep_fd (fd %d)", s.fd);
+    const uint64_t count = 20000;
+    for (uint64_t i = 0; i < count; i++) {
+        hpc_rec_cct_node r = {.id = i, .parent = i / 2, .pc = 0x400000 + i * 16};
+        if (hpc_write_cct_node(&s, &r) != 0) {
+            CHECK(0, "write %" PRIu64 " failed", i);
+            break;
+        }
+    }
+    CHECK(s.win_off >= 4096 * 30, "crossed many chunks (at %" PRIu64 ")", s.win_off);
+    CHECK_EQ(open_fds(), fds + (keep_fd ? 1 : 0));
+    uint64_t written = s.win_off + s.pos;
+    CHECK_EQ(hpc_stream_close(&s), 0);
+    CHECK_EQ(open_fds(), fds);
+    CHECK_EQ(exp_test_file_size(path), written);
+
+    size_t n;
+    int bad = 0;
+    uint8_t *b = exp_test_slurp(path, &n);
+    CHECK_EQ(raw_count(b, n, 4096, 21, &bad), count);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(le(b + 40 + 8 * HPC_STAT_REMAPS, 8), s.win_off / 4096);
+    free(b);
+}
+
+static void test_budget(void)
+{
+    hpc_budget budget = {.limit = 256 + 100};
+    hpc_stream s;
+    const char *path = exp_test_path("w4.hpe");
+    REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 0, &budget, 0) == 0, "create");
+    CHECK_EQ(budget.used, 256);
+    hpc_rec_sample_clock r = {.time = 1, .node = 1};
+    int ok = 0, err = 0;
+    for (int i = 0; i < 50; i++) {
+        r.time += 1000000;
+        err = hpc_write_sample_clock(&s, &r);
+        if (err)
+            break;
+        ok++;
+    }
+    CHECK_EQ(err, HPC_E_LIMIT);
+    CHECK(budget.exceeded == 1, "exceeded set");
+    CHECK(budget.used <= budget.limit, "used %" PRIu64 " within limit", budget.used);
+    CHECK(ok > 3 && ok < 20, "some records fit (%d)", ok);
+    hpc_rec_thread_end small = {.time = r.time};
+    CHECK_EQ(hpc_write_thread_end(&s, &small), budget.used + 5 <= budget.limit ? 0 : HPC_E_LIMIT);
+    uint64_t written = s.win_off + s.pos;
+    CHECK_EQ(written, budget.used);
+    CHECK_EQ(hpc_stream_close(&s), 0);
+    CHECK_EQ(exp_test_file_size(path), written);
+    /* The refused record left nothing behind. */
+    size_t n;
+    uint8_t *b = exp_test_slurp(path, &n);
+    int bad = 0;
+    CHECK_EQ(raw_count(b, n, 256 * 1024, 22, &bad), ok);
+    CHECK_EQ(bad, 0);
+    free(b);
+}
+
+static void test_errors(void)
+{
+    hpc_stream s;
+    const char *path = exp_test_path("w5.hpe");
+    REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 4096, NULL, 1) == 0, "create");
+    static char big[70000];
+    hpc_rec_thread_begin tb = {.name = {big, 5000}};
+    CHECK_EQ(hpc_write_thread_begin(&s, &tb), HPC_E_TOOBIG); /* larger than a 4 KiB chunk */
+    tb.name.n = 3000;
+    CHECK_EQ(hpc_write_thread_begin(&s, &tb), 0);
+    CHECK_EQ(hpc_write_thread_begin(&s, &tb), 0); /* goes to the next chunk */
+    CHECK_EQ(s.win_off, 4096);
+    hpc_stream_close(&s);
+    CHECK_EQ(hpc_write_thread_begin(&s, &tb), HPC_E_CLOSED);
+    CHECK_EQ(hpc_stream_close(&s), 0);
+
+    REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 0, NULL, 1) == 0, "create");
+    tb.name.n = sizeof big;
+    CHECK_EQ(hpc_write_thread_begin(&s, &tb), HPC_E_TOOBIG);
+    tb.name.n = HPC_MAX_RECORD - 100;
+    CHECK_EQ(hpc_write_thread_begin(&s, &tb), 0);
+    hpc_stream_close(&s);
+
+    CHECK_EQ(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 5000, NULL, 1), HPC_E_INVAL);
+    CHECK_EQ(hpc_stream_create(&s, "/nonexistent/dir/x.hpe", HPC_STREAM_THREAD, 0, 0, NULL, 1),
+             HPC_E_IO);
+    CHECK_EQ(errno, ENOENT);
+    CHECK(strcmp(hpc_strerror(HPC_E_LIMIT), "size limit reached") == 0, "strerror");
+    CHECK(strcmp(hpc_errname(HPC_E_TOOBIG), "HPC_E_TOOBIG") == 0, "errname");
+    CHECK(strcmp(hpc_errname(-99), "HPC_E_UNKNOWN") == 0, "errname unknown");
+    CHECK(strcmp(hpc_stat_name(HPC_STAT_DROPPED_LIMIT), "dropped_limit") == 0, "stat name");
+}
+
+static void test_schema_records(void)
+{
+    hpc_stream s;
+    const char *path = exp_test_path("w6.hpe");
+    REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_PROCESS, 0, 0, NULL, 1) == 0, "create");
+    hpc_stream_close(&s);
+    size_t n;
+    uint8_t *b = exp_test_slurp(path, &n);
+    int bad = 0;
+    unsigned kinds = 0;
+    for (unsigned k = 1; k < 256; k++)
+        kinds += hpc_schema_kind(k) != NULL;
+    CHECK_EQ(raw_count(b, n, 256 * 1024, HPC_K_schema, &bad), kinds);
+    CHECK_EQ(bad, 0);
+    /* first SCHEMA record: kind 1 "schema" "kind:U name:STR fields:STR" */
+    const char *text = "kind:U name:STR fields:STR";
+    CHECK(b[256] == 1 && b[258] == 1 && b[259] == 6 && memcmp(b + 260, "schema", 6) == 0 &&
+              b[266] == strlen(text) && memcmp(b + 267, text, strlen(text)) == 0,
+          "schema record of the schema kind");
+    free(b);
+}
+
+static void test_paths(void)
+{
+    char out[64];
+    CHECK_EQ(hpc_path_thread(out, sizeof out, "/x/rank0", 12), strlen("/x/rank0/t12.hpe"));
+    CHECK(strcmp(out, "/x/rank0/t12.hpe") == 0, "thread path %s", out);
+    CHECK_EQ(hpc_path_join(out, sizeof out, "a", "process.hpe"), 13);
+    CHECK_EQ(hpc_path_join(out, 8, "a", "process.hpe"), HPC_E_INVAL);
+    char name[64];
+    CHECK_EQ(hpc_layout_subexp(name, sizeof name, exp_test_dir(), "rank0"), 0);
+    CHECK(strcmp(name, "rank0") == 0, "first subexp %s", name);
+    CHECK_EQ(hpc_layout_subexp(name, sizeof name, exp_test_dir(), "rank0"), 0);
+    CHECK(strcmp(name, "rank0_2") == 0, "second subexp %s", name);
+    CHECK_EQ(hpc_layout_subexp(name, sizeof name, exp_test_dir(), "../x"), HPC_E_INVAL);
+}
+
+int main(void)
+{
+    test_header_and_encoding();
+    test_chunks(1);
+    test_chunks(0);
+    test_budget();
+    test_errors();
+    test_schema_records();
+    test_paths();
+    return exp_test_done("test_exp_writer");
+}

@@ -720,25 +720,21 @@ static void report_counts(gen *g)
                        (unsigned long long)g->orphan_detail);
 }
 
-int mg_gen_location(mg_job *job, mg_loc *loc, int pass, mg_ev_sink sink, void *ctx)
+int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink,
+                    void *ctx)
 {
     gen g = { .job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx };
     cc_fill_gaps(&g);
-    if (!loc->path)
+    if (!r)
         return 0;
-    hpc_reader *r;
-    int rc = hpc_reader_open(&r, loc->path, loc->proc->hp ? loc->proc->hp->schema : NULL, job->diag);
-    if (rc < 0) {
-        if (pass == 1)
-            mg_job_problem(job, "%s: cannot read this thread's stream (%s); the location is empty",
-                           loc->path, hpc_strerror(rc));
-        return rc;
-    }
+    hpc_reader_rewind(r);
     hpc_record rec;
     uint64_t nrec = 0;
     while (hpc_reader_next(r, &rec) > 0) {
         nrec++;
         dispatch(&g, &rec);
+        if ((++job->progress_records & 0xffff) == 0 && job->tick)
+            job->tick(job);
     }
     close_call(&g);
     /* implicit tasks still open (the thread died inside a parallel region) are closed by
@@ -754,7 +750,6 @@ int mg_gen_location(mg_job *job, mg_loc *loc, int pass, mg_ev_sink sink, void *c
         sum_functions(&g);
         report_counts(&g);
     }
-    hpc_reader_close(r);
     free(g.node_ns);
     free(g.node_n);
     return 0;

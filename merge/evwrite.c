@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(MG_PAR_OPENMP == OTF2_PARADIGM_OPENMP && MG_PAR_MPI == OTF2_PARADIGM_MPI &&
-                   MG_PAR_MEASUREMENT == OTF2_PARADIGM_MEASUREMENT_SYSTEM &&
-                   MG_PAR_SAMPLING == OTF2_PARADIGM_SAMPLING,
+_Static_assert((int)MG_PAR_OPENMP == (int)OTF2_PARADIGM_OPENMP &&
+                   (int)MG_PAR_MPI == (int)OTF2_PARADIGM_MPI &&
+                   (int)MG_PAR_MEASUREMENT == (int)OTF2_PARADIGM_MEASUREMENT_SYSTEM &&
+                   (int)MG_PAR_SAMPLING == (int)OTF2_PARADIGM_SAMPLING,
                "mg_paradigm must equal OTF2_Paradigm");
 
 #define MAX_DEPTH 4096 /* deeper Enters are dropped with their Leaves */

@@ -105,6 +105,11 @@ typedef struct mg_job {
     char **problems;
     size_t nproblems, capproblems;
     size_t problems_dropped;
+    /* progress: evgen counts records read (both passes) and calls tick every 64 Ki */
+    uint64_t progress_records;
+    void (*tick)(struct mg_job *job);
+    void *tick_ctx;
+    unsigned top;          /* functions listed in the summary */
     /* merge statistics */
     uint64_t records, events;
     double merge_seconds;

@@ -45,8 +45,8 @@ static int spill_run(mg_order *o)
         o->err = strerror(errno ? errno : EIO);
         return -1;
     }
-    mg_run *r = MG_PUSH(o->runs, o->nruns, o->capruns);
-    *r = (mg_run){ .off = o->spill_off, .n = o->nside };
+    mg_spillrun *r = MG_PUSH(o->runs, o->nruns, o->capruns);
+    *r = (mg_spillrun){ .off = o->spill_off, .n = o->nside };
     o->spill_off += o->nside * sizeof(mg_ev);
     o->nside = 0;
     return 0;
@@ -93,7 +93,7 @@ int mg_order_mid(mg_order *o, mg_ev_sink out, void *out_ctx)
 }
 
 /* The head of run r, reading its next block when needed; NULL when exhausted. */
-static const mg_ev *run_head(mg_order *o, mg_run *r)
+static const mg_ev *run_head(mg_order *o, mg_spillrun *r)
 {
     if (r->bpos < r->blen)
         return &r->buf[r->bpos];
@@ -113,7 +113,7 @@ static const mg_ev *run_head(mg_order *o, mg_run *r)
 }
 
 /* The earliest side event, or NULL. Runs are few: a linear scan beats a heap here. */
-static const mg_ev *side_head(mg_order *o, mg_run **from)
+static const mg_ev *side_head(mg_order *o, mg_spillrun **from)
 {
     *from = NULL;
     if (!o->nruns)
@@ -129,7 +129,7 @@ static const mg_ev *side_head(mg_order *o, mg_run **from)
     return best;
 }
 
-static void side_pop(mg_order *o, mg_run *from)
+static void side_pop(mg_order *o, mg_spillrun *from)
 {
     if (from)
         from->bpos++;
@@ -140,7 +140,7 @@ static void side_pop(mg_order *o, mg_run *from)
 /* Emit side events that come before ev (all of them when ev is NULL). */
 static void emit_side_until(mg_order *o, const mg_ev *ev)
 {
-    mg_run *from;
+    mg_spillrun *from;
     const mg_ev *h;
     while ((h = side_head(o, &from)) && (!ev || ev_before(h, ev))) {
         mg_ev copy = *h;

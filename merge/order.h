@@ -30,12 +30,12 @@
 
 typedef void (*mg_ev_sink)(void *ctx, const mg_ev *ev);
 
-typedef struct mg_run {
+typedef struct mg_spillrun {
     uint64_t off, n;   /* in the spill file, events */
     uint64_t next;     /* events consumed */
     mg_ev *buf;
     size_t bpos, blen;
-} mg_run;
+} mg_spillrun;
 
 typedef struct mg_order {
     int pass;
@@ -46,7 +46,7 @@ typedef struct mg_order {
     size_t spos;       /* pass 2: next unread in side */
     /* spilled runs */
     FILE *spill;
-    mg_run *runs;
+    mg_spillrun *runs;
     size_t nruns, capruns;
     uint64_t spill_off;
     /* pass 2 output */

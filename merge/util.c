@@ -220,6 +220,8 @@ void mg_strtab_free(mg_strtab *t)
 
 void mg_buf_put(mg_buf *b, const void *p, size_t n)
 {
+    if (n == 0)
+        return;
     if (b->n + n > b->cap) {
         size_t c = b->cap ? b->cap : 256;
         while (c < b->n + n)

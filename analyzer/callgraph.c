@@ -1,0 +1,222 @@
+/*
+ * callgraph.c - function, edge, line and call-tree sums over the profile's paths.
+ */
+#include "callgraph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add(uint64_t *dst, const uint64_t *v, unsigned nm)
+{
+    for (unsigned k = 0; k < nm; k++)
+        dst[k] += v[k];
+}
+
+/* Edge index of caller->callee, creating it; UINT32_MAX when out of memory. */
+static uint32_t edge_of(hpa_callgraph *g, uint32_t caller, uint32_t callee)
+{
+    uint64_t key = (uint64_t)caller << 32 | callee;
+    uint32_t e;
+    if (hpa_u64map_get(&g->edge_map, key, &e))
+        return e;
+    if (g->nedges == g->edge_cap) {
+        uint32_t cap = g->edge_cap ? g->edge_cap * 2 : 256;
+        hpa_edge *ed = realloc(g->edges, sizeof(*ed) * cap);
+        if (!ed)
+            return UINT32_MAX;
+        g->edges = ed;
+        uint64_t *a = realloc(g->attr, sizeof(*a) * cap * g->nm);
+        if (!a)
+            return UINT32_MAX;
+        g->attr = a;
+        uint32_t *s = realloc(g->estamp, sizeof(*s) * cap);
+        if (!s)
+            return UINT32_MAX;
+        g->estamp = s;
+        g->edge_cap = cap;
+    }
+    e = g->nedges;
+    g->edges[e] = (hpa_edge){caller, callee};
+    memset(g->attr + (size_t)e * g->nm, 0, sizeof(uint64_t) * g->nm);
+    g->estamp[e] = 0;
+    if (hpa_u64map_put(&g->edge_map, key, e))
+        return UINT32_MAX;
+    g->nedges++;
+    return e;
+}
+
+typedef struct cg_pass {
+    hpa_callgraph *g;
+    int err;
+} cg_pass;
+
+static void cg_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *f, unsigned n,
+                    const uint64_t *vals)
+{
+    cg_pass *P = arg;
+    hpa_callgraph *g = P->g;
+    unsigned nm = g->nm;
+    (void)ctx;
+    uint32_t stamp = ++g->stamp;
+    add(g->excl + (size_t)f[n - 1].func * nm, vals, nm);
+    add(g->line_excl + (size_t)f[n - 1].line * nm, vals, nm);
+    add(g->incl, vals, nm); /* <Total> */
+    add(g->excl, vals, nm);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t fn = f[i].func, ln = f[i].line;
+        if (g->fstamp[fn] != stamp) {
+            g->fstamp[fn] = stamp;
+            add(g->incl + (size_t)fn * nm, vals, nm);
+        }
+        if (g->lstamp[ln] != stamp) {
+            g->lstamp[ln] = stamp;
+            add(g->line_incl + (size_t)ln * nm, vals, nm);
+        }
+        uint32_t e = edge_of(g, i ? f[i - 1].func : HPA_FUNC_TOTAL, fn);
+        if (e == UINT32_MAX) {
+            P->err = HPC_E_NOMEM;
+            return;
+        }
+        if (g->estamp[e] != stamp) {
+            g->estamp[e] = stamp;
+            add(g->attr + (size_t)e * nm, vals, nm);
+        }
+    }
+}
+
+int hpa_callgraph_build(hpa_callgraph *g, const hpa_profile *p, const struct hpa_view *view)
+{
+    memset(g, 0, sizeof(*g));
+    g->nm = p->metrics.n;
+    g->nfuncs = hpa_symtab_nfuncs(p->syms);
+    g->nlines = hpa_symtab_nlines(p->syms);
+    size_t fn = (size_t)g->nfuncs * g->nm, ln = (size_t)g->nlines * g->nm;
+    g->excl = calloc(fn, sizeof(uint64_t));
+    g->incl = calloc(fn, sizeof(uint64_t));
+    g->line_excl = calloc(ln, sizeof(uint64_t));
+    g->line_incl = calloc(ln, sizeof(uint64_t));
+    g->fstamp = calloc(g->nfuncs, sizeof(uint32_t));
+    g->lstamp = calloc(g->nlines, sizeof(uint32_t));
+    cg_pass P = {.g = g};
+    if (!g->excl || !g->incl || !g->line_excl || !g->line_incl || !g->fstamp || !g->lstamp)
+        P.err = HPC_E_NOMEM;
+    if (!P.err)
+        P.err = hpa_profile_paths(p, view, cg_path, &P);
+    if (P.err)
+        hpa_callgraph_free(g);
+    return P.err;
+}
+
+void hpa_callgraph_free(hpa_callgraph *g)
+{
+    free(g->excl);
+    free(g->incl);
+    free(g->edges);
+    free(g->attr);
+    free(g->line_excl);
+    free(g->line_incl);
+    free(g->fstamp);
+    free(g->estamp);
+    free(g->lstamp);
+    hpa_u64map_free(&g->edge_map);
+    memset(g, 0, sizeof(*g));
+}
+
+/* ---------------------------------------------------------------- call tree */
+
+static uint32_t tnode_of(hpa_calltree *t, uint32_t parent, uint32_t func)
+{
+    uint64_t key = (uint64_t)parent << 32 | func;
+    uint32_t id;
+    if (hpa_u64map_get(&t->map, key, &id))
+        return id;
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap * 2;
+        hpa_tnode *nd = realloc(t->nodes, sizeof(*nd) * cap);
+        if (!nd)
+            return UINT32_MAX;
+        t->nodes = nd;
+        uint32_t *lc = realloc(t->last_child, sizeof(*lc) * cap);
+        if (!lc)
+            return UINT32_MAX;
+        t->last_child = lc;
+        uint64_t *in = realloc(t->incl, sizeof(*in) * cap * t->nm);
+        if (!in)
+            return UINT32_MAX;
+        t->incl = in;
+        uint64_t *ex = realloc(t->excl, sizeof(*ex) * cap * t->nm);
+        if (!ex)
+            return UINT32_MAX;
+        t->excl = ex;
+        t->cap = cap;
+    }
+    id = t->n;
+    t->nodes[id] = (hpa_tnode){.func = func, .parent = parent};
+    t->last_child[id] = 0;
+    memset(t->incl + (size_t)id * t->nm, 0, sizeof(uint64_t) * t->nm);
+    memset(t->excl + (size_t)id * t->nm, 0, sizeof(uint64_t) * t->nm);
+    if (hpa_u64map_put(&t->map, key, id))
+        return UINT32_MAX;
+    if (t->last_child[parent])
+        t->nodes[t->last_child[parent]].next_sibling = id;
+    else
+        t->nodes[parent].first_child = id;
+    t->last_child[parent] = id;
+    t->n++;
+    return id;
+}
+
+typedef struct ct_pass {
+    hpa_calltree *t;
+    int err;
+} ct_pass;
+
+static void ct_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *f, unsigned n,
+                    const uint64_t *vals)
+{
+    ct_pass *P = arg;
+    hpa_calltree *t = P->t;
+    (void)ctx;
+    uint32_t node = 0;
+    add(t->incl, vals, t->nm);
+    for (unsigned i = 0; i < n; i++) {
+        node = tnode_of(t, node, f[i].func);
+        if (node == UINT32_MAX) {
+            P->err = HPC_E_NOMEM;
+            return;
+        }
+        add(t->incl + (size_t)node * t->nm, vals, t->nm);
+    }
+    add(t->excl + (size_t)node * t->nm, vals, t->nm);
+}
+
+int hpa_calltree_build(hpa_calltree *t, const hpa_profile *p, const struct hpa_view *view)
+{
+    memset(t, 0, sizeof(*t));
+    t->nm = p->metrics.n;
+    t->cap = 1024;
+    t->nodes = calloc(t->cap, sizeof(*t->nodes));
+    t->last_child = calloc(t->cap, sizeof(*t->last_child));
+    t->incl = calloc((size_t)t->cap * t->nm, sizeof(uint64_t));
+    t->excl = calloc((size_t)t->cap * t->nm, sizeof(uint64_t));
+    ct_pass P = {.t = t};
+    if (!t->nodes || !t->last_child || !t->incl || !t->excl) {
+        P.err = HPC_E_NOMEM;
+    } else {
+        t->n = 1; /* <Total> */
+        P.err = hpa_profile_paths(p, view, ct_path, &P);
+    }
+    if (P.err)
+        hpa_calltree_free(t);
+    return P.err;
+}
+
+void hpa_calltree_free(hpa_calltree *t)
+{
+    free(t->nodes);
+    free(t->last_child);
+    free(t->incl);
+    free(t->excl);
+    hpa_u64map_free(&t->map);
+    memset(t, 0, sizeof(*t));
+}

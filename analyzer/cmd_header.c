@@ -1,0 +1,190 @@
+/*
+ * cmd_header.c - `header`: what was run, where, when and how, per process, as er_print's
+ * header shows it:
+ *
+ *     Experiment: prog.1.hpc   process main
+ *     Target command: ./prog a b
+ *     Process pid 4731, ppid 4730
+ *     Current working directory: /tmp
+ *     Collector version: 0.1.0; host `vm', OS `Linux 6.1 x86_64', page size 4096, 2 CPUs
+ *     Data collection parameters:
+ *       Clock-profiling, interval = 1000 microsecs (perf_event task-clock)
+ *     Experiment started Sun Nov 22 00:36:56 2026
+ *     Experiment ended: 0.672 s, exit status 0
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "procinfo.h"
+#include "report_util.h"
+
+static void start_text(const hpc_proc *p, char *buf, size_t cap)
+{
+    time_t t = (time_t)(p->begin.real_time / 1000000000u);
+    struct tm tm;
+    if (!p->has_begin || !localtime_r(&t, &tm) || !strftime(buf, cap, "%a %b %e %H:%M:%S %Y", &tm))
+        snprintf(buf, cap, "(unknown)");
+}
+
+static const char *onoff(uint64_t v)
+{
+    return v ? "on" : "off";
+}
+
+static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
+{
+    FILE *f = ctx->out;
+    char line[8192], s1[512], s2[512], s3[512];
+    fprintf(f, "Experiment: %s   process %s", e->path, p->name);
+    if (p->rank >= 0)
+        fprintf(f, " (MPI rank %d)", p->rank);
+    fputc('\n', f);
+    if (!p->has_begin) {
+        fprintf(f, "  no proc_begin record: the process's start was not recorded\n");
+    } else {
+        const hpc_rec_proc_begin *b = &p->begin;
+        hpa_argv_line(b->argv, line, sizeof(line));
+        fprintf(f, "Target command: %s\n", line);
+        fprintf(f, "Executable: %s\n", hpc_str_copy(s1, sizeof(s1), b->exe));
+        fprintf(f, "Process pid %" PRIu64 ", ppid %" PRIu64, b->pid, b->ppid);
+        if (b->parent.n)
+            fprintf(f, ", descendant of %s", hpc_str_copy(s1, sizeof(s1), b->parent));
+        fputc('\n', f);
+        fprintf(f, "Current working directory: %s\n", hpc_str_copy(s1, sizeof(s1), b->cwd));
+        fprintf(f,
+                "Collector version: %s; host `%s', OS `%s', page size %" PRIu64 ", %" PRIu64
+                " CPUs\n",
+                hpc_str_copy(s1, sizeof(s1), b->version), hpc_str_copy(s2, sizeof(s2), b->host),
+                hpc_str_copy(s3, sizeof(s3), b->os), b->page_size, b->ncpus);
+    }
+    fprintf(f, "Data collection parameters:\n");
+    const hpc_rec_settings *s = &p->settings;
+    if (s->clock_source == HPC_CLOCK_NONE) {
+        fprintf(f, "  Clock-profiling off\n");
+    } else {
+        fprintf(f, "  Clock-profiling, interval = %" PRIu64 " microsecs (%s)\n",
+                s->clock_interval_ns / 1000, hpa_clock_source_name(s->clock_source));
+        if (s->clock_note.n)
+            fprintf(f, "    note: %s\n", hpc_str_copy(s1, sizeof(s1), s->clock_note));
+    }
+    if (s->sample_period_ns)
+        fprintf(f, "  Periodic sampling, %.3f secs\n", (double)s->sample_period_ns * 1e-9);
+    fprintf(f, "  Follow descendant processes: %s\n", onoff(s->follow));
+    if (s->size_limit)
+        fprintf(f, "  Size limit: %" PRIu64 " MB\n", s->size_limit >> 20);
+    if (s->tend_ns)
+        fprintf(f, "  Time window: %.3f-%.3f secs\n", (double)s->tstart_ns * 1e-9,
+                (double)s->tend_ns * 1e-9);
+    if (s->unwinder.n)
+        fprintf(f, "  Unwinder: %s\n", hpc_str_copy(s1, sizeof(s1), s->unwinder));
+    start_text(p, s1, sizeof(s1));
+    fprintf(f, "\nExperiment started %s\n", s1);
+    hpa_end_text(p, s2, sizeof(s2));
+    fprintf(f, "Experiment ended: %.3f s, %s\n", hpa_proc_duration(p), s2);
+}
+
+static void json_process(hpa_json *j, const hpc_proc *p)
+{
+    char buf[8192];
+    hpa_json_begin_obj(j);
+    hpa_json_kstr(j, "name", p->name);
+    hpa_json_kstr(j, "dir", p->dir);
+    hpa_json_ki64(j, "rank", p->rank);
+    if (p->has_begin) {
+        const hpc_rec_proc_begin *b = &p->begin;
+        hpa_json_ku64(j, "pid", b->pid);
+        hpa_json_ku64(j, "ppid", b->ppid);
+        hpa_json_kstr(j, "parent", hpc_str_copy(buf, sizeof(buf), b->parent));
+        hpa_json_kstr(j, "host", hpc_str_copy(buf, sizeof(buf), b->host));
+        hpa_json_kstr(j, "cwd", hpc_str_copy(buf, sizeof(buf), b->cwd));
+        hpa_json_kstr(j, "exe", hpc_str_copy(buf, sizeof(buf), b->exe));
+        hpa_argv_line(b->argv, buf, sizeof(buf));
+        hpa_json_kstr(j, "command", buf);
+        hpa_json_kstr(j, "os", hpc_str_copy(buf, sizeof(buf), b->os));
+        hpa_json_kstr(j, "collector_version", hpc_str_copy(buf, sizeof(buf), b->version));
+        hpa_json_ku64(j, "ncpus", b->ncpus);
+        hpa_json_ku64(j, "page_size", b->page_size);
+        hpa_json_ku64(j, "start_real_time_ns", b->real_time);
+    }
+    const hpc_rec_settings *s = &p->settings;
+    hpa_json_kstr(j, "clock_source", hpa_clock_source_name(s->clock_source));
+    hpa_json_ku64(j, "clock_interval_ns", s->clock_interval_ns);
+    hpa_json_kstr(j, "clock_note", hpc_str_copy(buf, sizeof(buf), s->clock_note));
+    hpa_json_ku64(j, "follow", s->follow);
+    hpa_json_ku64(j, "size_limit", s->size_limit);
+    hpa_json_kdouble(j, "duration_s", hpa_proc_duration(p));
+    hpa_end_text(p, buf, sizeof(buf));
+    hpa_json_kstr(j, "end", buf);
+    hpa_json_key(j, "ended_early");
+    hpa_json_bool(j, p->ended_early);
+    hpa_json_end_obj(j);
+}
+
+static void csv_process(FILE *f, const hpc_exp *e, const hpc_proc *p)
+{
+    char buf[8192];
+    hpa_csv_field(f, e->path, ',');
+    hpa_csv_field(f, p->name, ',');
+    fprintf(f, "%d,%" PRIu64 ",", p->rank, p->has_begin ? p->begin.pid : 0);
+    hpa_argv_line(p->begin.argv, buf, sizeof(buf));
+    hpa_csv_field(f, p->has_begin ? buf : "", ',');
+    hpa_csv_field(f, hpa_clock_source_name(p->settings.clock_source), ',');
+    fprintf(f, "%" PRIu64 ",%.9g,", p->settings.clock_interval_ns, hpa_proc_duration(p));
+    hpa_end_text(p, buf, sizeof(buf));
+    hpa_csv_field(f, buf, '\n');
+}
+
+int cmd_header(hpa_ctx *ctx, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    const hpa_profile *prof = ctx->prof;
+    hpa_json j;
+    if (ctx->opts.format == HPA_CSV) {
+        fputs("experiment,process,rank,pid,command,clock_source,clock_interval_ns,duration_s,"
+              "end\n",
+              ctx->out);
+    } else if (ctx->opts.format == HPA_JSON) {
+        hpa_json_init(&j, ctx->out);
+        hpa_json_begin_obj(&j);
+        hpa_json_kstr(&j, "report", "header");
+        hpa_json_key(&j, "experiments");
+        hpa_json_begin_arr(&j);
+    }
+    for (unsigned i = 0; i < prof->nexps; i++) {
+        const hpc_exp *e = prof->exps[i];
+        if (ctx->opts.format == HPA_JSON) {
+            hpa_json_begin_obj(&j);
+            hpa_json_kstr(&j, "path", e->path);
+            if (e->has_job) {
+                char buf[1024];
+                hpa_json_kstr(&j, "job_id", hpc_str_copy(buf, sizeof(buf), e->job.job_id));
+                hpa_json_ki64(&j, "world_size", e->job.world_size);
+            }
+            hpa_json_key(&j, "processes");
+            hpa_json_begin_arr(&j);
+        }
+        for (size_t k = 0; k < e->nprocs; k++) {
+            if (ctx->opts.format == HPA_TEXT) {
+                if (i || k)
+                    fputc('\n', ctx->out);
+                text_process(ctx, e, &e->procs[k]);
+            } else if (ctx->opts.format == HPA_CSV) {
+                csv_process(ctx->out, e, &e->procs[k]);
+            } else {
+                json_process(&j, &e->procs[k]);
+            }
+        }
+        if (ctx->opts.format == HPA_JSON) {
+            hpa_json_end_arr(&j);
+            hpa_json_end_obj(&j);
+        }
+    }
+    if (ctx->opts.format == HPA_JSON) {
+        hpa_json_end_arr(&j);
+        hpa_json_end_obj(&j);
+    }
+    return HPA_EXIT_OK;
+}

@@ -1,0 +1,47 @@
+/*
+ * commands.c - the command table: er_print command name -> function, arguments, help.
+ */
+#include "commands.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static const hpa_command commands[] = {
+    {"functions", cmd_functions, 0, 0, "", "functions and their metrics (--sort, --limit)"},
+    {"callers-callees", cmd_callers_callees, 0, 1, "[FUNC]",
+     "callers above, FUNC marked with *, callees below (all functions without FUNC)"},
+    {"calltree", cmd_calltree, 0, 0, "", "the function-level call tree"},
+    {"lines", cmd_lines, 0, 0, "", "source lines and their metrics"},
+    {"header", cmd_header, 0, 0, "", "what was run, where, when and how"},
+    {"statistics", cmd_statistics, 0, 0, "",
+     "samples recorded and lost, collector statistics, sampled vs. OS CPU time"},
+    {"dump", cmd_dump, 0, 0, "", "every record of every file"},
+};
+
+const hpa_command *hpa_command_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+void hpa_commands_help(FILE *f)
+{
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        char left[64];
+        snprintf(left, sizeof(left), "%s %s", commands[i].name, commands[i].args);
+        fprintf(f, "  %-26s %s\n", left, commands[i].help);
+    }
+}
+
+int hpa_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "hpanalyze: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+    vfprintf(stderr, fmt, ap);
+    fputs("\n", stderr);
+    va_end(ap);
+    return HPA_EXIT_USAGE;
+}

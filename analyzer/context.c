@@ -1,0 +1,36 @@
+/*
+ * context.c - lazy loading for commands: samples are read and the call graph built only
+ * when the first command that needs them runs, and only once for several commands.
+ */
+#include <stdio.h>
+
+#include "commands.h"
+
+hpa_profile *hpa_ctx_profile(hpa_ctx *ctx)
+{
+    if (!ctx->loaded) {
+        int rc = hpa_profile_load(ctx->prof, &ctx->opts.filter);
+        if (rc < 0) {
+            fprintf(stderr, "hpanalyze: reading samples: %s\n", hpc_strerror(rc));
+            return NULL;
+        }
+        ctx->loaded = true;
+    }
+    return ctx->prof;
+}
+
+const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx)
+{
+    if (!ctx->cg_built) {
+        hpa_profile *p = hpa_ctx_profile(ctx);
+        if (!p)
+            return NULL;
+        int rc = hpa_callgraph_build(&ctx->cg, p, ctx->opts.view);
+        if (rc < 0) {
+            fprintf(stderr, "hpanalyze: building the call graph: %s\n", hpc_strerror(rc));
+            return NULL;
+        }
+        ctx->cg_built = true;
+    }
+    return &ctx->cg;
+}

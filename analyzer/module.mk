@@ -1,0 +1,35 @@
+# analyzer/ - hpanalyze: er_print-style reports over experiments.
+# This fragment is read before experiment/module.mk (alphabetical), so $(EXP_LIB) is not
+# set yet where rules expand it at once: name the library's path here.
+ANALYZER_EXP_LIB := $(OBJDIR)/libhpcexp.a
+ANALYZER_SRCS    := $(wildcard analyzer/*.c)
+ANALYZER_BIN     := $(BINDIR)/hpanalyze
+
+$(ANALYZER_BIN): $(call objs,$(ANALYZER_SRCS)) $(ANALYZER_EXP_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf -lstdc++ -lm
+
+ALL_TARGETS += $(ANALYZER_BIN)
+INSTALL_BIN += $(ANALYZER_BIN)
+CHECK_DEPS  += $(ANALYZER_BIN)
+
+# The experiment synthesizer used by tests/analyzer links the experiment library.
+PROG_FLAGS_analyzer_synth := -Iexperiment $(SANFLAGS)
+PROG_LIBS_analyzer_synth  := $(ANALYZER_EXP_LIB) -ldl
+$(TESTDIR)/analyzer/synth: $(ANALYZER_EXP_LIB)
+
+# Ground-truth programs beyond tests/module.mk's one-C-file rule: shared and dlopen'd
+# libraries, a stripped copy of split, a C++ program.
+ANA_T := $(TESTDIR)/analyzer
+PROG_LIBS_analyzer_libs := -L$(ANA_T) -lana_shared -Wl,-rpath,$(abspath $(ANA_T)) -ldl
+$(ANA_T)/libs: $(ANA_T)/libana_shared.so $(ANA_T)/libana_dl.so
+$(ANA_T)/libana_%.so: tests/analyzer/progs/lib/ana_%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fPIC -shared -o $@ $<
+$(ANA_T)/split_stripped: $(ANA_T)/split
+	strip -o $@ $<
+$(ANA_T)/demangle: tests/analyzer/progs/cxx/demangle.cc
+	@mkdir -p $(dir $@)
+	g++ -O1 -g -o $@ $<
+CHECK_DEPS += $(ANA_T)/libana_shared.so $(ANA_T)/libana_dl.so $(ANA_T)/split_stripped \
+              $(ANA_T)/demangle

@@ -1,0 +1,87 @@
+/*
+ * procinfo.c - shared process facts for header and statistics.
+ */
+#include "procinfo.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+void hpa_argv_line(hpc_str argv, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < argv.n && n + 1 < cap; i++)
+        buf[n++] = argv.p[i] ? argv.p[i] : ' ';
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = 0;
+}
+
+const char *hpa_clock_source_name(uint64_t src)
+{
+    switch (src) {
+    case HPC_CLOCK_PERF_TASK_CLOCK:
+        return "perf_event task-clock";
+    case HPC_CLOCK_POSIX_CPU_TIMER:
+        return "POSIX CPU-time timer";
+    case HPC_CLOCK_NONE:
+        return "none";
+    default:
+        return "unknown";
+    }
+}
+
+void hpa_end_text(const hpc_proc *p, char *buf, size_t cap)
+{
+    if (p->has_launcher_exit) {
+        const hpc_rec_launcher_exit *l = &p->launcher_exit;
+        if (l->exited)
+            snprintf(buf, cap, "exit status %lld", (long long)l->status);
+        else
+            snprintf(buf, cap, "killed by signal %lld (SIG%s)%s", (long long)l->status,
+                     sigabbrev_np((int)l->status) ? sigabbrev_np((int)l->status) : "?",
+                     l->core_dumped ? ", core dumped" : "");
+    } else if (p->has_end) {
+        const hpc_rec_proc_end *e = &p->end;
+        switch (e->reason) {
+        case HPC_END_EXIT:
+            snprintf(buf, cap, "exit status %lld", (long long)e->status);
+            break;
+        case HPC_END_EXEC:
+            snprintf(buf, cap, "replaced by exec");
+            break;
+        case HPC_END_SIGNAL:
+            snprintf(buf, cap, "fatal signal %lld (SIG%s)", (long long)e->status,
+                     sigabbrev_np((int)e->status) ? sigabbrev_np((int)e->status) : "?");
+            break;
+        case HPC_END_MPI_ABORT:
+            snprintf(buf, cap, "MPI_Abort with error code %lld", (long long)e->status);
+            break;
+        default:
+            snprintf(buf, cap, "ended (reason %llu)", (unsigned long long)e->reason);
+        }
+    } else {
+        snprintf(buf, cap, "unknown (no end record: killed or still running)");
+    }
+}
+
+hpa_os_cpu hpa_proc_os_cpu(const hpc_proc *p)
+{
+    hpa_os_cpu c = {0};
+    if (p->has_end && p->end.reason != HPC_END_EXEC) {
+        c = (hpa_os_cpu){true, p->end.utime_ns, p->end.stime_ns, "proc_end"};
+    } else if (p->has_launcher_exit) {
+        c = (hpa_os_cpu){true, p->launcher_exit.utime_ns, p->launcher_exit.stime_ns, "launcher"};
+    } else if (p->has_end) {
+        c = (hpa_os_cpu){true, p->end.utime_ns, p->end.stime_ns, "proc_end"};
+    }
+    return c;
+}
+
+double hpa_proc_duration(const hpc_proc *p)
+{
+    if (!p->has_begin)
+        return 0;
+    uint64_t end = p->has_end ? p->end.time : p->has_launcher_exit ? p->launcher_exit.time : 0;
+    return end > p->begin.time ? (double)(end - p->begin.time) * 1e-9 : 0;
+}

@@ -1,0 +1,529 @@
+/*
+ * profile.c - loading experiments into the aggregated model (profile.h).
+ *
+ * Per thread: one sequential pass over t<seq>.hpe. Samples are aggregated into buckets
+ * keyed by (CCT node, state) through an integer hash map with a one-entry cache for the
+ * common run of samples with the same stack; nothing is allocated per sample. After the
+ * pass, the nodes on sampled paths are symbolized through the process's PC cache.
+ */
+#include "profile.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "u64map.h"
+#include "view.h"
+
+/* ---------------------------------------------------------------- opening */
+
+int hpa_profile_open(hpa_profile **out, char **paths, unsigned npaths, hpc_diag *diag)
+{
+    hpa_profile *p = calloc(1, sizeof(*p));
+    if (!p)
+        return HPC_E_NOMEM;
+    p->diag = diag;
+    hpa_metrics_init(&p->metrics);
+    p->exps = calloc(npaths ? npaths : 1, sizeof(*p->exps));
+    if (!p->exps) {
+        free(p);
+        return HPC_E_NOMEM;
+    }
+    for (unsigned i = 0; i < npaths; i++) {
+        int rc = hpc_exp_open(&p->exps[i], paths[i], diag);
+        if (rc < 0) {
+            hpa_profile_close(p);
+            return rc;
+        }
+        p->nexps++;
+        p->nprocs += p->exps[i]->nprocs;
+    }
+    p->procs = calloc(p->nprocs ? p->nprocs : 1, sizeof(*p->procs));
+    if (!p->procs) {
+        hpa_profile_close(p);
+        return HPC_E_NOMEM;
+    }
+    size_t k = 0;
+    for (unsigned i = 0; i < p->nexps; i++)
+        for (size_t j = 0; j < p->exps[i]->nprocs; j++) {
+            hpa_process *pr = &p->procs[k++];
+            pr->proc = &p->exps[i]->procs[j];
+            pr->exp = i;
+            pr->t0 = pr->proc->has_begin ? pr->proc->begin.time : 0;
+        }
+    *out = p;
+    return 0;
+}
+
+static void thread_free(hpa_thread *t)
+{
+    free(t->parent);
+    free(t->pc);
+    free(t->loc);
+    free(t->depth);
+    free(t->buckets);
+    free(t->vals);
+}
+
+void hpa_profile_close(hpa_profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        hpa_process *pr = &p->procs[i];
+        for (uint32_t t = 0; t < pr->nthreads; t++)
+            thread_free(&pr->threads[t]);
+        free(pr->threads);
+        hpa_modmap_close(pr->map);
+    }
+    free(p->procs);
+    for (unsigned i = 0; i < p->nexps; i++)
+        hpc_exp_close(p->exps[i]);
+    free(p->exps);
+    hpa_symtab_close(p->syms);
+    for (unsigned i = 0; i < p->nowned; i++)
+        free(p->owned[i]);
+    free(p->owned);
+    free(p);
+}
+
+/* ---------------------------------------------------------------- metrics */
+
+static char *own(hpa_profile *p, const char *fmt, hpc_str s)
+{
+    char buf[256], name[200];
+    hpc_str_copy(name, sizeof(name), s);
+    snprintf(buf, sizeof(buf), fmt, name);
+    char **v = realloc(p->owned, sizeof(*v) * (p->nowned + 1));
+    if (!v)
+        return NULL;
+    p->owned = v;
+    char *c = strdup(buf);
+    if (c)
+        p->owned[p->nowned++] = c;
+    return c;
+}
+
+/* One metric per distinct counter name over all processes (issue 5 shows them). */
+static int add_counter_metrics(hpa_profile *p)
+{
+    for (size_t i = 0; i < p->nprocs; i++) {
+        hpa_process *pr = &p->procs[i];
+        memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
+        size_t it = 0;
+        for (const hpc_record *r; (r = hpc_proc_next_of(pr->proc, HPC_K_counter_def, &it));) {
+            const hpc_rec_counter_def *c = &r->u.counter_def;
+            if (c->index >= 64)
+                continue;
+            char key[200];
+            hpc_str_copy(key, sizeof(key), c->name);
+            int m = hpa_metrics_find(&p->metrics, key);
+            if (m < 0) {
+                hpa_metric def = {.source = HPA_SRC_COUNTER, .scale = 1, .visible = true};
+                def.key = own(p, "%s", c->name);
+                def.title = def.key;
+                def.unit = own(p, "%s", c->unit);
+                def.counter = (unsigned)i; /* unused: processes map indexes below */
+                if (!def.key || !def.unit)
+                    return HPC_E_NOMEM;
+                m = hpa_metrics_add(&p->metrics, &def);
+            }
+            if (m >= 0)
+                pr->counter_metric[c->index] = (unsigned)m;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- reading threads */
+
+typedef struct loader {
+    hpa_profile *p;
+    hpa_process *pr;
+    hpa_thread *t;
+    const hpa_filter *f;
+    hpa_u64map map; /* (node | state << 32) -> bucket */
+    uint64_t last_key;
+    uint32_t last_bucket;
+    uint32_t node_cap, bucket_cap;
+    uint64_t *points; /* sample_point times, for the --samples filter */
+    size_t npoints;
+} loader;
+
+static int grow_nodes(loader *L, uint32_t need)
+{
+    hpa_thread *t = L->t;
+    if (need <= L->node_cap)
+        return 0;
+    uint32_t cap = L->node_cap ? L->node_cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    uint32_t *parent = realloc(t->parent, sizeof(*parent) * cap);
+    if (!parent)
+        return HPC_E_NOMEM;
+    t->parent = parent;
+    uint64_t *pc = realloc(t->pc, sizeof(*pc) * cap);
+    if (!pc)
+        return HPC_E_NOMEM;
+    t->pc = pc;
+    L->node_cap = cap;
+    return 0;
+}
+
+static int add_node(loader *L, const hpc_rec_cct_node *n)
+{
+    hpa_thread *t = L->t;
+    if (n->id == 0 || n->id > UINT32_MAX / 2) {
+        t->bad_nodes++;
+        return 0;
+    }
+    uint32_t id = (uint32_t)n->id;
+    if (grow_nodes(L, id + 1))
+        return HPC_E_NOMEM;
+    /* Ids come in creation order; a gap (lost records) leaves orphans at the root. */
+    for (uint32_t i = t->nnodes; i < id; i++) {
+        t->parent[i] = 0;
+        t->pc[i] = 0;
+    }
+    if (id < t->nnodes && t->nnodes > 0) {
+        t->bad_nodes++; /* a repeated id keeps its first definition */
+        return 0;
+    }
+    uint32_t parent = n->parent < id ? (uint32_t)n->parent : 0;
+    if (n->parent >= id)
+        t->bad_nodes++;
+    t->parent[id] = parent;
+    t->pc[id] = n->pc;
+    t->nnodes = id + 1;
+    return 0;
+}
+
+/* Bucket index for (node, state), creating it. Returns UINT32_MAX when out of memory. */
+static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state)
+{
+    uint64_t key = node | (uint64_t)state << 32;
+    if (key == L->last_key)
+        return L->last_bucket;
+    uint32_t b;
+    if (!hpa_u64map_get(&L->map, key, &b)) {
+        hpa_thread *t = L->t;
+        unsigned nm = L->p->metrics.n;
+        if (t->nbuckets == L->bucket_cap) {
+            uint32_t cap = L->bucket_cap ? L->bucket_cap * 2 : 256;
+            hpa_bucket *bk = realloc(t->buckets, sizeof(*bk) * cap);
+            if (!bk)
+                return UINT32_MAX;
+            t->buckets = bk;
+            uint64_t *v = realloc(t->vals, sizeof(*v) * cap * nm);
+            if (!v)
+                return UINT32_MAX;
+            t->vals = v;
+            L->bucket_cap = cap;
+        }
+        b = t->nbuckets;
+        t->buckets[b] = (hpa_bucket){.node = node, .state = state};
+        memset(t->vals + (size_t)b * nm, 0, sizeof(uint64_t) * nm);
+        if (hpa_u64map_put(&L->map, key, b))
+            return UINT32_MAX;
+        t->nbuckets++;
+    }
+    L->last_key = key;
+    L->last_bucket = b;
+    return b;
+}
+
+static uint32_t period_of(const loader *L, uint64_t time)
+{
+    size_t lo = 0, hi = L->npoints;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (L->points[mid] <= time)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+static bool keep_sample(const loader *L, uint64_t time, uint64_t cpu, uint64_t state)
+{
+    if (!L->f || !L->f->active)
+        return true;
+    hpa_sample_ctx s = {.rel_time_ns = time >= L->pr->t0 ? time - L->pr->t0 : 0,
+                        .cpu = (uint32_t)cpu,
+                        .state = (uint32_t)state};
+    if (L->f->samples.n)
+        s.period = period_of(L, time);
+    return hpa_filter_sample(L->f, &s);
+}
+
+/* A sample's node: unknown ids count as damage and go to "no stack". */
+static uint32_t checked_node(loader *L, uint64_t node)
+{
+    if (node < L->t->nnodes)
+        return (uint32_t)node;
+    L->t->bad_nodes++;
+    return 0;
+}
+
+static int add_clock_sample(loader *L, const hpc_rec_sample_clock *s)
+{
+    hpa_thread *t = L->t;
+    t->samples_read++;
+    t->cpu_ns_read += s->cpu_ns;
+    if (!keep_sample(L, s->time, s->cpu, s->state))
+        return 0;
+    uint32_t b = bucket_of(L, checked_node(L, s->node), (uint32_t)s->state);
+    if (b == UINT32_MAX)
+        return HPC_E_NOMEM;
+    const hpa_metrics *ms = &L->p->metrics;
+    uint64_t *v = t->vals + (size_t)b * ms->n;
+    for (unsigned k = 0; k < ms->n; k++) {
+        const hpa_metric *m = &ms->m[k];
+        if ((s->state & m->state_mask) != m->state_value)
+            continue;
+        if (m->source == HPA_SRC_CLOCK_TIME)
+            v[k] += s->cpu_ns;
+        else if (m->source == HPA_SRC_CLOCK_COUNT)
+            v[k]++;
+    }
+    return 0;
+}
+
+static int add_counter_sample(loader *L, const hpc_rec_sample_counter *s)
+{
+    hpa_thread *t = L->t;
+    t->counter_samples_read++;
+    unsigned m = s->counter < 64 ? L->pr->counter_metric[s->counter] : UINT_MAX;
+    if (m == UINT_MAX || !keep_sample(L, s->time, s->cpu, s->state))
+        return 0;
+    const hpa_metric *def = &L->p->metrics.m[m];
+    if ((s->state & def->state_mask) != def->state_value)
+        return 0;
+    uint32_t b = bucket_of(L, checked_node(L, s->node), (uint32_t)s->state);
+    if (b == UINT32_MAX)
+        return HPC_E_NOMEM;
+    t->vals[(size_t)b * L->p->metrics.n + m] += s->value;
+    return 0;
+}
+
+static int read_records(loader *L, hpc_reader *r)
+{
+    hpa_thread *t = L->t;
+    hpc_record rec;
+    int rc = 0;
+    while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
+        switch (rec.kind) {
+        case HPC_K_cct_node:
+            rc = add_node(L, &rec.u.cct_node);
+            break;
+        case HPC_K_sample_clock:
+            rc = add_clock_sample(L, &rec.u.sample_clock);
+            break;
+        case HPC_K_sample_counter:
+            rc = add_counter_sample(L, &rec.u.sample_counter);
+            break;
+        case HPC_K_thread_begin:
+            t->has_begin = true;
+            t->begin = rec.u.thread_begin;
+            t->begin.name = (hpc_str){0};
+            t->tid = rec.u.thread_begin.tid;
+            break;
+        case HPC_K_thread_end:
+            t->has_end = true;
+            t->end = rec.u.thread_end;
+            break;
+        default:
+            break;
+        }
+    }
+    return rc;
+}
+
+/* Symbolize the nodes on sampled paths and compute their depths. */
+static int symbolize_thread(hpa_profile *p, hpa_process *pr, hpa_thread *t)
+{
+    uint32_t n = t->nnodes ? t->nnodes : 1;
+    t->loc = calloc(n, sizeof(*t->loc));
+    t->depth = calloc(n, sizeof(*t->depth));
+    uint8_t *need = calloc(n, 1);
+    if (!t->loc || !t->depth || !need) {
+        free(need);
+        return HPC_E_NOMEM;
+    }
+    for (uint32_t b = 0; b < t->nbuckets; b++)
+        for (uint32_t i = t->buckets[b].node; i && !need[i]; i = t->parent[i])
+            need[i] = 1;
+    for (uint32_t i = 1; i < t->nnodes; i++) {
+        t->depth[i] = t->depth[t->parent[i]] + 1;
+        if (need[i])
+            t->loc[i] = hpa_modmap_resolve(pr->map, t->pc[i]);
+    }
+    (void)p;
+    free(need);
+    return 0;
+}
+
+static int load_thread(loader *L, const hpc_thread_file *tf)
+{
+    hpa_thread *t = L->t;
+    t->seq = tf->seq;
+    hpc_reader *r;
+    if (hpc_reader_open(&r, tf->path, L->pr->proc->schema, L->p->diag) < 0)
+        return 0; /* reported; the thread stays empty */
+    t->readable = true;
+    memcpy(t->stats, hpc_reader_stats(r), sizeof(t->stats));
+    L->last_key = UINT64_MAX;
+    L->node_cap = 0;
+    L->bucket_cap = 0;
+    t->nnodes = 1; /* the root */
+    int rc = grow_nodes(L, 1);
+    if (rc == 0) {
+        t->parent[0] = 0;
+        t->pc[0] = 0;
+        rc = read_records(L, r);
+    }
+    t->damaged = hpc_reader_damaged(r);
+    t->unknown = hpc_reader_unknown(r);
+    hpc_reader_close(r);
+    hpa_u64map_free(&L->map);
+    if (t->bad_nodes)
+        hpc_diag_report(L->p->diag, HPC_WARNING, tf->path, HPC_NO_OFFSET, __FILE__, __LINE__,
+                        "%llu samples or call-tree nodes refer to missing nodes; "
+                        "their samples are shown as <no stack>",
+                        (unsigned long long)t->bad_nodes);
+    for (uint32_t b = 0; rc == 0 && b < t->nbuckets; b++)
+        t->buckets[b].vals = t->vals + (size_t)b * L->p->metrics.n;
+    return rc ? rc : symbolize_thread(L->p, L->pr, t);
+}
+
+static int collect_points(loader *L)
+{
+    size_t it = 0, n = 0;
+    while (hpc_proc_next_of(L->pr->proc, HPC_K_sample_point, &it))
+        n++;
+    L->points = calloc(n ? n : 1, sizeof(*L->points));
+    if (!L->points)
+        return HPC_E_NOMEM;
+    it = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(L->pr->proc, HPC_K_sample_point, &it));)
+        L->points[L->npoints++] = r->u.sample_point.time;
+    return 0;
+}
+
+static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
+{
+    const hpc_proc *proc = pr->proc;
+    if (f && !hpa_filter_process(f, proc->rank))
+        return 0;
+    pr->map = hpa_modmap_open(p->syms, proc);
+    pr->threads = calloc(proc->nthreads ? proc->nthreads : 1, sizeof(*pr->threads));
+    if (!pr->map || !pr->threads)
+        return HPC_E_NOMEM;
+    loader L = {.p = p, .pr = pr, .f = f};
+    int rc = collect_points(&L);
+    for (size_t i = 0; rc == 0 && i < proc->nthreads; i++) {
+        if (f && !hpa_filter_thread(f, proc->threads[i].seq))
+            continue;
+        L.t = &pr->threads[pr->nthreads++];
+        rc = load_thread(&L, &proc->threads[i]);
+    }
+    free(L.points);
+    return rc;
+}
+
+int hpa_profile_load(hpa_profile *p, const hpa_filter *f)
+{
+    if (p->syms)
+        return 0;
+    p->syms = hpa_symtab_open(p->diag);
+    if (!p->syms)
+        return HPC_E_NOMEM;
+    if (f)
+        p->filter = *f;
+    int rc = add_counter_metrics(p);
+    for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
+        rc = load_process(p, &p->procs[i], f);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- paths */
+
+static bool nonzero(const uint64_t *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (v[i])
+            return true;
+    return false;
+}
+
+static uint32_t max_depth(const hpa_profile *p)
+{
+    uint32_t d = 1;
+    for (size_t i = 0; i < p->nprocs; i++)
+        for (uint32_t t = 0; t < p->procs[i].nthreads; t++) {
+            const hpa_thread *th = &p->procs[i].threads[t];
+            for (uint32_t b = 0; b < th->nbuckets; b++)
+                if (th->depth[th->buckets[b].node] > d)
+                    d = th->depth[th->buckets[b].node];
+        }
+    return d;
+}
+
+/* Frames of node, root first, into f (depth[node] entries, at least 1). */
+static unsigned node_frames(const hpa_thread *t, uint32_t node, hpa_frame *f)
+{
+    if (node == 0) {
+        f[0] = (hpa_frame){.func = HPA_FUNC_NOSTACK, .line = HPA_FUNC_NOSTACK};
+        return 1;
+    }
+    unsigned n = t->depth[node];
+    for (unsigned i = n; node; node = t->parent[node])
+        f[--i] =
+            (hpa_frame){.func = t->loc[node].func, .line = t->loc[node].line, .pc = t->pc[node]};
+    return n;
+}
+
+int hpa_profile_paths(const hpa_profile *p, const hpa_view *view, hpa_path_fn fn, void *arg)
+{
+    unsigned cap = max_depth(p) + 1;
+    unsigned vcap = 2 * cap + 8;
+    hpa_frame *frames = malloc(sizeof(*frames) * (cap + vcap));
+    if (!frames)
+        return HPC_E_NOMEM;
+    hpa_frame *vframes = frames + cap;
+    hpa_path_ctx ctx = {.prof = p};
+    for (size_t i = 0; i < p->nprocs; i++) {
+        ctx.proc = &p->procs[i];
+        for (uint32_t t = 0; t < ctx.proc->nthreads; t++) {
+            ctx.thread = &ctx.proc->threads[t];
+            for (uint32_t b = 0; b < ctx.thread->nbuckets; b++) {
+                ctx.bucket = &ctx.thread->buckets[b];
+                if (!nonzero(ctx.bucket->vals, p->metrics.n))
+                    continue;
+                unsigned n = node_frames(ctx.thread, ctx.bucket->node, frames);
+                if (view && view->transform) {
+                    n = view->transform(view, &ctx, frames, n, vframes, vcap);
+                    fn(arg, &ctx, vframes, n, ctx.bucket->vals);
+                } else {
+                    fn(arg, &ctx, frames, n, ctx.bucket->vals);
+                }
+            }
+        }
+    }
+    free(frames);
+    return 0;
+}
+
+void hpa_profile_total(const hpa_profile *p, uint64_t *total)
+{
+    memset(total, 0, sizeof(*total) * p->metrics.n);
+    for (size_t i = 0; i < p->nprocs; i++)
+        for (uint32_t t = 0; t < p->procs[i].nthreads; t++) {
+            const hpa_thread *th = &p->procs[i].threads[t];
+            for (uint32_t b = 0; b < th->nbuckets; b++)
+                for (unsigned k = 0; k < p->metrics.n; k++)
+                    total[k] += th->buckets[b].vals[k];
+        }
+}

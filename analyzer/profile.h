@@ -1,0 +1,131 @@
+/*
+ * profile.h - the analyzer's model: every sample of every thread of every process of the
+ * experiments, aggregated, plus the symbol tables to name it.
+ *
+ * Loading reads each thread stream once, in order:
+ *   cct_node     -> per-thread node table (parent, pc), indexed by node id
+ *   sample_*     -> filter (filter.h), then add to the metric vector (metrics.h) of the
+ *                   bucket (node, state): a per-thread hash of two integers, so 10M
+ *                   samples reduce to thousands of buckets without any allocation or
+ *                   string work per sample
+ * Then only the distinct PCs of nodes on sampled paths are symbolized (symbols.h).
+ *
+ * Reports do not walk buckets themselves: hpa_profile_paths() hands each bucket to a
+ * callback as a call stack of symbolized frames (root first), after the view's stack
+ * transform (view.h). Functions, callers-callees, calltree, lines, flame graphs and
+ * folded stacks are all sums over those paths.
+ */
+#ifndef HPA_PROFILE_H
+#define HPA_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "experiment.h"
+#include "filter.h"
+#include "metrics.h"
+#include "symbols.h"
+
+struct hpa_view;
+
+/* An aggregated sample bucket of one thread. vals has metrics.n entries. */
+typedef struct hpa_bucket {
+    uint32_t node;  /* CCT node id, 0 = no stack */
+    uint32_t state; /* sample state bits (HPC_STATE_*) */
+    uint64_t *vals;
+} hpa_bucket;
+
+typedef struct hpa_thread {
+    uint32_t seq;
+    uint64_t tid;
+    bool has_begin, has_end;
+    hpc_rec_thread_begin begin; /* name not kept */
+    hpc_rec_thread_end end;
+    /* CCT: node i has parent[i] (< i for well-formed streams) and pc[i]; node 0 = root. */
+    uint32_t nnodes;
+    uint32_t *parent;
+    uint64_t *pc;
+    hpa_loc *loc; /* symbolized pc[i], filled after loading */
+    uint32_t *depth;
+    /* Buckets: vals are rows of one array of nbuckets * metrics.n */
+    uint32_t nbuckets;
+    hpa_bucket *buckets;
+    uint64_t *vals;
+    /* Raw totals of this thread before filtering. */
+    uint64_t samples_read, cpu_ns_read, counter_samples_read;
+    uint64_t bad_nodes;         /* samples or nodes referring to unknown nodes */
+    uint64_t damaged, unknown;  /* from the reader */
+    uint64_t stats[HPC_NSTATS]; /* header of t<seq>.hpe */
+    bool readable;
+} hpa_thread;
+
+typedef struct hpa_process {
+    const hpc_proc *proc;
+    unsigned exp; /* index of its experiment */
+    hpa_modmap *map;
+    uint64_t t0; /* proc_begin.time, or the earliest thread start */
+    uint32_t nthreads;
+    hpa_thread *threads;
+    unsigned counter_metric[64]; /* counter_def.index -> metric, or UINT_MAX */
+} hpa_process;
+
+typedef struct hpa_profile {
+    unsigned nexps;
+    hpc_exp **exps;
+    size_t nprocs;
+    hpa_process *procs;
+    hpa_metrics metrics;
+    hpa_symtab *syms;
+    hpc_diag *diag;
+    hpa_filter filter;
+    char **owned; /* strings the metric set points to */
+    unsigned nowned;
+} hpa_profile;
+
+/*
+ * Open experiments (hpc_exp_open on each path) without reading samples; enough for
+ * header, statistics and dump. Experiments that cannot be opened are reported to diag.
+ * Returns 0 and *out, or a negative hpc_err (HPC_E_NOTFOUND / HPC_E_FORMAT ...) from the
+ * first path that could not be opened at all.
+ */
+int hpa_profile_open(hpa_profile **out, char **paths, unsigned npaths, hpc_diag *diag);
+
+/*
+ * Read every thread stream, applying f (NULL: keep everything), aggregate and symbolize.
+ * Idempotent: a second call does nothing. Damaged data is reported and skipped.
+ * Returns 0 or HPC_E_NOMEM.
+ */
+int hpa_profile_load(hpa_profile *p, const hpa_filter *f);
+
+void hpa_profile_close(hpa_profile *p);
+
+/* One frame of a reported call stack. */
+typedef struct hpa_frame {
+    uint32_t func;
+    uint32_t line;
+    uint64_t pc; /* raw pc, 0 for frames a view made up */
+} hpa_frame;
+
+/* What a path callback gets besides the frames. */
+typedef struct hpa_path_ctx {
+    const hpa_profile *prof;
+    const hpa_process *proc;
+    const hpa_thread *thread;
+    const hpa_bucket *bucket;
+} hpa_path_ctx;
+
+/*
+ * Call fn once per bucket with a non-zero metric vector: frames[0] is the outermost
+ * caller, frames[n-1] the leaf (for a stack-less sample: one "<no stack>" frame); vals
+ * are the bucket's metric sums. view NULL = machine view (frames as recorded). frames is
+ * valid only during the call.
+ * Returns 0, or HPC_E_NOMEM.
+ */
+typedef void (*hpa_path_fn)(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames, unsigned n,
+                            const uint64_t *vals);
+int hpa_profile_paths(const hpa_profile *p, const struct hpa_view *view, hpa_path_fn fn, void *arg);
+
+/* Sum of every bucket's vals into total (metrics.n entries). */
+void hpa_profile_total(const hpa_profile *p, uint64_t *total);
+
+#endif

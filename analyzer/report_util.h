@@ -1,0 +1,32 @@
+/*
+ * report_util.h - small pieces several reports share: selecting and sorting function
+ * rows, function names for sorting, the sort key from the options.
+ */
+#ifndef HPA_REPORT_UTIL_H
+#define HPA_REPORT_UTIL_H
+
+#include <stdint.h>
+
+#include "commands.h"
+#include "sort.h"
+
+/* Name of function id (arg is the hpa_symtab). */
+const char *hpa_func_name_cb(const void *symtab, uint32_t id);
+
+/* The sort key from --sort, or a usage error message (returns HPA_EXIT_USAGE). */
+int hpa_ctx_sortkey(hpa_ctx *ctx, const char *cmd, hpa_sortkey *k);
+
+/* Function ids (not <Total>) with any non-zero inclusive sum, sorted by k and cut to
+ * --limit. Returns a malloc'd array and *n, or NULL when out of memory. */
+uint32_t *hpa_sorted_funcs(hpa_ctx *ctx, const hpa_callgraph *g, const hpa_sortkey *k, size_t *n);
+
+/* True if any of the nm values is non-zero. */
+static inline int hpa_any(const uint64_t *v, unsigned nm)
+{
+    for (unsigned i = 0; i < nm; i++)
+        if (v[i])
+            return 1;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,463 @@
+/*
+ * symbols.c - PC -> function and source line with elfutils, per recorded load map.
+ *
+ * Three levels of caching keep this cheap:
+ *   1. each object file is opened once (elf_entry, keyed by path and recorded build id)
+ *      in its own Dwfl at its file addresses, shared by every process that mapped it;
+ *   2. functions and lines are interned globally (strtab ids are the function and line
+ *      ids), so equal functions of different processes are one row;
+ *   3. each process caches PC -> line id (the line knows its function).
+ */
+#include "symbols.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "strtab.h"
+#include "u64map.h"
+
+/* From libstdc++ (cxxabi.h is C++ only). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+typedef struct elf_entry {
+    char *path;     /* file opened */
+    char *name;     /* basename of the recorded path, for display */
+    char *recorded; /* recorded path */
+    uint8_t build_id[64];
+    size_t build_id_len;
+    Dwfl *dwfl;
+    Dwfl_Module *mod; /* NULL: the file could not be read; PCs show as the module */
+} elf_entry;
+
+typedef struct module {
+    uint64_t base, end, bias;
+    uint64_t flags; /* HPC_MODULE_* */
+    unsigned seq;   /* load order: the latest load wins where ranges overlap */
+    elf_entry *elf;
+} module;
+
+struct hpa_symtab {
+    hpc_diag *diag;
+    hpa_strtab strs;  /* names, modules, files: stable pointers */
+    hpa_strtab fkeys; /* function keys "module_path\0name" -> function id */
+    hpa_func *funcs;
+    uint32_t fcap;
+    hpa_strtab lkeys; /* line keys {func, file id, lineno} -> line id */
+    hpa_line *lines;
+    uint32_t lcap;
+    elf_entry **elves;
+    size_t nelves;
+};
+
+struct hpa_modmap {
+    hpa_symtab *st;
+    module *mods;
+    size_t nmods;
+    hpa_u64map cache; /* pc -> line id */
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks dwfl_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &debuginfo_path,
+};
+
+static const char *str(hpa_symtab *st, const char *s)
+{
+    uint32_t id = hpa_strtab_intern(&st->strs, s, strlen(s));
+    return id == UINT32_MAX ? "" : hpa_strtab_get(&st->strs, id);
+}
+
+static const char *basename_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+/* ------------------------------------------------------------ functions, lines */
+
+/* Intern a function; returns its id or HPA_FUNC_UNKNOWN when out of memory. */
+static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char *module,
+                            const char *name, uint64_t start, bool has_symbol, bool collector)
+{
+    char key[4096];
+    int n = snprintf(key, sizeof(key), "%s%c%s", module_path, 0, name);
+    if (n < 0 || (size_t)n >= sizeof(key))
+        n = sizeof(key) - 1;
+    uint32_t before = st->fkeys.n;
+    uint32_t id = hpa_strtab_intern(&st->fkeys, key, (size_t)n);
+    if (id == UINT32_MAX)
+        return HPA_FUNC_UNKNOWN;
+    if (id < before)
+        return id;
+    if (id >= st->fcap) {
+        uint32_t cap = st->fcap ? st->fcap * 2 : 256;
+        hpa_func *f = realloc(st->funcs, sizeof(*f) * cap);
+        if (!f)
+            return HPA_FUNC_UNKNOWN; /* the key stays, harmless */
+        st->funcs = f;
+        st->fcap = cap;
+    }
+    st->funcs[id] = (hpa_func){.name = str(st, name),
+                               .module = str(st, module),
+                               .module_path = str(st, module_path),
+                               .start = start,
+                               .has_symbol = has_symbol,
+                               .collector = collector};
+    return id;
+}
+
+static uint32_t intern_line(hpa_symtab *st, uint32_t func, const char *file, uint32_t lineno)
+{
+    const char *f = str(st, file);
+    struct {
+        uint32_t func, lineno;
+        const char *file;
+    } key = {func, lineno, f};
+    uint32_t before = st->lkeys.n;
+    uint32_t id = hpa_strtab_intern(&st->lkeys, (const char *)&key, sizeof(key));
+    if (id == UINT32_MAX)
+        return 0;
+    if (id < before)
+        return id;
+    if (id >= st->lcap) {
+        uint32_t cap = st->lcap ? st->lcap * 2 : 1024;
+        hpa_line *l = realloc(st->lines, sizeof(*l) * cap);
+        if (!l)
+            return 0;
+        st->lines = l;
+        st->lcap = cap;
+    }
+    st->lines[id] = (hpa_line){.func = func, .lineno = lineno, .file = f};
+    return id;
+}
+
+uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func)
+{
+    return intern_line(st, func, "", 0);
+}
+
+hpa_symtab *hpa_symtab_open(hpc_diag *diag)
+{
+    hpa_symtab *st = calloc(1, sizeof(*st));
+    if (!st)
+        return NULL;
+    st->diag = diag;
+    /* Reserved ids, in enum order; line 0 is "<Total>, no line numbers". */
+    static const char *const pseudo[] = {"<Total>", "<no stack>", "<Unknown>"};
+    for (uint32_t i = 0; i < HPA_FUNC_FIRST; i++) {
+        if (intern_func(st, "", "", pseudo[i], 0, false, false) != i ||
+            hpa_symtab_func_line(st, i) != i) {
+            hpa_symtab_close(st);
+            return NULL;
+        }
+    }
+    return st;
+}
+
+static void elf_entry_free(elf_entry *e)
+{
+    if (!e)
+        return;
+    if (e->dwfl)
+        dwfl_end(e->dwfl);
+    free(e->path);
+    free(e->name);
+    free(e->recorded);
+    free(e);
+}
+
+void hpa_symtab_close(hpa_symtab *st)
+{
+    if (!st)
+        return;
+    for (size_t i = 0; i < st->nelves; i++)
+        elf_entry_free(st->elves[i]);
+    free(st->elves);
+    hpa_strtab_free(&st->strs);
+    hpa_strtab_free(&st->fkeys);
+    hpa_strtab_free(&st->lkeys);
+    free(st->funcs);
+    free(st->lines);
+    free(st);
+}
+
+uint32_t hpa_symtab_nfuncs(const hpa_symtab *st)
+{
+    return st->fkeys.n;
+}
+
+const hpa_func *hpa_symtab_func(const hpa_symtab *st, uint32_t id)
+{
+    return &st->funcs[id];
+}
+
+uint32_t hpa_symtab_nlines(const hpa_symtab *st)
+{
+    return st->lkeys.n;
+}
+
+const hpa_line *hpa_symtab_line(const hpa_symtab *st, uint32_t id)
+{
+    return &st->lines[id];
+}
+
+/* ------------------------------------------------------------------ ELF files */
+
+static void warn(hpa_symtab *st, const char *file, const char *fmt, const char *a, const char *b)
+{
+    hpc_diag_report(st->diag, HPC_WARNING, file, HPC_NO_OFFSET, __FILE__, __LINE__, fmt, a, b);
+}
+
+static void hex(char *out, size_t cap, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    for (; i < n && 2 * i + 2 < cap; i++)
+        sprintf(out + 2 * i, "%02x", b[i]);
+    out[2 * i] = 0;
+}
+
+static void check_build_id(hpa_symtab *st, elf_entry *e)
+{
+    const unsigned char *bits;
+    GElf_Addr vaddr;
+    if (e->build_id_len == 0)
+        return;
+    int n = dwfl_module_build_id(e->mod, &bits, &vaddr);
+    if (n > 0 && (size_t)n == e->build_id_len && memcmp(bits, e->build_id, (size_t)n) == 0)
+        return;
+    char want[130], have[130] = "none";
+    hex(want, sizeof(want), e->build_id, e->build_id_len);
+    if (n > 0)
+        hex(have, sizeof(have), bits, (size_t)n);
+    char msg[300];
+    snprintf(msg, sizeof(msg), "build id %s differs from the recorded %s", have, want);
+    warn(st, e->path, "%s%s: the file changed since the experiment; symbols may be wrong", msg, "");
+}
+
+static void open_elf(hpa_symtab *st, elf_entry *e)
+{
+    int fd = open(e->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        warn(st, e->path, "cannot open object file (%s); its code is shown as %s", strerror(errno),
+             e->name);
+        return;
+    }
+    e->dwfl = dwfl_begin(&dwfl_callbacks);
+    if (!e->dwfl) {
+        close(fd);
+        return;
+    }
+    dwfl_report_begin(e->dwfl);
+    /* At its file addresses: the process's bias is subtracted before lookups. fd is
+     * consumed on success. */
+    e->mod = dwfl_report_elf(e->dwfl, e->name, e->path, fd, 0, true);
+    dwfl_report_end(e->dwfl, NULL, NULL);
+    if (!e->mod) {
+        close(fd);
+        warn(st, e->path, "not a readable ELF object (%s); its code is shown as %s",
+             dwfl_errmsg(-1), e->name);
+        return;
+    }
+    check_build_id(st, e);
+}
+
+/* The cached entry for (path, build id), opening the file the first time. */
+static elf_entry *get_elf(hpa_symtab *st, const char *path, const char *recorded, hpc_str bid)
+{
+    size_t bl = bid.n < sizeof(((elf_entry *)0)->build_id) ? bid.n : 0;
+    for (size_t i = 0; i < st->nelves; i++) {
+        elf_entry *e = st->elves[i];
+        if (strcmp(e->path, path) == 0 && e->build_id_len == bl &&
+            memcmp(e->build_id, bid.p, bl) == 0)
+            return e;
+    }
+    elf_entry **v = realloc(st->elves, sizeof(*v) * (st->nelves + 1));
+    if (!v)
+        return NULL;
+    st->elves = v;
+    elf_entry *e = calloc(1, sizeof(*e));
+    if (!e)
+        return NULL;
+    e->path = strdup(path);
+    e->recorded = strdup(recorded);
+    e->name = strdup(basename_of(recorded));
+    if (!e->path || !e->recorded || !e->name) {
+        elf_entry_free(e);
+        return NULL;
+    }
+    memcpy(e->build_id, bid.p, bl);
+    e->build_id_len = bl;
+    st->elves[st->nelves++] = e;
+    if (recorded[0] != '[' || strcmp(path, recorded) != 0) /* [heap], [anon]: no file */
+        open_elf(st, e);
+    return e;
+}
+
+/* ------------------------------------------------------------------ load maps */
+
+static int add_module(hpa_modmap *m, const hpc_proc *p, const hpc_rec_module_load *r, unsigned seq)
+{
+    char recorded[4096], path[4096];
+    hpc_str_copy(recorded, sizeof(recorded), r->path);
+    if (r->archived.n > 0) {
+        char arch[1024];
+        hpc_str_copy(arch, sizeof(arch), r->archived);
+        snprintf(path, sizeof(path), "%s/%s", p->dir, arch);
+    } else {
+        snprintf(path, sizeof(path), "%s", recorded);
+    }
+    if (r->size == 0 || r->base + r->size < r->base)
+        return 0; /* nothing to map; a damaged range is ignored */
+    elf_entry *e = get_elf(m->st, path, recorded, r->build_id);
+    if (!e)
+        return -1;
+    module *v = realloc(m->mods, sizeof(*v) * (m->nmods + 1));
+    if (!v)
+        return -1;
+    m->mods = v;
+    m->mods[m->nmods++] = (module){.base = r->base,
+                                   .end = r->base + r->size,
+                                   .bias = r->bias,
+                                   .flags = r->flags,
+                                   .seq = seq,
+                                   .elf = e};
+    return 0;
+}
+
+hpa_modmap *hpa_modmap_open(hpa_symtab *st, const hpc_proc *p)
+{
+    hpa_modmap *m = calloc(1, sizeof(*m));
+    if (!m)
+        return NULL;
+    m->st = st;
+    size_t i = 0;
+    unsigned seq = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_module_load, &i));)
+        if (add_module(m, p, &r->u.module_load, seq++)) {
+            hpa_modmap_close(m);
+            return NULL;
+        }
+    return m;
+}
+
+void hpa_modmap_close(hpa_modmap *m)
+{
+    if (!m)
+        return;
+    free(m->mods);
+    hpa_u64map_free(&m->cache);
+    free(m);
+}
+
+static const module *find_module(const hpa_modmap *m, uint64_t pc)
+{
+    const module *best = NULL;
+    for (size_t i = 0; i < m->nmods; i++) {
+        const module *mod = &m->mods[i];
+        if (pc >= mod->base && pc < mod->end && (!best || mod->seq > best->seq))
+            best = mod;
+    }
+    return best;
+}
+
+const char *hpa_modmap_module_of(hpa_modmap *m, uint64_t pc)
+{
+    const module *mod = find_module(m, pc);
+    return mod ? mod->elf->name : NULL;
+}
+
+static bool is_code_symbol(const GElf_Sym *sym)
+{
+    int t = GELF_ST_TYPE(sym->st_info);
+    return t == STT_FUNC || t == STT_GNU_IFUNC || (t == STT_NOTYPE && sym->st_size > 0);
+}
+
+/* Start of the function containing addr from the unwind tables, or addr. */
+static uint64_t cfi_function_start(Dwfl_Module *mod, uint64_t addr)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+    if (!cfi)
+        cfi = dwfl_module_dwarf_cfi(mod, &bias);
+    Dwarf_Frame *frame = NULL;
+    if (!cfi || dwarf_cfi_addrframe(cfi, addr - bias, &frame) != 0)
+        return addr;
+    Dwarf_Addr start = addr, end;
+    bool signalp;
+    dwarf_frame_info(frame, &start, &end, &signalp);
+    free(frame);
+    return start + bias;
+}
+
+/* The symbol name without a version suffix ("memcpy@@GLIBC_2.14" -> "memcpy"). */
+static const char *unversioned(const char *s, char *buf, size_t cap)
+{
+    const char *at = strchr(s, '@');
+    if (!at || at == s)
+        return s;
+    snprintf(buf, cap, "%.*s", (int)(at - s), s);
+    return buf;
+}
+
+static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
+{
+    const elf_entry *e = m->elf;
+    bool ours = (m->flags & HPC_MODULE_COLLECTOR) != 0;
+    char name[1024];
+    if (!e->mod) /* unreadable file: one row for the whole module */
+        return intern_func(st, e->recorded, e->name, e->name, 0, false, ours);
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *s = dwfl_module_addrinfo(e->mod, addr, &off, &sym, NULL, NULL, NULL);
+    if (s && *s && is_code_symbol(&sym)) {
+        s = unversioned(s, name, sizeof(name));
+        char *dem = NULL;
+        int status = -1;
+        if (s[0] == '_' && s[1] == 'Z')
+            dem = __cxa_demangle(s, NULL, NULL, &status);
+        uint32_t id = intern_func(st, e->recorded, e->name, status == 0 && dem ? dem : s,
+                                  addr - off, true, ours);
+        free(dem);
+        return id;
+    }
+    uint64_t start = cfi_function_start(e->mod, addr);
+    snprintf(name, sizeof(name), "%s+0x%" PRIx64, e->name, start);
+    return intern_func(st, e->recorded, e->name, name, start, false, ours);
+}
+
+static uint32_t resolve_line(hpa_symtab *st, const elf_entry *e, uint32_t func, uint64_t addr)
+{
+    Dwfl_Line *l = e->mod ? dwfl_module_getsrc(e->mod, addr) : NULL;
+    int lineno = 0;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (!file || lineno <= 0)
+        return hpa_symtab_func_line(st, func);
+    return intern_line(st, func, file, (uint32_t)lineno);
+}
+
+hpa_loc hpa_modmap_resolve(hpa_modmap *m, uint64_t pc)
+{
+    uint32_t line;
+    if (!hpa_u64map_get(&m->cache, pc, &line)) {
+        const module *mod = find_module(m, pc);
+        if (!mod) {
+            line = hpa_symtab_func_line(m->st, HPA_FUNC_UNKNOWN);
+        } else {
+            uint64_t addr = pc - mod->bias;
+            uint32_t func = resolve_func(m->st, mod, addr);
+            line = resolve_line(m->st, mod->elf, func, addr);
+        }
+        if (pc != HPA_U64MAP_EMPTY)
+            hpa_u64map_put(&m->cache, pc, line); /* out of memory: just uncached */
+    }
+    return (hpa_loc){.func = m->st->lines[line].func, .line = line};
+}

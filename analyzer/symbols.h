@@ -1,0 +1,91 @@
+/*
+ * symbols.h - program counters to functions and source lines, from the recorded load map.
+ *
+ * Analysis-time symbolization (DESIGN principle 4): the collector records each process's
+ * load map (module_load: path, base, size, bias, build id, archived copy); here every
+ * distinct PC of a process is resolved once with elfutils (libdwfl/libdw) into
+ *   - a function: symbol table name (C++ demangled), or for code without symbols
+ *     "<module>+0x<start>" where start is the function's start from .eh_frame (so a
+ *     stripped function still gets one row), or "<Unknown>" outside every module;
+ *   - a source line (function, file, line) where DWARF line tables exist.
+ *
+ * Sizes: a profile has thousands to tens of thousands of distinct PCs and a few dozen
+ * modules. ELF files are opened once per (path, build id) for all processes of all
+ * experiments; functions and lines are interned into one global table, so an MPI job's
+ * ranks share rows. Function and line ids are dense small integers; id 0 is reserved.
+ *
+ * Not thread-safe.
+ */
+#ifndef HPA_SYMBOLS_H
+#define HPA_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "experiment.h"
+
+/* Reserved function ids. */
+enum {
+    HPA_FUNC_TOTAL = 0,   /* "<Total>" */
+    HPA_FUNC_NOSTACK = 1, /* "<no stack>": samples for which no call stack was taken */
+    HPA_FUNC_UNKNOWN = 2, /* "<Unknown>": PCs outside every recorded module */
+    HPA_FUNC_FIRST = 3,
+};
+
+typedef struct hpa_func {
+    const char *name;   /* demangled */
+    const char *module; /* basename of the object, "" for pseudo functions */
+    const char *module_path;
+    uint64_t start;  /* file address of the function's start, 0 if unknown */
+    bool has_symbol; /* false: stripped code named module+offset, or pseudo */
+    bool collector;  /* in our own libraries (HPC_MODULE_COLLECTOR): views may hide it */
+} hpa_func;
+
+typedef struct hpa_line {
+    uint32_t func;
+    uint32_t lineno;  /* 0: instructions without line numbers */
+    const char *file; /* as DWARF names it; "" without line numbers */
+} hpa_line;
+
+/* Where a PC resolves to. */
+typedef struct hpa_loc {
+    uint32_t func;
+    uint32_t line; /* line id: (func, file, lineno) */
+} hpa_loc;
+
+typedef struct hpa_symtab hpa_symtab; /* global: ELF cache, functions, lines */
+typedef struct hpa_modmap hpa_modmap; /* one process's load map and PC cache */
+
+/* Create the global table. Returns NULL when out of memory. */
+hpa_symtab *hpa_symtab_open(hpc_diag *diag);
+/* Closing NULL does nothing. */
+void hpa_symtab_close(hpa_symtab *st);
+
+uint32_t hpa_symtab_nfuncs(const hpa_symtab *st);
+const hpa_func *hpa_symtab_func(const hpa_symtab *st, uint32_t id);
+uint32_t hpa_symtab_nlines(const hpa_symtab *st);
+const hpa_line *hpa_symtab_line(const hpa_symtab *st, uint32_t id);
+/* The line id meaning "function f, no line numbers". */
+uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func);
+
+/*
+ * The load map of one process, from its module_load/module_unload records. Object files
+ * are looked up under p->dir first when module_load.archived names a copy. Files that
+ * are missing, unreadable or whose build id differs from the recorded one get one
+ * warning each (through the diag). Returns NULL when out of memory.
+ */
+hpa_modmap *hpa_modmap_open(hpa_symtab *st, const hpc_proc *p);
+void hpa_modmap_close(hpa_modmap *m);
+
+/*
+ * Resolve a PC of this process. `caller` is true for return-address frames (the CCT
+ * already stores return address - 1, so nothing is adjusted; kept for views that need
+ * to know). Repeated PCs hit a per-process cache. Never fails: unknown code resolves to
+ * HPA_FUNC_UNKNOWN or a module+offset function.
+ */
+hpa_loc hpa_modmap_resolve(hpa_modmap *m, uint64_t pc);
+
+/* The module (basename) containing pc, or NULL; for views that look at libraries. */
+const char *hpa_modmap_module_of(hpa_modmap *m, uint64_t pc);
+
+#endif

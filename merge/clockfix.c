@@ -13,12 +13,12 @@
 
 void mg_clock_init(mg_clock *c, const hpc_proc *p, hpc_diag *d)
 {
-    *c = (mg_clock){ 0 };
+    *c = (mg_clock){0};
     if (!p)
         return;
-    bool have[2] = { false, false };
-    uint64_t l[2] = { 0, 0 };
-    int64_t o[2] = { 0, 0 };
+    bool have[2] = {false, false};
+    uint64_t l[2] = {0, 0};
+    int64_t o[2] = {0, 0};
     size_t i = 0;
     const hpc_record *r;
     while ((r = hpc_proc_next_of(p, HPC_K_clock_offset, &i))) {
@@ -32,7 +32,7 @@ void mg_clock_init(mg_clock *c, const hpc_proc *p, hpc_diag *d)
         o[ph] = r->u.clock_offset.offset_ns;
     }
     if (have[0] && have[1] && l[1] > l[0]) {
-        *c = (mg_clock){ 2, l[0], l[1], o[0], o[1] };
+        *c = (mg_clock){2, l[0], l[1], o[0], o[1]};
         /* A drift beyond 0.1% is not a clock: the measurement is broken. */
         double slope = (double)(o[1] - o[0]) / (double)(l[1] - l[0]);
         if (slope > 1e-3 || slope < -1e-3) {
@@ -40,11 +40,11 @@ void mg_clock_init(mg_clock *c, const hpc_proc *p, hpc_diag *d)
                             "clock drift %.0f ppm between MPI_Init and MPI_Finalize is "
                             "implausible; using the MPI_Init offset only",
                             slope * 1e6);
-            *c = (mg_clock){ 1, l[0], l[0], o[0], o[0] };
+            *c = (mg_clock){1, l[0], l[0], o[0], o[0]};
         }
     } else if (have[0] || have[1]) {
         int ph = have[0] ? 0 : 1;
-        *c = (mg_clock){ 1, l[ph], l[ph], o[ph], o[ph] };
+        *c = (mg_clock){1, l[ph], l[ph], o[ph], o[ph]};
     }
 }
 

@@ -60,14 +60,14 @@ typedef struct gdefs {
     mg_strtab comm_keys;
     gcomm *comms;
     size_t ncomms, capcomms;
-    uint32_t mpi_locations;  /* COMM_LOCATIONS group of MPI, UINT32_MAX if none */
-    uint32_t omp_locations;  /* of OpenMP */
-    uint32_t self_comm;      /* UINT32_MAX until needed */
-    uint64_t nworld;         /* MPI ranks in the COMM_LOCATIONS group */
+    uint32_t mpi_locations; /* COMM_LOCATIONS group of MPI, UINT32_MAX if none */
+    uint32_t omp_locations; /* of OpenMP */
+    uint32_t self_comm;     /* UINT32_MAX until needed */
+    uint64_t nworld;        /* MPI ranks in the COMM_LOCATIONS group */
     bool used_par[32];
     /* per process and per location maps: local id -> global id */
     uint64_t **region_map, **comm_map, **ig_map, **metric_map;
-    uint64_t **cc_map;       /* indexed by location number in job order */
+    uint64_t **cc_map; /* indexed by location number in job order */
 } gdefs;
 
 static uint32_t str(gdefs *g, const char *s)
@@ -85,7 +85,7 @@ static uint32_t key_of(mg_strtab *t, const void *bytes, size_t n)
 
 static uint32_t region_id(gdefs *g, const mg_region *r)
 {
-    mg_buf k = { 0 };
+    mg_buf k = {0};
     mg_buf_str(&k, r->name);
     mg_buf_str(&k, r->file);
     mg_buf_u64(&k, r->line);
@@ -95,7 +95,7 @@ static uint32_t region_id(gdefs *g, const mg_region *r)
     mg_buf_free(&k);
     if (id == g->nregions) {
         gregion *gr = MG_PUSH(g->regions, g->nregions, g->capregions);
-        *gr = (gregion){ str(g, r->name), str(g, r->file), r->line, r->role, r->paradigm };
+        *gr = (gregion){str(g, r->name), str(g, r->file), r->line, r->role, r->paradigm};
         if (r->paradigm < 32)
             g->used_par[r->paradigm] = true;
     }
@@ -107,7 +107,7 @@ static uint32_t region_id(gdefs *g, const mg_region *r)
 static uint32_t group_id(gdefs *g, const char *name, uint8_t type, uint8_t paradigm,
                          const uint64_t *members, uint32_t n)
 {
-    mg_buf k = { 0 };
+    mg_buf k = {0};
     mg_buf_u64(&k, type);
     mg_buf_u64(&k, paradigm);
     mg_buf_u64(&k, n);
@@ -117,7 +117,7 @@ static uint32_t group_id(gdefs *g, const char *name, uint8_t type, uint8_t parad
     mg_buf_free(&k);
     if (id == g->ngroups) {
         ggroup *gg = MG_PUSH(g->groups, g->ngroups, g->capgroups);
-        *gg = (ggroup){ str(g, name), type, paradigm, n, NULL };
+        *gg = (ggroup){str(g, name), type, paradigm, n, NULL};
         if (n) {
             gg->members = mg_xmalloc(n * sizeof(uint64_t));
             memcpy(gg->members, members, n * sizeof(uint64_t));
@@ -133,7 +133,7 @@ static uint32_t comm_slot(gdefs *g, const void *key, size_t n, bool *fresh)
     *fresh = id == g->ncomms;
     if (*fresh) {
         gcomm *c = MG_PUSH(g->comms, g->ncomms, g->capcomms);
-        *c = (gcomm){ 0, 0, OTF2_UNDEFINED_COMM, 0 };
+        *c = (gcomm){0, 0, OTF2_UNDEFINED_COMM, 0};
     }
     return id;
 }
@@ -163,30 +163,32 @@ static uint32_t mpi_comm_id(gdefs *g, mg_proc *p, const mg_comm *c)
         if (fresh) {
             need_mpi_locations(g);
             g->comms[id].name = str(g, "MPI_COMM_SELF");
-            g->comms[id].group = group_id(g, "MPI_COMM_SELF", OTF2_GROUP_TYPE_COMM_SELF,
-                                          OTF2_PARADIGM_MPI, NULL, 0);
+            g->comms[id].group =
+                group_id(g, "MPI_COMM_SELF", OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI, NULL, 0);
             g->comms[id].paradigm = OTF2_PARADIGM_MPI;
         }
         return id;
     }
-    uint64_t key[3] = { 1, c->gid_root, c->gid_seq };
+    uint64_t key[3] = {1, c->gid_root, c->gid_seq};
     uint32_t id = comm_slot(g, key, sizeof(key), &fresh);
     if (fresh) {
         need_mpi_locations(g);
         for (uint32_t k = 0; k < c->size; k++)
             if (c->members[k] >= g->nworld) {
-                mg_job_problem(g->job, "process %s: communicator %s lists world rank %llu beyond "
-                               "the job's %llu ranks; members dropped", p->name, c->name,
-                               (unsigned long long)c->members[k], (unsigned long long)g->nworld);
+                mg_job_problem(g->job,
+                               "process %s: communicator %s lists world rank %llu beyond "
+                               "the job's %llu ranks; members dropped",
+                               p->name, c->name, (unsigned long long)c->members[k],
+                               (unsigned long long)g->nworld);
                 g->comms[id].name = str(g, c->name);
-                g->comms[id].group = group_id(g, c->name, OTF2_GROUP_TYPE_COMM_GROUP,
-                                              OTF2_PARADIGM_MPI, NULL, 0);
+                g->comms[id].group =
+                    group_id(g, c->name, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, NULL, 0);
                 g->comms[id].paradigm = OTF2_PARADIGM_MPI;
                 return id;
             }
         g->comms[id].name = str(g, c->name);
-        g->comms[id].group = group_id(g, "", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                      c->members, c->size);
+        g->comms[id].group =
+            group_id(g, "", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, c->members, c->size);
         g->comms[id].paradigm = OTF2_PARADIGM_MPI;
     }
     return id;
@@ -214,7 +216,7 @@ static void need_omp_locations(gdefs *g)
 static uint32_t team_comm_id(gdefs *g, mg_proc *p, const mg_comm *c, size_t first_loc)
 {
     bool fresh;
-    uint64_t key[3] = { 2, p->group, c->size };
+    uint64_t key[3] = {2, p->group, c->size};
     uint32_t id = comm_slot(g, key, sizeof(key), &fresh);
     if (!fresh)
         return id;
@@ -269,7 +271,7 @@ static uint32_t cc_id(gdefs *g, uint32_t parent, uint32_t region)
     uint64_t *slot = mg_map_slot(&g->cc_by_key, key, UINT64_MAX);
     if (*slot == UINT64_MAX) {
         *slot = g->nccs;
-        *MG_PUSH(g->ccs, g->nccs, g->capccs) = (gcc){ region, parent };
+        *MG_PUSH(g->ccs, g->nccs, g->capccs) = (gcc){region, parent};
     }
     return (uint32_t)*slot;
 }
@@ -281,8 +283,8 @@ static void unify_location(gdefs *g, mg_proc *p, mg_loc *l, size_t lnum)
     for (size_t k = 0; k < l->ncc; k++) {
         const mg_ccnode *c = &l->cc[k];
         uint32_t region = c->region < p->nregions ? (uint32_t)rmap[c->region] : 0;
-        uint32_t parent = c->parent && c->parent < k ? (uint32_t)map[c->parent]
-                                                     : OTF2_UNDEFINED_CALLING_CONTEXT;
+        uint32_t parent =
+            c->parent && c->parent < k ? (uint32_t)map[c->parent] : OTF2_UNDEFINED_CALLING_CONTEXT;
         map[k] = cc_id(g, parent, region);
     }
 }
@@ -294,7 +296,7 @@ static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
         rmap[i] = region_id(g, &p->regions[i]);
     uint64_t *imap = g->ig_map[p->index] = mg_xcalloc(p->nigens + 1, sizeof(uint64_t));
     for (size_t i = 0; i < p->nigens; i++) {
-        mg_buf k = { 0 };
+        mg_buf k = {0};
         mg_buf_str(&k, p->igens[i].name);
         mg_buf_u64(&k, p->igens[i].mode);
         mg_buf_u64(&k, p->igens[i].period);
@@ -302,19 +304,18 @@ static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
         mg_buf_free(&k);
         if (id == g->nigs)
             *MG_PUSH(g->igs, g->nigs, g->capigs) =
-                (gig){ str(g, p->igens[i].name), p->igens[i].mode, p->igens[i].period };
+                (gig){str(g, p->igens[i].name), p->igens[i].mode, p->igens[i].period};
     }
     uint64_t *mmap = g->metric_map[p->index] = mg_xcalloc(p->nmetrics + 1, sizeof(uint64_t));
     for (size_t i = 0; i < p->nmetrics; i++) {
-        mg_buf k = { 0 };
+        mg_buf k = {0};
         mg_buf_str(&k, p->metrics[i].name);
         mg_buf_str(&k, p->metrics[i].unit);
         uint32_t id = mmap[i] = key_of(&g->metric_keys, k.p, k.n);
         mg_buf_free(&k);
         if (id == g->nmetrics)
-            *MG_PUSH(g->metrics, g->nmetrics, g->capmetrics) =
-                (gmetric){ str(g, p->metrics[i].name), str(g, p->metrics[i].unit),
-                           str(g, p->metrics[i].desc) };
+            *MG_PUSH(g->metrics, g->nmetrics, g->capmetrics) = (gmetric){
+                str(g, p->metrics[i].name), str(g, p->metrics[i].unit), str(g, p->metrics[i].desc)};
     }
     unify_comms(g, p, first_loc);
     for (size_t l = 0; l < p->nlocs; l++)
@@ -341,14 +342,14 @@ bool mg_defs_time_range(const mg_job *job, uint64_t *first, uint64_t *last)
 
 /* ------------------------------------------------------------ writing */
 
-#define CHECK(call)                                                                   \
-    do {                                                                              \
-        OTF2_ErrorCode rc_ = (call);                                                  \
-        if (rc_ != OTF2_SUCCESS) {                                                    \
-            fprintf(stderr, "%s: writing OTF2 definitions: %s: %s\n", MG_PROG,        \
-                    OTF2_Error_GetName(rc_), OTF2_Error_GetDescription(rc_));          \
-            return -1;                                                                \
-        }                                                                             \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        OTF2_ErrorCode rc_ = (call);                                                               \
+        if (rc_ != OTF2_SUCCESS) {                                                                 \
+            fprintf(stderr, "%s: writing OTF2 definitions: %s: %s\n", MG_PROG,                     \
+                    OTF2_Error_GetName(rc_), OTF2_Error_GetDescription(rc_));                      \
+            return -1;                                                                             \
+        }                                                                                          \
     } while (0)
 
 /* Realtime (ns since the epoch) of the global offset, from the first process that has
@@ -373,10 +374,10 @@ static int write_paradigms(gdefs *g, OTF2_GlobalDefWriter *w)
         uint8_t par;
         const char *name;
         uint8_t cls;
-    } pars[] = { { OTF2_PARADIGM_MEASUREMENT_SYSTEM, "hpcollect", OTF2_PARADIGM_CLASS_PROCESS },
-                 { OTF2_PARADIGM_SAMPLING, "Sampling", OTF2_PARADIGM_CLASS_PROCESS },
-                 { OTF2_PARADIGM_MPI, "MPI", OTF2_PARADIGM_CLASS_PROCESS },
-                 { OTF2_PARADIGM_OPENMP, "OpenMP", OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN } };
+    } pars[] = {{OTF2_PARADIGM_MEASUREMENT_SYSTEM, "hpcollect", OTF2_PARADIGM_CLASS_PROCESS},
+                {OTF2_PARADIGM_SAMPLING, "Sampling", OTF2_PARADIGM_CLASS_PROCESS},
+                {OTF2_PARADIGM_MPI, "MPI", OTF2_PARADIGM_CLASS_PROCESS},
+                {OTF2_PARADIGM_OPENMP, "OpenMP", OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN}};
     for (size_t i = 0; i < sizeof(pars) / sizeof(pars[0]); i++)
         if (g->used_par[pars[i].par])
             CHECK(OTF2_GlobalDefWriter_WriteParadigm(w, pars[i].par, str(g, pars[i].name),
@@ -386,14 +387,14 @@ static int write_paradigms(gdefs *g, OTF2_GlobalDefWriter *w)
 
 /* Strings must exist before the definitions that use them are written: build all
  * location-side strings first, then write strings, then everything else. */
-#define WCHECK(call)                                                                  \
-    do {                                                                              \
-        OTF2_ErrorCode rc_ = (call);                                                  \
-        if (rc_ != OTF2_SUCCESS) {                                                    \
-            fprintf(stderr, "%s: writing OTF2 definitions: %s: %s\n", MG_PROG,        \
-                    OTF2_Error_GetName(rc_), OTF2_Error_GetDescription(rc_));          \
-            goto out;                                                                 \
-        }                                                                             \
+#define WCHECK(call)                                                                               \
+    do {                                                                                           \
+        OTF2_ErrorCode rc_ = (call);                                                               \
+        if (rc_ != OTF2_SUCCESS) {                                                                 \
+            fprintf(stderr, "%s: writing OTF2 definitions: %s: %s\n", MG_PROG,                     \
+                    OTF2_Error_GetName(rc_), OTF2_Error_GetDescription(rc_));                      \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
 static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
@@ -402,8 +403,9 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     uint64_t t0, t1;
     mg_defs_time_range(job, &t0, &t1);
     /* names of the system tree, groups and locations */
-    uint32_t machine = str(g, "machine"), cls_machine = str(g, "machine"), cls_node = str(g, "node");
-    mg_strtab hosts = { 0 };
+    uint32_t machine = str(g, "machine"), cls_machine = str(g, "machine"),
+             cls_node = str(g, "node");
+    mg_strtab hosts = {0};
     for (size_t i = 0; i < job->nprocs; i++)
         mg_strtab_cstr(&hosts, job->procs[i].host);
     uint32_t *host_name = mg_xcalloc(hosts.n + 1, sizeof(uint32_t));
@@ -434,39 +436,40 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
 
     int rc = -1;
     WCHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, t0, t1 - t0 + 1,
-                                                    realtime_of(job, t0)));
+                                                     realtime_of(job, t0)));
     for (size_t i = 0; i < g->strs.n; i++)
         WCHECK(OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, mg_strtab_get(&g->strs, i)));
     if (write_paradigms(g, w))
         goto out;
     WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, cls_machine,
-                                                   OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+                                                    OTF2_UNDEFINED_SYSTEM_TREE_NODE));
     for (size_t h = 0; h < hosts.n; h++)
-        WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, (uint32_t)h + 1, host_name[h], cls_node, 0));
+        WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, (uint32_t)h + 1, host_name[h], cls_node,
+                                                        0));
     for (size_t i = 0; i < job->nprocs; i++) {
         mg_proc *p = &job->procs[i];
         uint32_t node = mg_strtab_cstr(&hosts, p->host) + 1;
         WCHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, p->group, group_name[i],
-                                                      OTF2_LOCATION_GROUP_TYPE_PROCESS, node,
-                                                      OTF2_UNDEFINED_LOCATION_GROUP));
+                                                       OTF2_LOCATION_GROUP_TYPE_PROCESS, node,
+                                                       OTF2_UNDEFINED_LOCATION_GROUP));
     }
     for (size_t i = 0, n = 0; i < job->nprocs; i++)
         for (size_t k = 0; k < job->procs[i].nlocs; k++) {
             mg_loc *l = &job->procs[i].locs[k];
             WCHECK(OTF2_GlobalDefWriter_WriteLocation(w, l->id, loc_name[n++],
-                                                     OTF2_LOCATION_TYPE_CPU_THREAD, l->sum.events,
-                                                     job->procs[i].group));
+                                                      OTF2_LOCATION_TYPE_CPU_THREAD, l->sum.events,
+                                                      job->procs[i].group));
         }
     for (size_t i = 0; i < g->nregions; i++) {
         gregion *r = &g->regions[i];
         WCHECK(OTF2_GlobalDefWriter_WriteRegion(w, (uint32_t)i, r->name, r->name, 0, r->role,
-                                               r->paradigm, OTF2_REGION_FLAG_NONE, r->file,
-                                               r->line, r->line));
+                                                r->paradigm, OTF2_REGION_FLAG_NONE, r->file,
+                                                r->line, r->line));
     }
     for (size_t i = 0; i < g->nccs; i++)
         WCHECK(OTF2_GlobalDefWriter_WriteCallingContext(w, (uint32_t)i, g->ccs[i].region,
-                                                       OTF2_UNDEFINED_SOURCE_CODE_LOCATION,
-                                                       g->ccs[i].parent));
+                                                        OTF2_UNDEFINED_SOURCE_CODE_LOCATION,
+                                                        g->ccs[i].parent));
     for (size_t i = 0; i < g->nigs; i++)
         WCHECK(OTF2_GlobalDefWriter_WriteInterruptGenerator(
             w, (uint32_t)i, g->igs[i].name, g->igs[i].mode, OTF2_BASE_DECIMAL,
@@ -474,21 +477,21 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     for (size_t i = 0; i < g->ngroups; i++) {
         ggroup *gg = &g->groups[i];
         WCHECK(OTF2_GlobalDefWriter_WriteGroup(w, (uint32_t)i, gg->name, gg->type, gg->paradigm,
-                                              OTF2_GROUP_FLAG_NONE, gg->n, gg->members));
+                                               OTF2_GROUP_FLAG_NONE, gg->n, gg->members));
     }
     for (size_t i = 0; i < g->ncomms; i++) {
         gcomm *c = &g->comms[i];
         WCHECK(OTF2_GlobalDefWriter_WriteComm(w, (uint32_t)i, c->name, c->group, c->parent,
-                                             OTF2_COMM_FLAG_NONE));
+                                              OTF2_COMM_FLAG_NONE));
     }
     for (size_t i = 0; i < g->nmetrics; i++) {
         gmetric *m = &g->metrics[i];
         OTF2_MetricMemberRef member = (uint32_t)i;
-        WCHECK(OTF2_GlobalDefWriter_WriteMetricMember(w, member, m->name, m->desc, OTF2_METRIC_TYPE_OTHER,
-                                                     OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
-                                                     OTF2_BASE_DECIMAL, 0, m->unit));
-        WCHECK(OTF2_GlobalDefWriter_WriteMetricClass(w, (uint32_t)i, 1, &member,
-                                                    OTF2_METRIC_SYNCHRONOUS, OTF2_RECORDER_KIND_CPU));
+        WCHECK(OTF2_GlobalDefWriter_WriteMetricMember(
+            w, member, m->name, m->desc, OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START,
+            OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0, m->unit));
+        WCHECK(OTF2_GlobalDefWriter_WriteMetricClass(
+            w, (uint32_t)i, 1, &member, OTF2_METRIC_SYNCHRONOUS, OTF2_RECORDER_KIND_CPU));
     }
     rc = 0;
 out:
@@ -574,8 +577,10 @@ static void gdefs_free(gdefs *g, size_t nlocs)
 
 int mg_defs_write(mg_job *job, OTF2_Archive *a)
 {
-    gdefs g = { .job = job, .mpi_locations = UINT32_MAX, .omp_locations = UINT32_MAX,
-                .self_comm = UINT32_MAX };
+    gdefs g = {.job = job,
+               .mpi_locations = UINT32_MAX,
+               .omp_locations = UINT32_MAX,
+               .self_comm = UINT32_MAX};
     mg_strtab_cstr(&g.strs, ""); /* string 0 */
     size_t nlocs = 0;
     for (size_t i = 0; i < job->nprocs; i++)

@@ -8,17 +8,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ITASKS  64       /* nested implicit tasks remembered per thread */
-#define MAX_NODE_GAP 65536   /* CCT ids may skip (lost records), but not wildly */
+#define MAX_ITASKS   64    /* nested implicit tasks remembered per thread */
+#define MAX_NODE_GAP 65536 /* CCT ids may skip (lost records), but not wildly */
 
 enum special_region { SR_NOSTACK = 1, SR_UNKNOWN_FRAME = 2 };
 
 /* OpenMP constructs as regions. */
 enum omp_construct {
-    OC_PARALLEL = 1, OC_IMPLICIT_BARRIER, OC_BARRIER, OC_TASKWAIT, OC_TASKGROUP,
-    OC_REDUCTION, OC_BARRIER_OTHER, OC_CRITICAL, OC_CRITICAL_SBLOCK, OC_ORDERED,
-    OC_ORDERED_SBLOCK, OC_LOCK, OC_NEST_LOCK, OC_ATOMIC, OC_LOOP, OC_SECTIONS,
-    OC_SINGLE, OC_WORKSHARE, OC_DISTRIBUTE, OC_TASKLOOP, OC_SCOPE, OC_TASK, OC_MASKED,
+    OC_PARALLEL = 1,
+    OC_IMPLICIT_BARRIER,
+    OC_BARRIER,
+    OC_TASKWAIT,
+    OC_TASKGROUP,
+    OC_REDUCTION,
+    OC_BARRIER_OTHER,
+    OC_CRITICAL,
+    OC_CRITICAL_SBLOCK,
+    OC_ORDERED,
+    OC_ORDERED_SBLOCK,
+    OC_LOCK,
+    OC_NEST_LOCK,
+    OC_ATOMIC,
+    OC_LOOP,
+    OC_SECTIONS,
+    OC_SINGLE,
+    OC_WORKSHARE,
+    OC_DISTRIBUTE,
+    OC_TASKLOOP,
+    OC_SCOPE,
+    OC_TASK,
+    OC_MASKED,
     OC_COUNT_
 };
 
@@ -26,29 +45,29 @@ static const struct {
     const char *name;
     uint8_t role;
 } omp_constructs[OC_COUNT_] = {
-    [OC_PARALLEL] = { "!$omp parallel", OTF2_REGION_ROLE_PARALLEL },
-    [OC_IMPLICIT_BARRIER] = { "!$omp implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER },
-    [OC_BARRIER] = { "!$omp barrier", OTF2_REGION_ROLE_BARRIER },
-    [OC_TASKWAIT] = { "!$omp taskwait", OTF2_REGION_ROLE_TASK_WAIT },
-    [OC_TASKGROUP] = { "!$omp taskgroup", OTF2_REGION_ROLE_TASK_WAIT },
-    [OC_REDUCTION] = { "!$omp reduction", OTF2_REGION_ROLE_IMPLICIT_BARRIER },
-    [OC_BARRIER_OTHER] = { "!$omp barrier (runtime)", OTF2_REGION_ROLE_IMPLICIT_BARRIER },
-    [OC_CRITICAL] = { "!$omp critical", OTF2_REGION_ROLE_CRITICAL },
-    [OC_CRITICAL_SBLOCK] = { "!$omp critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK },
-    [OC_ORDERED] = { "!$omp ordered", OTF2_REGION_ROLE_ORDERED },
-    [OC_ORDERED_SBLOCK] = { "!$omp ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK },
-    [OC_LOCK] = { "omp_set_lock", OTF2_REGION_ROLE_WRAPPER },
-    [OC_NEST_LOCK] = { "omp_set_nest_lock", OTF2_REGION_ROLE_WRAPPER },
-    [OC_ATOMIC] = { "!$omp atomic", OTF2_REGION_ROLE_ATOMIC },
-    [OC_LOOP] = { "!$omp for", OTF2_REGION_ROLE_LOOP },
-    [OC_SECTIONS] = { "!$omp sections", OTF2_REGION_ROLE_SECTIONS },
-    [OC_SINGLE] = { "!$omp single", OTF2_REGION_ROLE_SINGLE },
-    [OC_WORKSHARE] = { "!$omp workshare", OTF2_REGION_ROLE_WORKSHARE },
-    [OC_DISTRIBUTE] = { "!$omp distribute", OTF2_REGION_ROLE_LOOP },
-    [OC_TASKLOOP] = { "!$omp taskloop", OTF2_REGION_ROLE_LOOP },
-    [OC_SCOPE] = { "!$omp scope", OTF2_REGION_ROLE_CODE },
-    [OC_TASK] = { "!$omp task", OTF2_REGION_ROLE_TASK },
-    [OC_MASKED] = { "!$omp masked", OTF2_REGION_ROLE_MASTER },
+    [OC_PARALLEL] = {"!$omp parallel", OTF2_REGION_ROLE_PARALLEL},
+    [OC_IMPLICIT_BARRIER] = {"!$omp implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_BARRIER] = {"!$omp barrier", OTF2_REGION_ROLE_BARRIER},
+    [OC_TASKWAIT] = {"!$omp taskwait", OTF2_REGION_ROLE_TASK_WAIT},
+    [OC_TASKGROUP] = {"!$omp taskgroup", OTF2_REGION_ROLE_TASK_WAIT},
+    [OC_REDUCTION] = {"!$omp reduction", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_BARRIER_OTHER] = {"!$omp barrier (runtime)", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_CRITICAL] = {"!$omp critical", OTF2_REGION_ROLE_CRITICAL},
+    [OC_CRITICAL_SBLOCK] = {"!$omp critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK},
+    [OC_ORDERED] = {"!$omp ordered", OTF2_REGION_ROLE_ORDERED},
+    [OC_ORDERED_SBLOCK] = {"!$omp ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK},
+    [OC_LOCK] = {"omp_set_lock", OTF2_REGION_ROLE_WRAPPER},
+    [OC_NEST_LOCK] = {"omp_set_nest_lock", OTF2_REGION_ROLE_WRAPPER},
+    [OC_ATOMIC] = {"!$omp atomic", OTF2_REGION_ROLE_ATOMIC},
+    [OC_LOOP] = {"!$omp for", OTF2_REGION_ROLE_LOOP},
+    [OC_SECTIONS] = {"!$omp sections", OTF2_REGION_ROLE_SECTIONS},
+    [OC_SINGLE] = {"!$omp single", OTF2_REGION_ROLE_SINGLE},
+    [OC_WORKSHARE] = {"!$omp workshare", OTF2_REGION_ROLE_WORKSHARE},
+    [OC_DISTRIBUTE] = {"!$omp distribute", OTF2_REGION_ROLE_LOOP},
+    [OC_TASKLOOP] = {"!$omp taskloop", OTF2_REGION_ROLE_LOOP},
+    [OC_SCOPE] = {"!$omp scope", OTF2_REGION_ROLE_CODE},
+    [OC_TASK] = {"!$omp task", OTF2_REGION_ROLE_TASK},
+    [OC_MASKED] = {"!$omp masked", OTF2_REGION_ROLE_MASTER},
 };
 
 typedef struct itask {
@@ -67,7 +86,7 @@ typedef struct gen {
     /* the MPI call whose detail records may follow */
     bool call_open;
     uint64_t call_enter, call_leave, call_site;
-    uint32_t call_fn;     /* index in proc->fns, UINT32_MAX if unknown */
+    uint32_t call_fn; /* index in proc->fns, UINT32_MAX if unknown */
     uint32_t call_region;
     uint64_t call_sent, call_recv;
     bool call_p2p;
@@ -100,10 +119,10 @@ static inline uint64_t clamp(uint64_t t, uint64_t lo, uint64_t hi)
     return t < lo ? lo : t > hi ? hi : t;
 }
 
-static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint64_t c,
-                 uint64_t d, uint64_t e)
+static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint64_t c, uint64_t d,
+                 uint64_t e)
 {
-    mg_ev ev = { t, g->ord++, type, a, b, c, d, e };
+    mg_ev ev = {t, g->ord++, type, a, b, c, d, e};
     g->sink(g->ctx, &ev);
 }
 
@@ -111,8 +130,8 @@ static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint
 
 static uint32_t special_region(gen *g, enum special_region which)
 {
-    static const char *names[] = { [SR_NOSTACK] = "<no stack>",
-                                   [SR_UNKNOWN_FRAME] = "<unknown frame>" };
+    static const char *names[] = {
+        [SR_NOSTACK] = "<no stack>", [SR_UNKNOWN_FRAME] = "<unknown frame>"};
     return mg_proc_region(g->proc, MG_RKEY_SPECIAL(which), names[which], "", 0,
                           OTF2_REGION_ROLE_ARTIFICIAL, MG_PAR_SAMPLING);
 }
@@ -127,7 +146,7 @@ static mg_symproc *symproc(gen *g)
 /* Region of an OpenMP construct at codeptr ("!$omp for @solver.c:42"). */
 static uint32_t omp_region(gen *g, enum omp_construct oc, uint64_t codeptr)
 {
-    mg_symloc where = { 0, 0 };
+    mg_symloc where = {0, 0};
     if (codeptr)
         where = mg_symproc_resolve(symproc(g), codeptr - 1);
     uint64_t key = MG_RKEY_OMP(oc, where.line);
@@ -147,8 +166,7 @@ static uint32_t omp_region(gen *g, enum omp_construct oc, uint64_t codeptr)
     } else {
         snprintf(name, sizeof(name), "%s", omp_constructs[oc].name);
     }
-    return mg_proc_region(g->proc, key, name, file, lineno, omp_constructs[oc].role,
-                          MG_PAR_OPENMP);
+    return mg_proc_region(g->proc, key, name, file, lineno, omp_constructs[oc].role, MG_PAR_OPENMP);
 }
 
 static unsigned mpi_role(const mg_fninfo *f)
@@ -231,9 +249,8 @@ static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
     mg_ccnode *c = &l->cc[n->id];
     if (c->depth)
         return; /* pass 2, or a duplicate: the first definition stands */
-    uint32_t parent = n->parent < n->id && (n->parent == 0 || l->cc[n->parent].depth)
-                          ? (uint32_t)n->parent
-                          : 0;
+    uint32_t parent =
+        n->parent < n->id && (n->parent == 0 || l->cc[n->parent].depth) ? (uint32_t)n->parent : 0;
     mg_symloc where = mg_symproc_resolve(symproc(g), n->pc);
     const char *name = mg_syms_func_name(g->job->syms, where.func);
     c->region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func), name, "", 0,
@@ -260,10 +277,10 @@ static void cc_fill_gaps(gen *g)
     mg_loc *l = g->loc;
     cc_reserve(l, 1);
     if (!l->cc[0].depth)
-        l->cc[0] = (mg_ccnode){ 0, special_region(g, SR_NOSTACK), 1, 0 };
+        l->cc[0] = (mg_ccnode){0, special_region(g, SR_NOSTACK), 1, 0};
     for (size_t i = 1; i < l->ncc; i++)
         if (!l->cc[i].depth)
-            l->cc[i] = (mg_ccnode){ 0, special_region(g, SR_UNKNOWN_FRAME), 1, 0 };
+            l->cc[i] = (mg_ccnode){0, special_region(g, SR_UNKNOWN_FRAME), 1, 0};
 }
 
 /* ------------------------------------------------------------ samples */
@@ -336,7 +353,7 @@ static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
     while (ps->nctrs <= k) {
         mg_ctrinfo *ci = &g->proc->ctrs[ps->nctrs];
         mg_ctrstat *cs = MG_PUSH(ps->ctrs, ps->nctrs, ps->capctrs);
-        *cs = (mg_ctrstat){ mg_xstrdup(ci->name), mg_xstrdup(ci->unit), 0, 0 };
+        *cs = (mg_ctrstat){mg_xstrdup(ci->name), mg_xstrdup(ci->unit), 0, 0};
     }
     ps->ctrs[k].samples++;
     ps->ctrs[k].value += s->value;
@@ -373,7 +390,7 @@ static void close_call(gen *g)
     const char *name = g->proc->regions[g->call_region].name;
     mg_callstat_add(mg_psum_call(ps, g->call_region, name), ns, g->call_sent, g->call_recv);
     /* call site: the return address's line, per MPI function */
-    mg_symloc where = { 0, 0 };
+    mg_symloc where = {0, 0};
     if (g->call_site)
         where = mg_symproc_resolve(symproc(g), g->call_site - 1);
     uint64_t key = ((uint64_t)where.line << 24) | (g->call_region & 0xffffff);
@@ -384,7 +401,8 @@ static void close_call(gen *g)
     } else {
         uint32_t lineno = 0;
         const char *file = mg_syms_line_file(g->job->syms, where.line, &lineno);
-        const char *fname = g->call_site ? mg_syms_func_name(g->job->syms, where.func) : "<unknown>";
+        const char *fname =
+            g->call_site ? mg_syms_func_name(g->job->syms, where.func) : "<unknown>";
         char desc[1024];
         if (lineno) {
             const char *base = strrchr(file, '/');
@@ -535,7 +553,7 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
         emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
         emit(g, t, MG_EV_ENTER, (uint32_t)lregion, 0, 0, 0, 0);
         if (g->nitasks < MAX_ITASKS)
-            g->itasks[g->nitasks] = (itask){ r->region, (uint32_t)lregion, team };
+            g->itasks[g->nitasks] = (itask){r->region, (uint32_t)lregion, team};
         g->nitasks++;
         return;
     }
@@ -568,8 +586,8 @@ static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
         [HPC_OMP_SYNC_REDUCTION] = OC_REDUCTION,
         [HPC_OMP_SYNC_BARRIER_OTHER] = OC_BARRIER_OTHER,
     };
-    enum omp_construct c = r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind]
-                                                                              : OC_BARRIER_OTHER;
+    enum omp_construct c =
+        r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_BARRIER_OTHER;
     enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
 }
 
@@ -606,13 +624,17 @@ static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
 static void omp_work(gen *g, const hpc_rec_omp_work *r)
 {
     static const enum omp_construct oc[] = {
-        [HPC_OMP_WORK_LOOP] = OC_LOOP,           [HPC_OMP_WORK_SECTIONS] = OC_SECTIONS,
-        [HPC_OMP_WORK_SINGLE_EXECUTOR] = OC_SINGLE, [HPC_OMP_WORK_SINGLE_OTHER] = OC_SINGLE,
-        [HPC_OMP_WORK_WORKSHARE] = OC_WORKSHARE, [HPC_OMP_WORK_DISTRIBUTE] = OC_DISTRIBUTE,
-        [HPC_OMP_WORK_TASKLOOP] = OC_TASKLOOP,   [HPC_OMP_WORK_SCOPE] = OC_SCOPE,
+        [HPC_OMP_WORK_LOOP] = OC_LOOP,
+        [HPC_OMP_WORK_SECTIONS] = OC_SECTIONS,
+        [HPC_OMP_WORK_SINGLE_EXECUTOR] = OC_SINGLE,
+        [HPC_OMP_WORK_SINGLE_OTHER] = OC_SINGLE,
+        [HPC_OMP_WORK_WORKSHARE] = OC_WORKSHARE,
+        [HPC_OMP_WORK_DISTRIBUTE] = OC_DISTRIBUTE,
+        [HPC_OMP_WORK_TASKLOOP] = OC_TASKLOOP,
+        [HPC_OMP_WORK_SCOPE] = OC_SCOPE,
     };
-    enum omp_construct c = r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind]
-                                                                              : OC_LOOP;
+    enum omp_construct c =
+        r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_LOOP;
     enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
 }
 
@@ -647,19 +669,45 @@ static void dispatch(gen *g, const hpc_record *r)
     if (r->kind != HPC_K_mpi_p2p && r->kind != HPC_K_mpi_coll)
         close_call(g);
     switch (r->kind) {
-    case HPC_K_cct_node: cct_node(g, &r->u.cct_node, r->offset); break;
-    case HPC_K_sample_clock: sample_clock(g, &r->u.sample_clock); break;
-    case HPC_K_sample_counter: sample_counter(g, &r->u.sample_counter); break;
-    case HPC_K_mpi_call: mpi_call(g, &r->u.mpi_call); break;
-    case HPC_K_mpi_p2p: mpi_p2p(g, &r->u.mpi_p2p); break;
-    case HPC_K_mpi_coll: mpi_coll(g, &r->u.mpi_coll); break;
-    case HPC_K_omp_parallel_begin: omp_parallel_begin(g, &r->u.omp_parallel_begin); break;
-    case HPC_K_omp_parallel_end: omp_parallel_end(g, &r->u.omp_parallel_end); break;
-    case HPC_K_omp_implicit_task: omp_implicit_task(g, &r->u.omp_implicit_task); break;
-    case HPC_K_omp_sync: omp_sync(g, &r->u.omp_sync); break;
-    case HPC_K_omp_mutex: omp_mutex(g, &r->u.omp_mutex); break;
-    case HPC_K_omp_work: omp_work(g, &r->u.omp_work); break;
-    case HPC_K_omp_task: omp_task(g, &r->u.omp_task); break;
+    case HPC_K_cct_node:
+        cct_node(g, &r->u.cct_node, r->offset);
+        break;
+    case HPC_K_sample_clock:
+        sample_clock(g, &r->u.sample_clock);
+        break;
+    case HPC_K_sample_counter:
+        sample_counter(g, &r->u.sample_counter);
+        break;
+    case HPC_K_mpi_call:
+        mpi_call(g, &r->u.mpi_call);
+        break;
+    case HPC_K_mpi_p2p:
+        mpi_p2p(g, &r->u.mpi_p2p);
+        break;
+    case HPC_K_mpi_coll:
+        mpi_coll(g, &r->u.mpi_coll);
+        break;
+    case HPC_K_omp_parallel_begin:
+        omp_parallel_begin(g, &r->u.omp_parallel_begin);
+        break;
+    case HPC_K_omp_parallel_end:
+        omp_parallel_end(g, &r->u.omp_parallel_end);
+        break;
+    case HPC_K_omp_implicit_task:
+        omp_implicit_task(g, &r->u.omp_implicit_task);
+        break;
+    case HPC_K_omp_sync:
+        omp_sync(g, &r->u.omp_sync);
+        break;
+    case HPC_K_omp_mutex:
+        omp_mutex(g, &r->u.omp_mutex);
+        break;
+    case HPC_K_omp_work:
+        omp_work(g, &r->u.omp_work);
+        break;
+    case HPC_K_omp_task:
+        omp_task(g, &r->u.omp_task);
+        break;
     case HPC_K_omp_masked:
         enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
                     ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end));
@@ -669,7 +717,8 @@ static void dispatch(gen *g, const hpc_record *r)
         if (g->pass == 1)
             thread_facts(g, r);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -678,7 +727,7 @@ static void sum_functions(gen *g)
 {
     mg_loc *l = g->loc;
     mg_psum *ps = &g->proc->sum;
-    mg_map seen = { 0 };
+    mg_map seen = {0};
     for (size_t n = 0; n < g->nnode_w && n < l->ncc; n++) {
         if (!g->node_n[n])
             continue;
@@ -688,7 +737,8 @@ static void sum_functions(gen *g)
             uint32_t region = l->cc[k].region;
             if (!mg_map_get(&seen, region, NULL)) {
                 mg_map_put(&seen, region, 1);
-                const char *module = l->cc[k].func ? mg_syms_func_module(g->job->syms, l->cc[k].func) : "";
+                const char *module =
+                    l->cc[k].func ? mg_syms_func_module(g->job->syms, l->cc[k].func) : "";
                 mg_funcstat *f = mg_psum_func(ps, region, g->proc->regions[region].name, module);
                 f->incl_ns += w;
                 if (k == n) {
@@ -707,23 +757,26 @@ static void report_counts(gen *g)
 {
     const char *path = g->loc->path;
     if (g->bad_comm)
-        mg_job_problem(g->job, "%s: %llu MPI events name a communicator the process never defined; "
-                       "left out of the trace", path, (unsigned long long)g->bad_comm);
+        mg_job_problem(g->job,
+                       "%s: %llu MPI events name a communicator the process never defined; "
+                       "left out of the trace",
+                       path, (unsigned long long)g->bad_comm);
     if (g->bad_node)
-        mg_job_problem(g->job, "%s: %llu samples name an undefined calling context; shown as "
-                       "<no stack>", path, (unsigned long long)g->bad_node);
+        mg_job_problem(g->job,
+                       "%s: %llu samples name an undefined calling context; shown as "
+                       "<no stack>",
+                       path, (unsigned long long)g->bad_node);
     if (g->bad_fn)
-        mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record",
-                       path, (unsigned long long)g->bad_fn);
+        mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record", path,
+                       (unsigned long long)g->bad_fn);
     if (g->orphan_detail)
         mg_job_problem(g->job, "%s: %llu MPI detail records without their mpi_call", path,
                        (unsigned long long)g->orphan_detail);
 }
 
-int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink,
-                    void *ctx)
+int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
 {
-    gen g = { .job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx };
+    gen g = {.job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx};
     cc_fill_gaps(&g);
     if (!r)
         return 0;

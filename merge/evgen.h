@@ -33,8 +33,7 @@
  * for a location without a readable stream: only its "no stack" context is defined)
  * into sink. Returns 0.
  */
-int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink,
-                    void *ctx);
+int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx);
 
 /* OpenMP sample states: 1 = work, 2 = wait, 0 = neither. */
 int mg_omp_state_class(unsigned omp_state);

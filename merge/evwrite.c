@@ -125,7 +125,7 @@ static void metric(mg_evw *x, uint64_t t, uint32_t m, uint64_t delta)
     }
     x->macc[m] += delta;
     OTF2_Type type = OTF2_TYPE_UINT64;
-    OTF2_MetricValue v = { .unsigned_int = x->macc[m] };
+    OTF2_MetricValue v = {.unsigned_int = x->macc[m]};
     check(x, OTF2_EvtWriter_Metric(x->w, NULL, t, m, 1, &type, &v));
 }
 
@@ -143,16 +143,24 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
     x->last_t = t;
     OTF2_EvtWriter *w = x->w;
     switch (ev->type) {
-    case MG_EV_ENTER: enter(x, t, ev->a); break;
-    case MG_EV_LEAVE: leave(x, t, ev->a); break;
+    case MG_EV_ENTER:
+        enter(x, t, ev->a);
+        break;
+    case MG_EV_LEAVE:
+        leave(x, t, ev->a);
+        break;
     case MG_EV_MPI_SEND:
         check(x, OTF2_EvtWriter_MpiSend(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d));
         break;
     case MG_EV_MPI_ISEND:
         check(x, OTF2_EvtWriter_MpiIsend(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d, ev->e));
         break;
-    case MG_EV_MPI_ISEND_COMPLETE: check(x, OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, ev->e)); break;
-    case MG_EV_MPI_IRECV_REQUEST: check(x, OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, ev->e)); break;
+    case MG_EV_MPI_ISEND_COMPLETE:
+        check(x, OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, ev->e));
+        break;
+    case MG_EV_MPI_IRECV_REQUEST:
+        check(x, OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, ev->e));
+        break;
     case MG_EV_MPI_RECV:
         check(x, OTF2_EvtWriter_MpiRecv(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d));
         break;
@@ -162,7 +170,9 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
     case MG_EV_MPI_REQUEST_CANCELLED:
         check(x, OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, ev->e));
         break;
-    case MG_EV_MPI_COLL_BEGIN: check(x, OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t)); break;
+    case MG_EV_MPI_COLL_BEGIN:
+        check(x, OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t));
+        break;
     case MG_EV_MPI_COLL_END:
         check(x, OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)ev->c, ev->a, ev->b,
                                                  ev->d, ev->e));
@@ -170,12 +180,23 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
     case MG_EV_THREAD_FORK:
         check(x, OTF2_EvtWriter_ThreadFork(w, NULL, t, OTF2_PARADIGM_OPENMP, ev->a));
         break;
-    case MG_EV_THREAD_JOIN: check(x, OTF2_EvtWriter_ThreadJoin(w, NULL, t, OTF2_PARADIGM_OPENMP)); break;
-    case MG_EV_TEAM_BEGIN: check(x, OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ev->a)); break;
-    case MG_EV_TEAM_END: check(x, OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, ev->a)); break;
-    case MG_EV_SAMPLE: sample(x, t, ev->a, ev->b); break;
-    case MG_EV_METRIC: metric(x, t, ev->a, ev->d); break;
-    default: break;
+    case MG_EV_THREAD_JOIN:
+        check(x, OTF2_EvtWriter_ThreadJoin(w, NULL, t, OTF2_PARADIGM_OPENMP));
+        break;
+    case MG_EV_TEAM_BEGIN:
+        check(x, OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ev->a));
+        break;
+    case MG_EV_TEAM_END:
+        check(x, OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, ev->a));
+        break;
+    case MG_EV_SAMPLE:
+        sample(x, t, ev->a, ev->b);
+        break;
+    case MG_EV_METRIC:
+        metric(x, t, ev->a, ev->d);
+        break;
+    default:
+        break;
     }
 }
 

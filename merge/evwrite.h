@@ -23,15 +23,15 @@ typedef struct mg_evw {
     mg_loc *loc;
     uint64_t first_t, last_t;
     bool any;
-    uint32_t *stack;       /* open regions */
+    uint32_t *stack; /* open regions */
     size_t depth, capstack;
-    mg_map dropped;        /* region -> Leaves still to drop */
+    mg_map dropped; /* region -> Leaves still to drop */
     bool have_prev;
     uint32_t prev_node;
-    uint64_t *macc;        /* accumulated metric values by local metric id */
+    uint64_t *macc; /* accumulated metric values by local metric id */
     size_t nmacc;
     uint64_t nevents, late, repaired;
-    OTF2_ErrorCode err;    /* first OTF2 error */
+    OTF2_ErrorCode err; /* first OTF2 error */
 } mg_evw;
 
 void mg_evw_init(mg_evw *x, OTF2_EvtWriter *w, mg_loc *loc);

@@ -39,16 +39,16 @@ static char *argv_line(hpc_str a)
     return s;
 }
 
-uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *file,
-                        uint32_t line, unsigned role, unsigned paradigm)
+uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *file, uint32_t line,
+                        unsigned role, unsigned paradigm)
 {
     uint64_t *slot = mg_map_slot(&p->region_by_key, key, UINT64_MAX);
     if (*slot != UINT64_MAX)
         return (uint32_t)*slot;
     *slot = p->nregions;
     mg_region *r = MG_PUSH(p->regions, p->nregions, p->capregions);
-    *r = (mg_region){ mg_xstrdup(name), mg_xstrdup(file ? file : ""), line, (uint8_t)role,
-                      (uint8_t)paradigm };
+    *r = (mg_region){mg_xstrdup(name), mg_xstrdup(file ? file : ""), line, (uint8_t)role,
+                     (uint8_t)paradigm};
     return (uint32_t)(p->nregions - 1);
 }
 
@@ -59,8 +59,10 @@ uint32_t mg_proc_team(mg_proc *p, uint32_t team_size)
         return (uint32_t)*slot;
     *slot = p->ncomms;
     mg_comm *c = MG_PUSH(p->comms, p->ncomms, p->capcomms);
-    *c = (mg_comm){ .type = MG_COMM_OMP, .parent = -1, .size = team_size,
-                    .name = mg_xasprintf("OpenMP team of %u", team_size) };
+    *c = (mg_comm){.type = MG_COMM_OMP,
+                   .parent = -1,
+                   .size = team_size,
+                   .name = mg_xasprintf("OpenMP team of %u", team_size)};
     return (uint32_t)(p->ncomms - 1);
 }
 
@@ -75,11 +77,11 @@ static void add_counter(mg_proc *p, uint64_t index, const char *name, const char
     c->metric = (uint32_t)p->nmetrics;
     c->igen = (uint32_t)p->nigens;
     mg_metric *m = MG_PUSH(p->metrics, p->nmetrics, p->capmetrics);
-    *m = (mg_metric){ mg_xstrdup(name), mg_xstrdup(unit),
-                      mg_xasprintf("%s, sampled every %llu %s", name,
-                                   (unsigned long long)interval, unit) };
+    *m = (mg_metric){
+        mg_xstrdup(name), mg_xstrdup(unit),
+        mg_xasprintf("%s, sampled every %llu %s", name, (unsigned long long)interval, unit)};
     mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
-    *g = (mg_igen){ mg_xstrdup(name), OTF2_INTERRUPT_GENERATOR_MODE_COUNT, interval };
+    *g = (mg_igen){mg_xstrdup(name), OTF2_INTERRUPT_GENERATOR_MODE_COUNT, interval};
 }
 
 mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index)
@@ -96,16 +98,16 @@ mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index)
 
 static const char *comm_kind_name(unsigned kind)
 {
-    static const char *names[] = { [HPC_COMM_WORLD] = "MPI_COMM_WORLD",
-                                   [HPC_COMM_SELF] = "MPI_COMM_SELF",
-                                   [HPC_COMM_DUP] = "dup",
-                                   [HPC_COMM_SPLIT] = "split",
-                                   [HPC_COMM_CREATE] = "create",
-                                   [HPC_COMM_CART] = "cart",
-                                   [HPC_COMM_GRAPH] = "graph",
-                                   [HPC_COMM_INTERCOMM] = "intercomm",
-                                   [HPC_COMM_MERGE] = "merge",
-                                   [HPC_COMM_OTHER] = "comm" };
+    static const char *names[] = {[HPC_COMM_WORLD] = "MPI_COMM_WORLD",
+                                  [HPC_COMM_SELF] = "MPI_COMM_SELF",
+                                  [HPC_COMM_DUP] = "dup",
+                                  [HPC_COMM_SPLIT] = "split",
+                                  [HPC_COMM_CREATE] = "create",
+                                  [HPC_COMM_CART] = "cart",
+                                  [HPC_COMM_GRAPH] = "graph",
+                                  [HPC_COMM_INTERCOMM] = "intercomm",
+                                  [HPC_COMM_MERGE] = "merge",
+                                  [HPC_COMM_OTHER] = "comm"};
     return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "comm";
 }
 
@@ -123,9 +125,11 @@ static void load_comm(mg_job *job, mg_proc *p, const hpc_record *r, uint64_t *pa
                        (unsigned long long)c->size, (unsigned long long)c->rank);
         return;
     }
-    mg_comm m = { .type = c->kind == HPC_COMM_SELF ? MG_COMM_SELF : MG_COMM_MPI,
-                  .gid_root = c->gid_root, .gid_seq = c->gid_seq, .parent = -1,
-                  .size = (uint32_t)c->size };
+    mg_comm m = {.type = c->kind == HPC_COMM_SELF ? MG_COMM_SELF : MG_COMM_MPI,
+                 .gid_root = c->gid_root,
+                 .gid_seq = c->gid_seq,
+                 .parent = -1,
+                 .size = (uint32_t)c->size};
     m.members = mg_xcalloc(c->size, sizeof(uint64_t));
     long got = hpc_varints_decode(c->members, m.members, c->size);
     if (m.type == MG_COMM_MPI && got != (long)c->size) {
@@ -150,8 +154,8 @@ static void load_tables(mg_job *job, mg_proc *p)
         const hpc_rec_mpi_fn *f = &r->u.mpi_fn;
         mg_map_put(&p->fn_by_id, f->id, p->nfns);
         mg_fninfo *fi = MG_PUSH(p->fns, p->nfns, p->capfns);
-        *fi = (mg_fninfo){ mg_strdup_n(f->name.p, f->name.n), (uint32_t)f->family,
-                           (uint32_t)f->coll_op, UINT32_MAX };
+        *fi = (mg_fninfo){mg_strdup_n(f->name.p, f->name.n), (uint32_t)f->family,
+                          (uint32_t)f->coll_op, UINT32_MAX};
     }
     /* comms: parents refer to process comm ids, resolved after all are loaded */
     size_t ncomm_recs = 0;
@@ -172,7 +176,7 @@ static void load_tables(mg_job *job, mg_proc *p)
         interval = r->u.settings.clock_interval_ns;
     p->sum.clock_interval_ns = interval;
     mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
-    *g = (mg_igen){ mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, interval };
+    *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, interval};
     for (i = 0; (r = hpc_proc_next_of(hp, HPC_K_counter_def, &i));) {
         const hpc_rec_counter_def *c = &r->u.counter_def;
         char *name = mg_strdup_n(c->name.p, c->name.n);
@@ -219,10 +223,11 @@ static void load_facts(mg_job *job, mg_proc *p)
                                                 le->core_dumped ? " (core dumped)" : "");
     } else if (hp->has_end) {
         const hpc_rec_proc_end *e = &hp->end;
-        s->end_note = e->reason == HPC_END_SIGNAL      ? mg_xasprintf("signal %lld", (long long)e->status)
-                      : e->reason == HPC_END_MPI_ABORT ? mg_xasprintf("MPI_Abort(%lld)", (long long)e->status)
-                      : e->reason == HPC_END_EXEC      ? mg_xstrdup("exec")
-                                                       : mg_xasprintf("exit %lld", (long long)e->status);
+        s->end_note =
+            e->reason == HPC_END_SIGNAL      ? mg_xasprintf("signal %lld", (long long)e->status)
+            : e->reason == HPC_END_MPI_ABORT ? mg_xasprintf("MPI_Abort(%lld)", (long long)e->status)
+            : e->reason == HPC_END_EXEC      ? mg_xstrdup("exec")
+                                             : mg_xasprintf("exit %lld", (long long)e->status);
     } else {
         s->end_note = mg_xstrdup("no end record (killed?)");
     }
@@ -306,8 +311,10 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
             p->group = (uint64_t)p->rank;
         } else {
             if (p->rank >= 0)
-                mg_job_problem(job, "%s: rank %lld appears twice (or beyond the job's %zu ranks); "
-                               "merged as a separate process", p->hp->dir, (long long)p->rank, nranks);
+                mg_job_problem(job,
+                               "%s: rank %lld appears twice (or beyond the job's %zu ranks); "
+                               "merged as a separate process",
+                               p->hp->dir, (long long)p->rank, nranks);
             p->group = next_other++;
         }
         p->host = p->hp->has_begin ? mg_strdup_n(p->hp->begin.host.p, p->hp->begin.host.n)
@@ -325,7 +332,8 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
             p->sum.exe = mg_xstrdup("");
             p->sum.argv = mg_xstrdup("");
             p->sum.end_note = mg_xstrdup("missing: no sub-experiment");
-            mg_job_problem(job, "%s: rank %zu of %zu left no sub-experiment (it died before "
+            mg_job_problem(job,
+                           "%s: rank %zu of %zu left no sub-experiment (it died before "
                            "hpcollect started, or its files were removed); it is shown empty",
                            path, r, nranks);
         }
@@ -340,7 +348,7 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
             load_facts(job, p);
         } else {
             mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
-            *g = (mg_igen){ mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0 };
+            *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
         }
         init_locations(p);
         if (!job->command && p->hp && p->hp->has_begin)

@@ -25,7 +25,7 @@ typedef struct mg_loc {
     mg_proc *proc;
     uint32_t seq;
     uint64_t id;
-    char *path;            /* thread stream; NULL for a placeholder */
+    char *path; /* thread stream; NULL for a placeholder */
     /* calling contexts: index = CCT node id; node 0 = "no stack" */
     mg_ccnode *cc;
     size_t ncc, capcc;
@@ -40,7 +40,7 @@ typedef struct mg_loc {
 typedef struct mg_fninfo {
     char *name;
     uint32_t family, coll_op;
-    uint32_t region;       /* process-local region id, UINT32_MAX until used */
+    uint32_t region; /* process-local region id, UINT32_MAX until used */
 } mg_fninfo;
 
 /* What a counter index means in this process (counter_def records). */
@@ -51,30 +51,30 @@ typedef struct mg_ctrinfo {
 } mg_ctrinfo;
 
 struct mg_proc {
-    const hpc_proc *hp;    /* NULL for placeholders and, on rank 0, others' processes */
-    uint32_t index;        /* in job->procs */
-    uint64_t group;        /* OTF2 location group id */
-    int64_t rank;          /* MPI_COMM_WORLD rank, -1 if none */
+    const hpc_proc *hp; /* NULL for placeholders and, on rank 0, others' processes */
+    uint32_t index;     /* in job->procs */
+    uint64_t group;     /* OTF2 location group id */
+    int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
     char *name, *host;
     bool placeholder;
-    bool mine;             /* this merge rank processes it */
+    bool mine; /* this merge rank processes it */
     mg_clock clock;
     /* tables from process.hpe */
     mg_fninfo *fns;
     size_t nfns, capfns;
-    mg_map fn_by_id;       /* mpi_fn id -> index in fns */
-    mg_map comm_by_id;     /* mpi_comm id -> index in comms */
+    mg_map fn_by_id;   /* mpi_fn id -> index in fns */
+    mg_map comm_by_id; /* mpi_comm id -> index in comms */
     mg_ctrinfo *ctrs;
     size_t nctrs, capctrs;
-    mg_map ctr_by_index;   /* counter_def index -> index in ctrs */
+    mg_map ctr_by_index; /* counter_def index -> index in ctrs */
     /* process-local definitions (the local ids events use) */
     mg_region *regions;
     size_t nregions, capregions;
     mg_map region_by_key;
     mg_comm *comms;
     size_t ncomms, capcomms;
-    mg_map team_by_size;   /* OpenMP team size -> index in comms */
-    mg_igen *igens;        /* [0] = clock */
+    mg_map team_by_size; /* OpenMP team size -> index in comms */
+    mg_igen *igens;      /* [0] = clock */
     size_t nigens, capigens;
     mg_metric *metrics;
     size_t nmetrics, capmetrics;
@@ -83,8 +83,8 @@ struct mg_proc {
     size_t nlocs;
     /* while merging */
     mg_symproc *sym;
-    mg_map omp_site;       /* parallel region id -> local region id of its construct */
-    mg_map omp_begin;      /* parallel region id -> begin time (open regions only) */
+    mg_map omp_site;  /* parallel region id -> local region id of its construct */
+    mg_map omp_begin; /* parallel region id -> begin time (open regions only) */
     mg_psum sum;
 };
 
@@ -99,8 +99,8 @@ typedef struct mg_job {
     char *command;         /* the profiled program's command line */
     char *collect_command; /* hpcollect's command line */
     char *job_id, *version;
-    uint64_t real_time;    /* job creation, ns since the epoch */
-    uint64_t job_time;     /* job creation, monotonic ns (rank 0's clock) */
+    uint64_t real_time; /* job creation, ns since the epoch */
+    uint64_t job_time;  /* job creation, monotonic ns (rank 0's clock) */
     /* problems found, for the summary (stderr has them too) */
     char **problems;
     size_t nproblems, capproblems;
@@ -109,7 +109,7 @@ typedef struct mg_job {
     uint64_t progress_records;
     void (*tick)(struct mg_job *job);
     void *tick_ctx;
-    unsigned top;          /* functions listed in the summary */
+    unsigned top; /* functions listed in the summary */
     /* merge statistics */
     uint64_t records, events;
     double merge_seconds;
@@ -127,8 +127,8 @@ void mg_job_close(mg_job *job);
 void mg_job_problem(mg_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Process-local region id for key, created with the given fields if new. */
-uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *file,
-                        uint32_t line, unsigned role, unsigned paradigm);
+uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *file, uint32_t line,
+                        unsigned role, unsigned paradigm);
 /* Process-local comm id of the OpenMP team of this size. */
 uint32_t mg_proc_team(mg_proc *p, uint32_t team_size);
 /* The counter info for a counter index, created (named "counter<k>") if undefined. */

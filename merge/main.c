@@ -20,24 +20,23 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "Usage: hpmerge [options] EXP\n"
-            "       mpirun -np K hpmerge [options] EXP\n"
-            "Merge a job experiment (EXP, made by hpcollect) into one OTF2 trace,\n"
-            "EXP/otf2/traces.otf2, and a summary, EXP/summary.txt and EXP/summary.json.\n"
-            "\n"
-            "Options:\n"
-            "  -q, --quiet          do not report what was written\n"
-            "      --progress       show progress on stderr (default: when it is a terminal)\n"
-            "      --no-progress    never show progress\n"
-            "      --top N          functions listed in the summary (default 20)\n"
-            "      --sort-memory N  events per location sorted in memory before a temporary\n"
-            "                       file is used (default 65536)\n"
-            "  -V, --version        print the version\n"
-            "  -h, --help           print this help\n"
-            "\n"
-            "Exit status: 0 merged (problems with the data are listed in the summary and on\n"
-            "stderr), 1 nothing could be merged, 2 usage error, 130 interrupted.\n");
+    fprintf(f, "Usage: hpmerge [options] EXP\n"
+               "       mpirun -np K hpmerge [options] EXP\n"
+               "Merge a job experiment (EXP, made by hpcollect) into one OTF2 trace,\n"
+               "EXP/otf2/traces.otf2, and a summary, EXP/summary.txt and EXP/summary.json.\n"
+               "\n"
+               "Options:\n"
+               "  -q, --quiet          do not report what was written\n"
+               "      --progress       show progress on stderr (default: when it is a terminal)\n"
+               "      --no-progress    never show progress\n"
+               "      --top N          functions listed in the summary (default 20)\n"
+               "      --sort-memory N  events per location sorted in memory before a temporary\n"
+               "                       file is used (default 65536)\n"
+               "  -V, --version        print the version\n"
+               "  -h, --help           print this help\n"
+               "\n"
+               "Exit status: 0 merged (problems with the data are listed in the summary and on\n"
+               "stderr), 1 nothing could be merged, 2 usage error, 130 interrupted.\n");
 }
 
 static bool parse_count(const char *s, unsigned long *out)
@@ -61,25 +60,31 @@ int main(int argc, char **argv)
 {
     mg_par par;
     mg_par_init(&par, &argc, &argv);
-    mg_opts opts = { .progress = -1, .top = 20 };
+    mg_opts opts = {.progress = -1, .top = 20};
     enum { O_PROGRESS = 256, O_NO_PROGRESS, O_TOP, O_SORT_MEMORY };
     static const struct option longopts[] = {
-        { "quiet", no_argument, NULL, 'q' },
-        { "progress", no_argument, NULL, O_PROGRESS },
-        { "no-progress", no_argument, NULL, O_NO_PROGRESS },
-        { "top", required_argument, NULL, O_TOP },
-        { "sort-memory", required_argument, NULL, O_SORT_MEMORY },
-        { "version", no_argument, NULL, 'V' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"quiet", no_argument, NULL, 'q'},
+        {"progress", no_argument, NULL, O_PROGRESS},
+        {"no-progress", no_argument, NULL, O_NO_PROGRESS},
+        {"top", required_argument, NULL, O_TOP},
+        {"sort-memory", required_argument, NULL, O_SORT_MEMORY},
+        {"version", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     int c;
     unsigned long v;
     while ((c = getopt_long(argc, argv, "qVh", longopts, NULL)) != -1) {
         switch (c) {
-        case 'q': opts.quiet = true; break;
-        case O_PROGRESS: opts.progress = 1; break;
-        case O_NO_PROGRESS: opts.progress = 0; break;
+        case 'q':
+            opts.quiet = true;
+            break;
+        case O_PROGRESS:
+            opts.progress = 1;
+            break;
+        case O_NO_PROGRESS:
+            opts.progress = 0;
+            break;
         case O_TOP:
             if (!parse_count(optarg, &v) || v > 100000) {
                 fprintf(stderr, "%s: --top %s: expected a number of functions (0-100000)\n",
@@ -126,8 +131,9 @@ int main(int argc, char **argv)
         if (par.rank == 0)
             fprintf(stderr, "%s: %s: %s\n", MG_PROG, opts.exp,
                     errno == ENOENT ? "no such experiment directory"
-                    : S_ISDIR(st.st_mode) ? strerror(errno)
-                                          : "not a directory (give the experiment, e.g. prog.1.hpc)");
+                    : S_ISDIR(st.st_mode)
+                        ? strerror(errno)
+                        : "not a directory (give the experiment, e.g. prog.1.hpc)");
         mg_par_abort(&par, MG_EXIT_FAIL);
     }
     /* Test hook: HPMERGE_TEST_KILL_AFTER=N kills the merge after N locations, as a user's
@@ -135,7 +141,7 @@ int main(int argc, char **argv)
     const char *kill_after = getenv("HPMERGE_TEST_KILL_AFTER");
     if (kill_after && !parse_count(kill_after, &opts.kill_after))
         opts.kill_after = 0;
-    struct sigaction sa = { .sa_handler = on_signal };
+    struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

@@ -46,7 +46,7 @@ static int spill_run(mg_order *o)
         return -1;
     }
     mg_spillrun *r = MG_PUSH(o->runs, o->nruns, o->capruns);
-    *r = (mg_spillrun){ .off = o->spill_off, .n = o->nside };
+    *r = (mg_spillrun){.off = o->spill_off, .n = o->nside};
     o->spill_off += o->nside * sizeof(mg_ev);
     o->nside = 0;
     return 0;

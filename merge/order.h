@@ -31,8 +31,8 @@
 typedef void (*mg_ev_sink)(void *ctx, const mg_ev *ev);
 
 typedef struct mg_spillrun {
-    uint64_t off, n;   /* in the spill file, events */
-    uint64_t next;     /* events consumed */
+    uint64_t off, n; /* in the spill file, events */
+    uint64_t next;   /* events consumed */
     mg_ev *buf;
     size_t bpos, blen;
 } mg_spillrun;
@@ -43,7 +43,7 @@ typedef struct mg_order {
     /* side list (in memory) */
     mg_ev *side;
     size_t nside, capside, budget;
-    size_t spos;       /* pass 2: next unread in side */
+    size_t spos; /* pass 2: next unread in side */
     /* spilled runs */
     FILE *spill;
     mg_spillrun *runs;
@@ -54,7 +54,7 @@ typedef struct mg_order {
     void *out_ctx;
     /* statistics */
     uint64_t nearly, nkept;
-    const char *err;   /* spill I/O error, or NULL */
+    const char *err; /* spill I/O error, or NULL */
 } mg_order;
 
 /* Start ordering a location. budget = side events kept in memory before spilling

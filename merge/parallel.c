@@ -22,7 +22,7 @@ static bool under_launcher(void)
 
 void mg_par_init(mg_par *par, int *argc, char ***argv)
 {
-    *par = (mg_par){ 0, 1, false };
+    *par = (mg_par){0, 1, false};
     if (!under_launcher())
         return;
     MPI_Init(argc, argv);

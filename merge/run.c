@@ -34,8 +34,8 @@ typedef struct run {
     mg_par *par;
     mg_job job;
     hpc_diag diag;
-    char *tmp;              /* EXP/.hpmerge-PID.tmp */
-    char *archive_dir;      /* tmp/otf2 */
+    char *tmp;         /* EXP/.hpmerge-PID.tmp */
+    char *archive_dir; /* tmp/otf2 */
     OTF2_Archive *archive;
     bool progress;
     double t_start, t_tick;
@@ -151,8 +151,9 @@ static int commit(run *R)
         free(old);
     }
     if (rc != 0)
-        fprintf(stderr, "%s: cannot move the archive into %s: %s\n", MG_PROG, otf2, strerror(errno));
-    static const char *names[] = { "summary.txt", "summary.json" };
+        fprintf(stderr, "%s: cannot move the archive into %s: %s\n", MG_PROG, otf2,
+                strerror(errno));
+    static const char *names[] = {"summary.txt", "summary.json"};
     for (int i = 0; i < 2 && rc == 0; i++) {
         char *from = mg_xasprintf("%s/%s", R->tmp, names[i]);
         char *to = mg_xasprintf("%s/%s", exp, names[i]);
@@ -176,7 +177,7 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType ft, OTF2_LocationRef l
     (void)ft;
     (void)loc;
     (void)callerData;
-    (void)final;
+    (void) final;
     return OTF2_FLUSH;
 }
 
@@ -188,7 +189,7 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType ft, OTF2_LocationRef 
     return 0;
 }
 
-static OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
+static OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 static int otf2_fail(const char *what, OTF2_ErrorCode rc)
 {
@@ -345,12 +346,13 @@ static int setup_tmp(run *R)
 
 static int gather_parts(run *R, size_t first_problem)
 {
-    mg_buf mine = { 0 }, *all = NULL;
+    mg_buf mine = {0}, *all = NULL;
     if (R->par->size > 1)
         mg_part_write(&mine, &R->job, first_problem);
     int rc = 0;
     if (R->par->size > 1 && mg_par_gather(R->par, &mine, &all) != 0) {
-        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with fewer ranks\n", MG_PROG);
+        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with fewer ranks\n",
+                MG_PROG);
         rc = -1;
     }
     if (rc == 0 && R->par->rank == 0 && R->par->size > 1)
@@ -404,7 +406,8 @@ static void report_done(run *R)
     size_t nlocs = 0;
     for (size_t i = 0; i < job->nprocs; i++)
         nlocs += job->procs[i].nlocs;
-    fprintf(stderr, "%s: %s/otf2/traces.otf2: %zu processes, %zu locations, %llu events from "
+    fprintf(stderr,
+            "%s: %s/otf2/traces.otf2: %zu processes, %zu locations, %llu events from "
             "%llu records in %.2f s; %s/summary.txt, summary.json%s\n",
             MG_PROG, R->opts->exp, job->nprocs, nlocs, (unsigned long long)job->events,
             (unsigned long long)job->records, job->merge_seconds, R->opts->exp,
@@ -413,8 +416,8 @@ static void report_done(run *R)
 
 int mg_run(const mg_opts *opts, mg_par *par)
 {
-    run R = { .opts = opts, .par = par };
-    R.diag = (hpc_diag){ .report = diag_report, .ctx = &R.job, .prog = MG_PROG };
+    run R = {.opts = opts, .par = par};
+    R.diag = (hpc_diag){.report = diag_report, .ctx = &R.job, .prog = MG_PROG};
     R.t_start = mg_now();
     int bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
     if (mg_par_max(par, bad)) {

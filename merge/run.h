@@ -18,10 +18,10 @@
 
 typedef struct mg_opts {
     const char *exp;
-    bool quiet;            /* no "wrote ..." line */
-    int progress;          /* -1 = when stderr is a terminal, 0 = never, 1 = always */
-    size_t side_budget;    /* events sorted in memory per location before spilling */
-    unsigned top;          /* functions in the summary */
+    bool quiet;               /* no "wrote ..." line */
+    int progress;             /* -1 = when stderr is a terminal, 0 = never, 1 = always */
+    size_t side_budget;       /* events sorted in memory per location before spilling */
+    unsigned top;             /* functions in the summary */
     unsigned long kill_after; /* test hook: SIGKILL ourselves after N locations (0 = off) */
 } mg_opts;
 

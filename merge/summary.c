@@ -24,7 +24,7 @@ mg_callstat *mg_psum_call(mg_psum *s, uint64_t key, const char *call)
     if (*slot == UINT64_MAX) {
         *slot = s->ncalls;
         *MG_PUSH(s->calls, s->ncalls, s->capcalls) =
-            (mg_callstat){ .call = mg_xstrdup(call), .site = mg_xstrdup("") };
+            (mg_callstat){.call = mg_xstrdup(call), .site = mg_xstrdup("")};
     }
     return &s->calls[*slot];
 }
@@ -35,7 +35,7 @@ mg_callstat *mg_psum_site(mg_psum *s, uint64_t key, const char *call, const char
     if (*slot == UINT64_MAX) {
         *slot = s->nsites;
         *MG_PUSH(s->sites, s->nsites, s->capsites) =
-            (mg_callstat){ .call = mg_xstrdup(call), .site = mg_xstrdup(site) };
+            (mg_callstat){.call = mg_xstrdup(call), .site = mg_xstrdup(site)};
     }
     return &s->sites[*slot];
 }
@@ -46,7 +46,7 @@ mg_funcstat *mg_psum_func(mg_psum *s, uint64_t key, const char *name, const char
     if (*slot == UINT64_MAX) {
         *slot = s->nfuncs;
         *MG_PUSH(s->funcs, s->nfuncs, s->capfuncs) =
-            (mg_funcstat){ .name = mg_xstrdup(name), .module = mg_xstrdup(module) };
+            (mg_funcstat){.name = mg_xstrdup(name), .module = mg_xstrdup(module)};
     }
     return &s->funcs[*slot];
 }
@@ -56,7 +56,7 @@ mg_ompstat *mg_psum_omp(mg_psum *s, uint64_t key, const char *name)
     uint64_t *slot = mg_map_slot(&s->omp_by_key, key, UINT64_MAX);
     if (*slot == UINT64_MAX) {
         *slot = s->nomps;
-        *MG_PUSH(s->omps, s->nomps, s->capomps) = (mg_ompstat){ .name = mg_xstrdup(name) };
+        *MG_PUSH(s->omps, s->nomps, s->capomps) = (mg_ompstat){.name = mg_xstrdup(name)};
     }
     return &s->omps[*slot];
 }
@@ -66,7 +66,7 @@ mg_ompthr *mg_psum_ompthr(mg_psum *s, uint32_t region, uint32_t seq)
     uint64_t *slot = mg_map_slot(&s->ompthr_by_key, ((uint64_t)region << 32) | seq, UINT64_MAX);
     if (*slot == UINT64_MAX) {
         *slot = s->nompthr;
-        *MG_PUSH(s->ompthr, s->nompthr, s->capompthr) = (mg_ompthr){ .region = region, .seq = seq };
+        *MG_PUSH(s->ompthr, s->nompthr, s->capompthr) = (mg_ompthr){.region = region, .seq = seq};
     }
     return &s->ompthr[*slot];
 }
@@ -180,9 +180,9 @@ void mg_psum_write(mg_buf *b, const mg_psum *s)
     for (int i = 0; i < HPC_NSTATS; i++)
         mg_buf_u64(b, s->stats[i]);
     mg_buf_u64(b, s->clock_interval_ns);
-    const uint64_t mpi[] = { s->mpi_ns, s->mpi_calls, s->mpi_sends, s->mpi_bytes_sent,
-                             s->mpi_receives, s->mpi_bytes_received, s->mpi_other_calls,
-                             s->coll_bytes_sent, s->coll_bytes_recv };
+    const uint64_t mpi[] = {s->mpi_ns,          s->mpi_calls,       s->mpi_sends,
+                            s->mpi_bytes_sent,  s->mpi_receives,    s->mpi_bytes_received,
+                            s->mpi_other_calls, s->coll_bytes_sent, s->coll_bytes_recv};
     for (size_t i = 0; i < sizeof(mpi) / sizeof(mpi[0]); i++)
         mg_buf_u64(b, mpi[i]);
     mg_buf_s64(b, s->clock_offset_ns);
@@ -239,9 +239,9 @@ void mg_psum_read(mg_buf *b, mg_psum *s)
     for (int i = 0; i < HPC_NSTATS; i++)
         s->stats[i] = mg_buf_get_u64(b);
     s->clock_interval_ns = mg_buf_get_u64(b);
-    uint64_t *mpi[] = { &s->mpi_ns, &s->mpi_calls, &s->mpi_sends, &s->mpi_bytes_sent,
-                        &s->mpi_receives, &s->mpi_bytes_received, &s->mpi_other_calls,
-                        &s->coll_bytes_sent, &s->coll_bytes_recv };
+    uint64_t *mpi[] = {&s->mpi_ns,          &s->mpi_calls,       &s->mpi_sends,
+                       &s->mpi_bytes_sent,  &s->mpi_receives,    &s->mpi_bytes_received,
+                       &s->mpi_other_calls, &s->coll_bytes_sent, &s->coll_bytes_recv};
     for (size_t i = 0; i < sizeof(mpi) / sizeof(mpi[0]); i++)
         *mpi[i] = mg_buf_get_u64(b);
     s->clock_offset_ns = mg_buf_get_s64(b);
@@ -289,10 +289,10 @@ void mg_tsum_write(mg_buf *b, const mg_tsum *t)
     mg_buf_u64(b, t->tid);
     mg_buf_str(b, t->name);
     mg_buf_u64(b, t->ended);
-    const uint64_t v[] = { t->records, t->damaged, t->unknown, t->events, t->early,
-                           t->repaired, t->t_first, t->t_last, t->samples, t->counter_samples,
-                           t->sample_cpu_ns, t->cpu_ns, t->omp_work_ns, t->omp_wait_ns,
-                           t->mpi_ns, t->mpi_calls };
+    const uint64_t v[] = {t->records,     t->damaged,         t->unknown,       t->events,
+                          t->early,       t->repaired,        t->t_first,       t->t_last,
+                          t->samples,     t->counter_samples, t->sample_cpu_ns, t->cpu_ns,
+                          t->omp_work_ns, t->omp_wait_ns,     t->mpi_ns,        t->mpi_calls};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         mg_buf_u64(b, v[i]);
 }
@@ -304,10 +304,10 @@ void mg_tsum_read(mg_buf *b, mg_tsum *t)
     t->tid = mg_buf_get_u64(b);
     t->name = mg_buf_get_str(b);
     t->ended = mg_buf_get_u64(b) != 0;
-    uint64_t *v[] = { &t->records, &t->damaged, &t->unknown, &t->events, &t->early,
-                      &t->repaired, &t->t_first, &t->t_last, &t->samples, &t->counter_samples,
-                      &t->sample_cpu_ns, &t->cpu_ns, &t->omp_work_ns, &t->omp_wait_ns,
-                      &t->mpi_ns, &t->mpi_calls };
+    uint64_t *v[] = {&t->records,     &t->damaged,         &t->unknown,       &t->events,
+                     &t->early,       &t->repaired,        &t->t_first,       &t->t_last,
+                     &t->samples,     &t->counter_samples, &t->sample_cpu_ns, &t->cpu_ns,
+                     &t->omp_work_ns, &t->omp_wait_ns,     &t->mpi_ns,        &t->mpi_calls};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         *v[i] = mg_buf_get_u64(b);
 }

@@ -29,8 +29,8 @@
 
 /* One MPI function, or one call site, in one process. */
 typedef struct mg_callstat {
-    char *call;            /* "MPI_Send" */
-    char *site;            /* call sites: "exchange (solver.c:42)"; "" for functions */
+    char *call; /* "MPI_Send" */
+    char *site; /* call sites: "exchange (solver.c:42)"; "" for functions */
     uint64_t calls, ns, min_ns, max_ns;
     uint64_t bytes_sent, bytes_recv;
 } mg_callstat;
@@ -38,20 +38,20 @@ typedef struct mg_callstat {
 /* One function's sampled time in one process. */
 typedef struct mg_funcstat {
     char *name, *module;
-    uint64_t samples;      /* clock samples with this function as leaf */
+    uint64_t samples; /* clock samples with this function as leaf */
     uint64_t excl_ns, incl_ns;
 } mg_funcstat;
 
 /* One OpenMP parallel region (construct site) in one process. */
 typedef struct mg_ompstat {
-    char *name;            /* "!$omp parallel @solver.c:42" */
+    char *name;                  /* "!$omp parallel @solver.c:42" */
     uint64_t instances, wall_ns; /* on the encountering thread */
     uint64_t work_ns, wait_ns;   /* sampled, all threads */
 } mg_ompstat;
 
 /* One (region, thread) pair. */
 typedef struct mg_ompthr {
-    uint32_t region;       /* index in the process's omp list */
+    uint32_t region; /* index in the process's omp list */
     uint32_t seq;
     uint64_t work_ns, wait_ns;
 } mg_ompthr;
@@ -67,11 +67,11 @@ typedef struct mg_tsum {
     uint32_t seq;
     uint64_t tid;
     char *name;
-    bool ended;             /* thread_end seen */
+    bool ended; /* thread_end seen */
     uint64_t records, damaged, unknown;
-    uint64_t events;        /* OTF2 events written */
-    uint64_t early;         /* events that came out of stream order (order.c) */
-    uint64_t repaired;      /* Enter/Leave nesting repairs */
+    uint64_t events;          /* OTF2 events written */
+    uint64_t early;           /* events that came out of stream order (order.c) */
+    uint64_t repaired;        /* Enter/Leave nesting repairs */
     uint64_t t_first, t_last; /* corrected; t_first > t_last when no event */
     uint64_t samples, counter_samples, sample_cpu_ns, cpu_ns;
     uint64_t omp_work_ns, omp_wait_ns;
@@ -81,24 +81,35 @@ typedef struct mg_tsum {
 /* A process. */
 typedef struct mg_psum {
     uint64_t pid;
-    char *exe, *argv;       /* argv NUL-separated turned to spaces */
+    char *exe, *argv; /* argv NUL-separated turned to spaces */
     bool has_begin, has_end, ended_early, placeholder;
-    char *end_note;         /* "exit 0", "killed by signal 9", "MPI_Abort(3)", ... */
+    char *end_note;          /* "exit 0", "killed by signal 9", "MPI_Abort(3)", ... */
     uint64_t t_begin, t_end; /* corrected */
-    uint64_t os_cpu_ns;     /* utime + stime (proc_end or launcher_exit) */
+    uint64_t os_cpu_ns;      /* utime + stime (proc_end or launcher_exit) */
     uint64_t maxrss_kb;
     uint64_t stats[HPC_NSTATS];
     uint64_t clock_interval_ns;
     /* MPI */
-    uint64_t mpi_ns, mpi_calls, mpi_sends, mpi_bytes_sent, mpi_receives,
-        mpi_bytes_received, mpi_other_calls, coll_bytes_sent, coll_bytes_recv;
+    uint64_t mpi_ns, mpi_calls, mpi_sends, mpi_bytes_sent, mpi_receives, mpi_bytes_received,
+        mpi_other_calls, coll_bytes_sent, coll_bytes_recv;
     int64_t clock_offset_ns; /* at MPI_Init */
-    mg_callstat *calls;     size_t ncalls, capcalls;   mg_map call_by_key;
-    mg_callstat *sites;     size_t nsites, capsites;   mg_map site_by_key;
-    mg_funcstat *funcs;     size_t nfuncs, capfuncs;   mg_map func_by_key;
-    mg_ompstat *omps;       size_t nomps, capomps;     mg_map omp_by_key;
-    mg_ompthr *ompthr;      size_t nompthr, capompthr; mg_map ompthr_by_key;
-    mg_ctrstat *ctrs;       size_t nctrs, capctrs;
+    mg_callstat *calls;
+    size_t ncalls, capcalls;
+    mg_map call_by_key;
+    mg_callstat *sites;
+    size_t nsites, capsites;
+    mg_map site_by_key;
+    mg_funcstat *funcs;
+    size_t nfuncs, capfuncs;
+    mg_map func_by_key;
+    mg_ompstat *omps;
+    size_t nomps, capomps;
+    mg_map omp_by_key;
+    mg_ompthr *ompthr;
+    size_t nompthr, capompthr;
+    mg_map ompthr_by_key;
+    mg_ctrstat *ctrs;
+    size_t nctrs, capctrs;
 } mg_psum;
 
 /* Get or create the entry for key (callers choose keys); name/site are copied. */

@@ -13,7 +13,7 @@
 
 mg_spread mg_spread_of(const double *v, size_t n)
 {
-    mg_spread s = { 0, 0, 0, 0 };
+    mg_spread s = {0, 0, 0, 0};
     if (n == 0)
         return s;
     s.min = s.max = v[0];
@@ -65,7 +65,7 @@ static int cmp_str(const void *a, const void *b)
 /* Combine calls (or sites) of all ranks by (call, site). */
 static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_t *out_n)
 {
-    mg_strtab keys = { 0 };
+    mg_strtab keys = {0};
     mg_aggcall *out = NULL;
     size_t n = 0, cap = 0;
     double *per_rank_ns = NULL, *per_rank_calls = NULL; /* [key][rank] */
@@ -83,7 +83,7 @@ static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_
             free(key);
             if (id == n) {
                 mg_aggcall *a = MG_PUSH(out, n, cap);
-                *a = (mg_aggcall){ .call = cs[k].call, .site = cs[k].site, .min_ns = UINT64_MAX };
+                *a = (mg_aggcall){.call = cs[k].call, .site = cs[k].site, .min_ns = UINT64_MAX};
                 per_rank_ns = mg_xrealloc(per_rank_ns, cap * nranks * sizeof(double));
                 per_rank_calls = mg_xrealloc(per_rank_calls, cap * nranks * sizeof(double));
                 memset(per_rank_ns + id * nranks, 0, nranks * sizeof(double));
@@ -132,7 +132,7 @@ static int cmp_call(const void *pa, const void *pb)
 static void agg_funcs(mg_agg *a)
 {
     const mg_job *job = a->job;
-    mg_strtab keys = { 0 };
+    mg_strtab keys = {0};
     size_t cap = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_psum *s = &job->procs[i].sum;
@@ -142,7 +142,7 @@ static void agg_funcs(mg_agg *a)
             uint32_t id = mg_strtab_intern(&keys, key, strlen(f->name) + 1 + strlen(f->module));
             free(key);
             if (id == a->nfuncs)
-                *MG_PUSH(a->funcs, a->nfuncs, cap) = (mg_aggfunc){ f->name, f->module, 0, 0, 0 };
+                *MG_PUSH(a->funcs, a->nfuncs, cap) = (mg_aggfunc){f->name, f->module, 0, 0, 0};
             a->funcs[id].samples += f->samples;
             a->funcs[id].excl_ns += f->excl_ns;
             a->funcs[id].incl_ns += f->incl_ns;
@@ -167,7 +167,7 @@ static int cmp_func(const void *pa, const void *pb)
 static void agg_omps(mg_agg *a)
 {
     const mg_job *job = a->job;
-    mg_strtab keys = { 0 };
+    mg_strtab keys = {0};
     size_t cap = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_proc *p = &job->procs[i];
@@ -177,7 +177,7 @@ static void agg_omps(mg_agg *a)
             const mg_ompstat *o = &s->omps[k];
             uint32_t id = ids[k] = mg_strtab_cstr(&keys, o->name);
             if (id == a->nomps)
-                *MG_PUSH(a->omps, a->nomps, cap) = (mg_aggomp){ .name = o->name };
+                *MG_PUSH(a->omps, a->nomps, cap) = (mg_aggomp){.name = o->name};
             mg_aggomp *g = &a->omps[id];
             g->instances += o->instances;
             g->wall_ns += o->wall_ns;
@@ -190,7 +190,7 @@ static void agg_omps(mg_agg *a)
                 continue;
             mg_aggomp *g = &a->omps[ids[t->region]];
             *MG_PUSH(g->threads, g->nthreads, g->capthreads) = (mg_aggompthr){
-                mg_proc_is_rank(p) ? p->rank : -1, p->name, t->seq, t->work_ns, t->wait_ns };
+                mg_proc_is_rank(p) ? p->rank : -1, p->name, t->seq, t->work_ns, t->wait_ns};
         }
         free(ids);
     }
@@ -225,8 +225,8 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
 {
     memset(a, 0, sizeof(*a));
     a->job = job;
-    mg_strtab hosts = { 0 };
-    mg_strtab ctr_keys = { 0 };
+    mg_strtab hosts = {0};
+    mg_strtab ctr_keys = {0};
     size_t capctrs = 0;
     a->have_events = mg_defs_time_range(job, &a->t0, &a->t1);
     for (size_t i = 0; i < job->nprocs; i++) {
@@ -256,7 +256,7 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
             uint32_t id = mg_strtab_cstr(&ctr_keys, s->ctrs[k].name);
             if (id == a->nctrs)
                 *MG_PUSH(a->ctrs, a->nctrs, capctrs) =
-                    (mg_aggctr){ s->ctrs[k].name, s->ctrs[k].unit, 0, 0 };
+                    (mg_aggctr){s->ctrs[k].name, s->ctrs[k].unit, 0, 0};
             a->ctrs[id].samples += s->ctrs[k].samples;
             a->ctrs[id].value += s->ctrs[k].value;
         }

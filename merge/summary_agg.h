@@ -21,9 +21,9 @@ mg_spread mg_spread_of(const double *v, size_t n);
 typedef struct mg_aggcall {
     const char *call, *site;
     uint64_t calls, ns, min_ns, max_ns, bytes_sent, bytes_recv;
-    uint64_t ranks;          /* ranks that made the call */
-    mg_spread time;          /* seconds per rank */
-    mg_spread count;         /* calls per rank */
+    uint64_t ranks;  /* ranks that made the call */
+    mg_spread time;  /* seconds per rank */
+    mg_spread count; /* calls per rank */
 } mg_aggcall;
 
 typedef struct mg_aggfunc {
@@ -32,7 +32,7 @@ typedef struct mg_aggfunc {
 } mg_aggfunc;
 
 typedef struct mg_aggompthr {
-    int64_t rank;            /* process's MPI rank, or -1 */
+    int64_t rank; /* process's MPI rank, or -1 */
     const char *proc;
     uint32_t seq;
     uint64_t work_ns, wait_ns;
@@ -52,27 +52,27 @@ typedef struct mg_aggctr {
 
 typedef struct mg_agg {
     const mg_job *job;
-    size_t nprocs_data;      /* processes with a sub-experiment */
-    size_t nranks;           /* MPI ranks with a sub-experiment */
+    size_t nprocs_data; /* processes with a sub-experiment */
+    size_t nranks;      /* MPI ranks with a sub-experiment */
     size_t nthreads;
     size_t nhosts;
     const char **hosts;
-    uint64_t t0, t1;         /* first and last event (corrected) */
+    uint64_t t0, t1; /* first and last event (corrected) */
     bool have_events;
     uint64_t samples, counter_samples, sampled_cpu_ns, os_cpu_ns, events, records, damaged;
     uint64_t stats[HPC_NSTATS];
     uint64_t mpi_ns, app_ns;
-    mg_aggcall *calls;       /* by total time, descending */
+    mg_aggcall *calls; /* by total time, descending */
     size_t ncalls;
     mg_aggcall *sites;
     size_t nsites;
-    mg_aggfunc *funcs;       /* by exclusive time, descending */
+    mg_aggfunc *funcs; /* by exclusive time, descending */
     size_t nfuncs;
-    mg_aggomp *omps;         /* by wall time, descending */
+    mg_aggomp *omps; /* by wall time, descending */
     size_t nomps;
     mg_aggctr *ctrs;
     size_t nctrs;
-    char **problems;         /* sorted: the same whatever the merge order */
+    char **problems; /* sorted: the same whatever the merge order */
     size_t nproblems;
 } mg_agg;
 

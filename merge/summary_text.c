@@ -62,16 +62,19 @@ static void run_facts(FILE *f, const mg_agg *a)
             a->have_events ? s_of(a->t1 - a->t0) : 0.0);
     const uint64_t *st = a->stats;
     uint64_t lost = st[HPC_STAT_DROPPED_LIMIT] + st[HPC_STAT_DROPPED_IO];
-    fprintf(f, "Samples        %" PRIu64 " clock, %" PRIu64 " counter; dropped %" PRIu64
-               ", blocked %" PRIu64 ", paused %" PRIu64 "; unwind faults %" PRIu64 ", errors %" PRIu64
-               ", truncated %" PRIu64 "; trace events dropped %" PRIu64 "\n",
+    fprintf(f,
+            "Samples        %" PRIu64 " clock, %" PRIu64 " counter; dropped %" PRIu64
+            ", blocked %" PRIu64 ", paused %" PRIu64 "; unwind faults %" PRIu64 ", errors %" PRIu64
+            ", truncated %" PRIu64 "; trace events dropped %" PRIu64 "\n",
             a->samples, a->counter_samples, lost, st[HPC_STAT_BLOCKED], st[HPC_STAT_PAUSED],
             st[HPC_STAT_UNWIND_FAULTS], st[HPC_STAT_UNWIND_ERRORS], st[HPC_STAT_UNWIND_TRUNCATED],
             st[HPC_STAT_EVENTS_DROPPED]);
-    fprintf(f, "CPU time       sampled %.3f s, OS (rusage) %.3f s (%.1f%%)\n", s_of(a->sampled_cpu_ns),
-            s_of(a->os_cpu_ns), pct((double)a->sampled_cpu_ns, (double)a->os_cpu_ns));
-    fprintf(f, "Trace          otf2/traces.otf2: %" PRIu64 " events from %" PRIu64
-               " records (%" PRIu64 " damaged records skipped)\n",
+    fprintf(f, "CPU time       sampled %.3f s, OS (rusage) %.3f s (%.1f%%)\n",
+            s_of(a->sampled_cpu_ns), s_of(a->os_cpu_ns),
+            pct((double)a->sampled_cpu_ns, (double)a->os_cpu_ns));
+    fprintf(f,
+            "Trace          otf2/traces.otf2: %" PRIu64 " events from %" PRIu64 " records (%" PRIu64
+            " damaged records skipped)\n",
             a->events, a->records, a->damaged);
     if (a->nproblems || job->problems_dropped) {
         fprintf(f, "\nProblems (%zu)\n", a->nproblems + job->problems_dropped);
@@ -112,8 +115,9 @@ static void mpi_ranks(FILE *f, const mg_agg *a)
             continue;
         const mg_psum *s = &p->sum;
         double app = s_of(mg_proc_app_ns(p)), mpi = s_of(s->mpi_ns);
-        fprintf(f, "%5lld %9.3f %9.3f %5.1f%% %8" PRIu64 " %12" PRIu64 " %9" PRIu64 " %12" PRIu64
-                   " %7" PRIu64 "\n",
+        fprintf(f,
+                "%5lld %9.3f %9.3f %5.1f%% %8" PRIu64 " %12" PRIu64 " %9" PRIu64 " %12" PRIu64
+                " %7" PRIu64 "\n",
                 (long long)p->rank, app, mpi, pct(mpi, app), s->mpi_sends, s->mpi_bytes_sent,
                 s->mpi_receives, s->mpi_bytes_received, s->mpi_other_calls);
     }
@@ -124,8 +128,8 @@ static void mpi_calls(FILE *f, const char *title, const mg_aggcall *c, size_t n,
     if (!n)
         return;
     fprintf(f, "\n%s (time per rank: min / mean / max, COV)\n", title);
-    fprintf(f, "%-16s %8s %9s %9s %9s %9s %6s %12s", "Call", "Calls", "Total s", "Min s",
-            "Mean s", "Max s", "COV", "Bytes");
+    fprintf(f, "%-16s %8s %9s %9s %9s %9s %6s %12s", "Call", "Calls", "Total s", "Min s", "Mean s",
+            "Max s", "COV", "Bytes");
     fprintf(f, sites ? "  Site\n" : "\n");
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "%-16s %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f %6.2f %12" PRIu64, c[i].call,
@@ -142,8 +146,8 @@ static void openmp(FILE *f, const mg_agg *a)
     if (!a->nomps)
         return;
     fprintf(f, "\nOpenMP parallel regions (sampled CPU time)\n");
-    fprintf(f, "%-40s %9s %9s %9s %9s %7s\n", "Region", "Instances", "Wall s", "Work s",
-            "Wait s", "Wait %");
+    fprintf(f, "%-40s %9s %9s %9s %9s %7s\n", "Region", "Instances", "Wall s", "Work s", "Wait s",
+            "Wait %");
     for (size_t i = 0; i < a->nomps; i++) {
         const mg_aggomp *o = &a->omps[i];
         fprintf(f, "%-40s %9" PRIu64 " %9.3f %9.3f %9.3f %6.1f%%\n", o->name, o->instances,

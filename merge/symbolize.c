@@ -56,9 +56,9 @@ void mg_symproc_close(mg_symproc *m)
 mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc)
 {
     if (!m->map)
-        return (mg_symloc){ HPA_FUNC_UNKNOWN, 0 };
+        return (mg_symloc){HPA_FUNC_UNKNOWN, 0};
     hpa_loc l = hpa_modmap_resolve(m->map, pc);
-    return (mg_symloc){ l.func, l.line };
+    return (mg_symloc){l.func, l.line};
 }
 
 const char *mg_syms_func_name(mg_syms *s, uint32_t func)
@@ -75,7 +75,8 @@ const char *mg_syms_func_module(mg_syms *s, uint32_t func)
 
 const char *mg_syms_line_file(mg_syms *s, uint32_t line, uint32_t *lineno)
 {
-    const hpa_line *l = line && line < hpa_symtab_nlines(s->st) ? hpa_symtab_line(s->st, line) : NULL;
+    const hpa_line *l =
+        line && line < hpa_symtab_nlines(s->st) ? hpa_symtab_line(s->st, line) : NULL;
     *lineno = l ? l->lineno : 0;
     return l && l->file ? l->file : "";
 }

@@ -123,8 +123,7 @@ bool mg_map_get(const mg_map *m, uint64_t key, uint64_t *val)
 
 static void map_resize(mg_map *m, size_t cap)
 {
-    mg_map n = { mg_xmalloc(cap * sizeof(uint64_t)), mg_xmalloc(cap * sizeof(uint64_t)), cap,
-                 m->n };
+    mg_map n = {mg_xmalloc(cap * sizeof(uint64_t)), mg_xmalloc(cap * sizeof(uint64_t)), cap, m->n};
     memset(n.keys, 0xff, cap * sizeof(uint64_t));
     for (size_t i = 0; i < m->cap; i++)
         if (m->keys[i] != MG_MAP_EMPTY) {

@@ -30,7 +30,7 @@ char *mg_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow *arr (element size esz) so that index `need - 1` fits; *cap is updated. */
 void mg_grow(void **arr, size_t *cap, size_t need, size_t esz);
-#define MG_PUSH(arr, n, cap) \
+#define MG_PUSH(arr, n, cap)                                                                       \
     (mg_grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))), &(arr)[(n)++])
 
 /* ------------------------------------------------------ u64 -> u64 hash map */

@@ -28,3 +28,8 @@ INSTALL_BIN += $(HPMERGE)
 PROG_FLAGS_merge_mkjob := -Iexperiment $(SANFLAGS)
 PROG_LIBS_merge_mkjob  := $(OBJDIR)/libhpcexp.a -ldl
 $(TESTDIR)/merge/mkjob: $(OBJDIR)/libhpcexp.a
+
+# tests/unit/test_merge_order.c tests the ordering stage alone.
+$(OBJDIR)/tests/unit/test_merge_order.o: CFLAGS += -Imerge
+UNIT_LIBS_test_merge_order := $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
+$(TESTDIR)/unit/test_merge_order: $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define RUN_BUF 512 /* events read at a time from a spilled run */
+#define RUN_BUF  512 /* events read at a time from a spilled run */
+#define MAX_RUNS 32  /* more runs are merged into one (memory: MAX_RUNS read buffers) */
 
 static inline bool ev_before(const mg_ev *a, const mg_ev *b)
 {
@@ -39,7 +40,7 @@ static int spill_run(mg_order *o)
             return -1;
         }
     }
-    qsort(o->side, o->nside, sizeof(mg_ev), ev_cmp);
+    mg_sort(o->side, o->nside, sizeof(mg_ev), ev_cmp);
     if (fseeko(o->spill, (off_t)o->spill_off, SEEK_SET) != 0 ||
         fwrite(o->side, sizeof(mg_ev), o->nside, o->spill) != o->nside) {
         o->err = strerror(errno ? errno : EIO);
@@ -49,6 +50,62 @@ static int spill_run(mg_order *o)
     *r = (mg_spillrun){.off = o->spill_off, .n = o->nside};
     o->spill_off += o->nside * sizeof(mg_ev);
     o->nside = 0;
+    return 0;
+}
+
+static const mg_ev *run_head(mg_order *o, mg_spillrun *r);
+
+/* Merge all runs into one, in a new temporary file that replaces the old one. */
+static int compact_runs(mg_order *o)
+{
+    if (fflush(o->spill) != 0) {
+        o->err = strerror(errno);
+        return -1;
+    }
+    FILE *out = tmpfile();
+    if (!out) {
+        o->err = strerror(errno);
+        return -1;
+    }
+    mg_ev *obuf = mg_xmalloc(RUN_BUF * sizeof(mg_ev));
+    size_t on = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < o->nruns; i++)
+        o->runs[i].buf = mg_xmalloc(RUN_BUF * sizeof(mg_ev));
+    for (;;) {
+        mg_spillrun *best = NULL;
+        const mg_ev *bh = NULL;
+        for (size_t i = 0; i < o->nruns; i++) {
+            const mg_ev *h = run_head(o, &o->runs[i]);
+            if (h && (!bh || ev_before(h, bh))) {
+                bh = h;
+                best = &o->runs[i];
+            }
+        }
+        if (!best || on == RUN_BUF) {
+            if (on && fwrite(obuf, sizeof(mg_ev), on, out) != on && !o->err)
+                o->err = strerror(errno ? errno : EIO);
+            total += on;
+            on = 0;
+        }
+        if (!best || o->err)
+            break;
+        obuf[on++] = *bh;
+        best->bpos++;
+    }
+    for (size_t i = 0; i < o->nruns; i++)
+        free(o->runs[i].buf);
+    free(obuf);
+    if (o->err) {
+        fclose(out);
+        return -1;
+    }
+    fclose(o->spill);
+    o->spill = out;
+    o->runs[0] = (mg_spillrun){.off = 0, .n = total};
+    o->nruns = 1;
+    o->spill_off = total * sizeof(mg_ev);
+    o->ncompactions++;
     return 0;
 }
 
@@ -63,7 +120,8 @@ void mg_order_pass1(void *ctx, const mg_ev *ev)
     o->nearly++;
     if (o->err)
         return;
-    if (o->nside == o->budget && spill_run(o) != 0)
+    if (o->nside == o->budget &&
+        (spill_run(o) != 0 || (o->nruns == MAX_RUNS && compact_runs(o) != 0)))
         return;
     *MG_PUSH(o->side, o->nside, o->capside) = *ev;
 }
@@ -82,7 +140,7 @@ int mg_order_mid(mg_order *o, mg_ev_sink out, void *out_ctx)
         for (size_t i = 0; i < o->nruns; i++)
             o->runs[i].buf = mg_xmalloc(RUN_BUF * sizeof(mg_ev));
     } else {
-        qsort(o->side, o->nside, sizeof(mg_ev), ev_cmp);
+        mg_sort(o->side, o->nside, sizeof(mg_ev), ev_cmp);
     }
     o->pass = 2;
     o->max_kept = 0;

@@ -17,7 +17,8 @@
  *
  * Early events are few (an Enter per construct that contains a sample or another
  * construct), so pass 2 merges a short list. Memory: the side budget plus one small
- * read buffer per spilled run.
+ * read buffer per spilled run; runs are merged into one whenever there are 32, so the
+ * memory does not grow with the trace (the temporary file does).
  *
  * Ties at equal timestamps are broken by generation order, which is the stream order.
  */
@@ -53,7 +54,7 @@ typedef struct mg_order {
     mg_ev_sink out;
     void *out_ctx;
     /* statistics */
-    uint64_t nearly, nkept;
+    uint64_t nearly, nkept, ncompactions;
     const char *err; /* spill I/O error, or NULL */
 } mg_order;
 

@@ -181,15 +181,59 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType ft, OTF2_LocationRef l
     return OTF2_FLUSH;
 }
 
-static OTF2_TimeStamp post_flush(void *user, OTF2_FileType ft, OTF2_LocationRef loc)
+/* No post-flush callback: a merged trace has no measurement flushes to show, and
+ * OTF2 then writes no BufferFlush records. */
+static OTF2_FlushCallbacks flush_callbacks = {pre_flush, NULL};
+
+/*
+ * OTF2's default pool lets each writer hold 128 MiB before it flushes. hpmerge writes
+ * one location at a time and wants memory independent of its length, so each buffer
+ * gets a few chunks; when they are full, refusing the next one makes OTF2 flush them to
+ * the file and free them (free_all), then start over.
+ */
+#define CHUNKS_PER_BUFFER 4
+
+typedef struct chunk_list {
+    void *chunks[CHUNKS_PER_BUFFER];
+    unsigned n;
+} chunk_list;
+
+static void *chunk_alloc(void *user, OTF2_FileType ft, OTF2_LocationRef loc, void **per_buffer,
+                         uint64_t size)
 {
     (void)user;
     (void)ft;
     (void)loc;
-    return 0;
+    chunk_list *l = *per_buffer;
+    if (!l)
+        l = *per_buffer = mg_xcalloc(1, sizeof(chunk_list));
+    if (l->n == CHUNKS_PER_BUFFER)
+        return NULL;
+    void *c = malloc(size);
+    if (c)
+        l->chunks[l->n++] = c;
+    return c;
 }
 
-static OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+static void chunk_free_all(void *user, OTF2_FileType ft, OTF2_LocationRef loc, void **per_buffer,
+                           bool final)
+{
+    (void)user;
+    (void)ft;
+    (void)loc;
+    chunk_list *l = *per_buffer;
+    if (!l)
+        return;
+    for (unsigned i = 0; i < l->n; i++)
+        free(l->chunks[i]);
+    l->n = 0;
+    if (final) {
+        free(l);
+        *per_buffer = NULL;
+    }
+}
+
+static OTF2_MemoryCallbacks memory_callbacks = {chunk_alloc, chunk_free_all};
 
 static int otf2_fail(const char *what, OTF2_ErrorCode rc)
 {
@@ -207,6 +251,8 @@ static int open_archive(run *R)
         return -1;
     }
     OTF2_ErrorCode rc = OTF2_Archive_SetFlushCallbacks(R->archive, &flush_callbacks, NULL);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_Archive_SetMemoryCallbacks(R->archive, &memory_callbacks, NULL);
     if (rc == OTF2_SUCCESS)
         rc = mg_par_archive_callbacks(R->par, R->archive);
     if (rc == OTF2_SUCCESS)

@@ -272,19 +272,20 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
     mg_strtab_free(&hosts);
     mg_strtab_free(&ctr_keys);
     a->calls = agg_calls(job, false, a->nranks, &a->ncalls);
-    qsort(a->calls, a->ncalls, sizeof(mg_aggcall), cmp_call);
+    mg_sort(a->calls, a->ncalls, sizeof(mg_aggcall), cmp_call);
     a->sites = agg_calls(job, true, a->nranks, &a->nsites);
-    qsort(a->sites, a->nsites, sizeof(mg_aggcall), cmp_call);
+    mg_sort(a->sites, a->nsites, sizeof(mg_aggcall), cmp_call);
     agg_funcs(a);
-    qsort(a->funcs, a->nfuncs, sizeof(mg_aggfunc), cmp_func);
+    mg_sort(a->funcs, a->nfuncs, sizeof(mg_aggfunc), cmp_func);
     agg_omps(a);
-    qsort(a->omps, a->nomps, sizeof(mg_aggomp), cmp_omp);
+    mg_sort(a->omps, a->nomps, sizeof(mg_aggomp), cmp_omp);
     for (size_t i = 0; i < a->nomps; i++)
-        qsort(a->omps[i].threads, a->omps[i].nthreads, sizeof(mg_aggompthr), cmp_ompthr);
+        mg_sort(a->omps[i].threads, a->omps[i].nthreads, sizeof(mg_aggompthr), cmp_ompthr);
     a->nproblems = job->nproblems;
     a->problems = mg_xcalloc(job->nproblems + 1, sizeof(char *));
-    memcpy(a->problems, job->problems, job->nproblems * sizeof(char *));
-    qsort(a->problems, a->nproblems, sizeof(char *), cmp_str);
+    if (job->nproblems)
+        memcpy(a->problems, job->problems, job->nproblems * sizeof(char *));
+    mg_sort(a->problems, a->nproblems, sizeof(char *), cmp_str);
 }
 
 void mg_agg_free(mg_agg *a)

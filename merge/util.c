@@ -47,7 +47,8 @@ char *mg_xstrdup(const char *s)
 char *mg_xstrndup(const char *s, size_t n)
 {
     char *d = mg_xmalloc(n + 1);
-    memcpy(d, s, n);
+    if (n)
+        memcpy(d, s, n);
     d[n] = 0;
     return d;
 }
@@ -317,6 +318,12 @@ void mg_buf_free(mg_buf *b)
 }
 
 /* --------------------------------------------------------------- misc */
+
+void mg_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
 
 double mg_now(void)
 {

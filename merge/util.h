@@ -105,6 +105,9 @@ void mg_buf_free(mg_buf *b);
 
 /* --------------------------------------------------------------- misc */
 
+/* qsort that accepts an empty (NULL) array. */
+void mg_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* CLOCK_MONOTONIC in seconds, for progress and statistics. */
 double mg_now(void);
 /* Peak resident set size of this process in KiB (getrusage). */

@@ -32,19 +32,21 @@ void mg_clock_init(mg_clock *c, const hpc_proc *p, hpc_diag *d)
         o[ph] = r->u.clock_offset.offset_ns;
     }
     if (have[0] && have[1] && l[1] > l[0]) {
-        *c = (mg_clock){2, l[0], l[1], o[0], o[1]};
+        *c = (mg_clock){
+            2,    l[0], l[1],
+            o[0], o[1], (__int128)(o[1] - o[0]) * ((__int128)1 << 62) / (__int128)(l[1] - l[0])};
         /* A drift beyond 0.1% is not a clock: the measurement is broken. */
         double slope = (double)(o[1] - o[0]) / (double)(l[1] - l[0]);
         if (slope > 1e-3 || slope < -1e-3) {
-            hpc_diag_report(d, HPC_WARNING, p->dir, 0, __FILE__, __LINE__,
+            hpc_diag_report(d, HPC_WARNING, p->dir, HPC_NO_OFFSET, __FILE__, __LINE__,
                             "clock drift %.0f ppm between MPI_Init and MPI_Finalize is "
                             "implausible; using the MPI_Init offset only",
                             slope * 1e6);
-            *c = (mg_clock){1, l[0], l[0], o[0], o[0]};
+            *c = (mg_clock){1, l[0], l[0], o[0], o[0], 0};
         }
     } else if (have[0] || have[1]) {
         int ph = have[0] ? 0 : 1;
-        *c = (mg_clock){1, l[ph], l[ph], o[ph], o[ph]};
+        *c = (mg_clock){1, l[ph], l[ph], o[ph], o[ph], 0};
     }
 }
 
@@ -53,10 +55,8 @@ uint64_t mg_clock_apply(const mg_clock *c, uint64_t t)
     if (c->nphases == 0)
         return t;
     int64_t off = c->o0;
-    if (c->nphases == 2) {
-        __int128 dt = (__int128)(int64_t)(t - c->l0);
-        off += (int64_t)(dt * (c->o1 - c->o0) / (__int128)(c->l1 - c->l0));
-    }
+    if (c->nphases == 2)
+        off += (int64_t)(((__int128)(int64_t)(t - c->l0) * c->slope) >> 62);
     if (off < 0 && (uint64_t)(-off) > t)
         return 0;
     return t + (uint64_t)off;

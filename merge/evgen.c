@@ -70,6 +70,41 @@ static const struct {
     [OC_MASKED] = {"!$omp masked", OTF2_REGION_ROLE_MASTER},
 };
 
+/* A direct-mapped cache in front of the job's hash maps, for the few keys a stream
+ * repeats millions of times (its MPI functions, communicators, construct sites). Values
+ * cached are ids and indices that never change once given. */
+#define MEMO_SIZE 64
+typedef struct memo {
+    uint64_t key[MEMO_SIZE];
+    uint64_t val[MEMO_SIZE];
+} memo;
+
+static void memo_init(memo *m)
+{
+    memset(m->key, 0xff, sizeof(m->key));
+}
+
+static inline unsigned memo_slot(uint64_t key)
+{
+    return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+static inline bool memo_get(const memo *m, uint64_t key, uint64_t *val)
+{
+    unsigned i = memo_slot(key);
+    if (m->key[i] != key)
+        return false;
+    *val = m->val[i];
+    return true;
+}
+
+static inline void memo_put(memo *m, uint64_t key, uint64_t val)
+{
+    unsigned i = memo_slot(key);
+    m->key[i] = key;
+    m->val[i] = val;
+}
+
 typedef struct itask {
     uint64_t region_id;
     uint32_t lregion, team;
@@ -96,6 +131,9 @@ typedef struct gen {
     /* pass 1: sampled CPU time per CCT node, for the functions summary */
     uint64_t *node_ns, *node_n;
     size_t nnode_w;
+    /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
+     * region; parallel region id -> construct region; summary keys -> entry index */
+    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
     /* problems counted once per location */
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
 } gen;
@@ -144,7 +182,19 @@ static mg_symproc *symproc(gen *g)
 }
 
 /* Region of an OpenMP construct at codeptr ("!$omp for @solver.c:42"). */
+static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t codeptr);
+
 static uint32_t omp_region(gen *g, enum omp_construct oc, uint64_t codeptr)
+{
+    uint64_t key = codeptr ^ ((uint64_t)oc << 56), v;
+    if (memo_get(&g->omp_memo, key, &v))
+        return (uint32_t)v;
+    uint32_t region = omp_region_uncached(g, oc, codeptr);
+    memo_put(&g->omp_memo, key, region);
+    return region;
+}
+
+static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t codeptr)
 {
     mg_symloc where = {0, 0};
     if (codeptr)
@@ -210,11 +260,16 @@ static uint32_t mpi_region(gen *g, uint64_t fn, uint32_t *index)
 {
     mg_proc *p = g->proc;
     uint64_t i;
+    if (memo_get(&g->fn_memo, fn, &i)) {
+        *index = (uint32_t)(i >> 32);
+        return (uint32_t)i;
+    }
     if (mg_map_get(&p->fn_by_id, fn, &i)) {
         *index = (uint32_t)i;
         mg_fninfo *f = &p->fns[i];
         if (f->region == UINT32_MAX)
             f->region = mg_proc_region(p, MG_RKEY_MPI(fn), f->name, "", 0, mpi_role(f), MG_PAR_MPI);
+        memo_put(&g->fn_memo, fn, (i << 32) | f->region);
         return f->region;
     }
     *index = UINT32_MAX;
@@ -311,11 +366,21 @@ static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t ns)
         t->omp_work_ns += ns;
     else
         t->omp_wait_ns += ns;
-    uint64_t lregion;
-    if (!region || !mg_map_get(&g->proc->omp_site, region, &lregion))
+    uint64_t k;
+    if (!region)
         return;
-    mg_ompstat *o = mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name);
-    mg_ompthr *ot = mg_psum_ompthr(&g->proc->sum, (uint32_t)(o - g->proc->sum.omps), g->loc->seq);
+    if (!memo_get(&g->sum_memo, region, &k)) {
+        uint64_t lregion;
+        if (!mg_map_get(&g->proc->omp_site, region, &lregion))
+            return;
+        mg_ompstat *o = mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name);
+        uint32_t oi = (uint32_t)(o - g->proc->sum.omps);
+        mg_ompthr *ot = mg_psum_ompthr(&g->proc->sum, oi, g->loc->seq);
+        k = ((uint64_t)oi << 32) | (uint64_t)(ot - g->proc->sum.ompthr);
+        memo_put(&g->sum_memo, region, k);
+    }
+    mg_ompstat *o = &g->proc->sum.omps[k >> 32];
+    mg_ompthr *ot = &g->proc->sum.ompthr[(uint32_t)k];
     if (cls == 1) {
         o->work_ns += ns;
         ot->work_ns += ns;
@@ -364,9 +429,16 @@ static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
 static uint32_t local_comm(gen *g, uint64_t comm, bool *ok)
 {
     uint64_t i;
+    if (memo_get(&g->comm_memo, comm, &i)) {
+        *ok = true;
+        return (uint32_t)i;
+    }
     *ok = mg_map_get(&g->proc->comm_by_id, comm, &i);
-    if (!*ok)
+    if (!*ok) {
         g->bad_comm++;
+        return 0;
+    }
+    memo_put(&g->comm_memo, comm, i);
     return (uint32_t)i;
 }
 
@@ -390,11 +462,15 @@ static void close_call(gen *g)
     const char *name = g->proc->regions[g->call_region].name;
     mg_callstat_add(mg_psum_call(ps, g->call_region, name), ns, g->call_sent, g->call_recv);
     /* call site: the return address's line, per MPI function */
+    uint64_t memo_key = g->call_site ^ ((uint64_t)g->call_region << 48), idx;
+    if (memo_get(&g->site_memo, memo_key, &idx)) {
+        mg_callstat_add(&ps->sites[idx], ns, g->call_sent, g->call_recv);
+        return;
+    }
     mg_symloc where = {0, 0};
     if (g->call_site)
         where = mg_symproc_resolve(symproc(g), g->call_site - 1);
     uint64_t key = ((uint64_t)where.line << 24) | (g->call_region & 0xffffff);
-    uint64_t idx;
     mg_callstat *site;
     if (mg_map_get(&ps->site_by_key, key, &idx)) {
         site = &ps->sites[idx];
@@ -412,6 +488,7 @@ static void close_call(gen *g)
         }
         site = mg_psum_site(ps, key, name, desc);
     }
+    memo_put(&g->site_memo, memo_key, (uint64_t)(site - ps->sites));
     mg_callstat_add(site, ns, g->call_sent, g->call_recv);
 }
 
@@ -777,6 +854,11 @@ static void report_counts(gen *g)
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
 {
     gen g = {.job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx};
+    memo_init(&g.fn_memo);
+    memo_init(&g.comm_memo);
+    memo_init(&g.omp_memo);
+    memo_init(&g.site_memo);
+    memo_init(&g.sum_memo);
     cc_fill_gaps(&g);
     if (!r)
         return 0;

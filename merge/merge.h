@@ -40,6 +40,7 @@ typedef struct mg_clock {
     int nphases;     /* 0: no correction, 1: constant offset, 2: linear */
     uint64_t l0, l1; /* local_ns of the measurements */
     int64_t o0, o1;  /* offsets at l0, l1 */
+    __int128 slope;  /* (o1 - o0) / (l1 - l0) in units of 2^-62: no division per event */
 } mg_clock;
 
 void mg_clock_init(mg_clock *c, const hpc_proc *p, hpc_diag *d);

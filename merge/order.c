@@ -145,6 +145,7 @@ int mg_order_mid(mg_order *o, mg_ev_sink out, void *out_ctx)
     o->pass = 2;
     o->max_kept = 0;
     o->spos = 0;
+    o->head_valid = false;
     o->out = out;
     o->out_ctx = out_ctx;
     return 0;
@@ -171,38 +172,46 @@ static const mg_ev *run_head(mg_order *o, mg_spillrun *r)
 }
 
 /* The earliest side event, or NULL. Runs are few: a linear scan beats a heap here. */
-static const mg_ev *side_head(mg_order *o, mg_spillrun **from)
+/* The earliest side event, or NULL; cached until it is popped, so a main event costs
+ * one comparison. Runs are few (<= MAX_RUNS): a scan per pop beats a heap here. */
+static const mg_ev *side_head(mg_order *o)
 {
-    *from = NULL;
-    if (!o->nruns)
-        return o->spos < o->nside ? &o->side[o->spos] : NULL;
+    if (o->head_valid)
+        return o->head;
+    o->head_valid = true;
+    o->head_run = NULL;
+    if (!o->nruns) {
+        o->head = o->spos < o->nside ? &o->side[o->spos] : NULL;
+        return o->head;
+    }
     const mg_ev *best = NULL;
     for (size_t i = 0; i < o->nruns; i++) {
         const mg_ev *h = run_head(o, &o->runs[i]);
         if (h && (!best || ev_before(h, best))) {
             best = h;
-            *from = &o->runs[i];
+            o->head_run = &o->runs[i];
         }
     }
+    o->head = best;
     return best;
 }
 
-static void side_pop(mg_order *o, mg_spillrun *from)
+static void side_pop(mg_order *o)
 {
-    if (from)
-        from->bpos++;
+    if (o->head_run)
+        o->head_run->bpos++;
     else
         o->spos++;
+    o->head_valid = false;
 }
 
 /* Emit side events that come before ev (all of them when ev is NULL). */
 static void emit_side_until(mg_order *o, const mg_ev *ev)
 {
-    mg_spillrun *from;
     const mg_ev *h;
-    while ((h = side_head(o, &from)) && (!ev || ev_before(h, ev))) {
+    while ((h = side_head(o)) && (!ev || ev_before(h, ev))) {
         mg_ev copy = *h;
-        side_pop(o, from);
+        side_pop(o);
         o->out(o->out_ctx, &copy);
     }
 }

@@ -44,7 +44,10 @@ typedef struct mg_order {
     /* side list (in memory) */
     mg_ev *side;
     size_t nside, capside, budget;
-    size_t spos; /* pass 2: next unread in side */
+    size_t spos;           /* pass 2: next unread in side */
+    const mg_ev *head;     /* pass 2: cached earliest side event */
+    mg_spillrun *head_run; /* its run, NULL for the in-memory list */
+    bool head_valid;
     /* spilled runs */
     FILE *spill;
     mg_spillrun *runs;

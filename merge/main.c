@@ -32,6 +32,7 @@ static void usage(FILE *f)
                "      --top N          functions listed in the summary (default 20)\n"
                "      --sort-memory N  events per location sorted in memory before a temporary\n"
                "                       file is used (default 65536)\n"
+               "      --stats          print merge speed and peak memory on stderr\n"
                "  -V, --version        print the version\n"
                "  -h, --help           print this help\n"
                "\n"
@@ -61,13 +62,14 @@ int main(int argc, char **argv)
     mg_par par;
     mg_par_init(&par, &argc, &argv);
     mg_opts opts = {.progress = -1, .top = 20};
-    enum { O_PROGRESS = 256, O_NO_PROGRESS, O_TOP, O_SORT_MEMORY };
+    enum { O_PROGRESS = 256, O_NO_PROGRESS, O_TOP, O_SORT_MEMORY, O_STATS };
     static const struct option longopts[] = {
         {"quiet", no_argument, NULL, 'q'},
         {"progress", no_argument, NULL, O_PROGRESS},
         {"no-progress", no_argument, NULL, O_NO_PROGRESS},
         {"top", required_argument, NULL, O_TOP},
         {"sort-memory", required_argument, NULL, O_SORT_MEMORY},
+        {"stats", no_argument, NULL, O_STATS},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -84,6 +86,9 @@ int main(int argc, char **argv)
             break;
         case O_NO_PROGRESS:
             opts.progress = 0;
+            break;
+        case O_STATS:
+            opts.stats = true;
             break;
         case O_TOP:
             if (!parse_count(optarg, &v) || v > 100000) {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #define RUN_BUF  512 /* events read at a time from a spilled run */
-#define MAX_RUNS 32  /* more runs are merged into one (memory: MAX_RUNS read buffers) */
+#define MAX_RUNS 32  /* runs of a level merged into one of the next level */
 
 static inline bool ev_before(const mg_ev *a, const mg_ev *b)
 {
@@ -31,61 +31,75 @@ void mg_order_init(mg_order *o, size_t budget)
     o->budget = budget ? budget : 64 * 1024;
 }
 
-static int spill_run(mg_order *o)
+static int io_fail(mg_order *o)
 {
-    if (!o->spill) {
-        o->spill = tmpfile();
-        if (!o->spill) {
-            o->err = strerror(errno);
-            return -1;
-        }
-    }
-    mg_sort(o->side, o->nside, sizeof(mg_ev), ev_cmp);
-    if (fseeko(o->spill, (off_t)o->spill_off, SEEK_SET) != 0 ||
-        fwrite(o->side, sizeof(mg_ev), o->nside, o->spill) != o->nside) {
+    if (!o->err)
         o->err = strerror(errno ? errno : EIO);
-        return -1;
+    return -1;
+}
+
+static FILE *level_file(mg_order *o, unsigned level)
+{
+    if (!o->files[level]) {
+        o->files[level] = tmpfile();
+        if (!o->files[level])
+            io_fail(o);
     }
-    mg_spillrun *r = MG_PUSH(o->runs, o->nruns, o->capruns);
-    *r = (mg_spillrun){.off = o->spill_off, .n = o->nside};
-    o->spill_off += o->nside * sizeof(mg_ev);
-    o->nside = 0;
+    return o->files[level];
+}
+
+/* Append n events to the end of level's file as a new run. */
+static int add_run(mg_order *o, unsigned level, const mg_ev *ev, size_t n, bool new_run)
+{
+    FILE *f = level_file(o, level);
+    if (!f)
+        return -1;
+    if (fseeko(f, (off_t)o->file_end[level], SEEK_SET) != 0 || fwrite(ev, sizeof(mg_ev), n, f) != n)
+        return io_fail(o);
+    if (new_run)
+        *MG_PUSH(o->runs, o->nruns, o->capruns) =
+            (mg_spillrun){.level = level, .off = o->file_end[level] / sizeof(mg_ev), .n = 0};
+    o->runs[o->nruns - 1].n += n;
+    o->file_end[level] += n * sizeof(mg_ev);
     return 0;
 }
 
 static const mg_ev *run_head(mg_order *o, mg_spillrun *r);
 
-/* Merge all runs into one, in a new temporary file that replaces the old one. */
-static int compact_runs(mg_order *o)
+/* Merge the runs runs[first..] (all of one level) into one run of the next level, then
+ * empty their file. */
+static int merge_level(mg_order *o, size_t first)
 {
-    if (fflush(o->spill) != 0) {
-        o->err = strerror(errno);
+    unsigned level = o->runs[first].level;
+    if (level + 1 >= MG_ORDER_LEVELS) {
+        o->err = "too many levels of temporary runs";
         return -1;
     }
-    FILE *out = tmpfile();
-    if (!out) {
-        o->err = strerror(errno);
-        return -1;
-    }
+    if (fflush(o->files[level]) != 0)
+        return io_fail(o);
+    size_t n = o->nruns - first;
+    mg_spillrun *in = mg_xmalloc(n * sizeof(mg_spillrun));
+    memcpy(in, o->runs + first, n * sizeof(mg_spillrun));
+    o->nruns = first;
+    for (size_t i = 0; i < n; i++)
+        in[i].buf = mg_xmalloc(RUN_BUF * sizeof(mg_ev));
     mg_ev *obuf = mg_xmalloc(RUN_BUF * sizeof(mg_ev));
     size_t on = 0;
-    uint64_t total = 0;
-    for (size_t i = 0; i < o->nruns; i++)
-        o->runs[i].buf = mg_xmalloc(RUN_BUF * sizeof(mg_ev));
+    bool started = false;
     for (;;) {
         mg_spillrun *best = NULL;
         const mg_ev *bh = NULL;
-        for (size_t i = 0; i < o->nruns; i++) {
-            const mg_ev *h = run_head(o, &o->runs[i]);
+        for (size_t i = 0; i < n; i++) {
+            const mg_ev *h = run_head(o, &in[i]);
             if (h && (!bh || ev_before(h, bh))) {
                 bh = h;
-                best = &o->runs[i];
+                best = &in[i];
             }
         }
-        if (!best || on == RUN_BUF) {
-            if (on && fwrite(obuf, sizeof(mg_ev), on, out) != on && !o->err)
-                o->err = strerror(errno ? errno : EIO);
-            total += on;
+        if ((!best || on == RUN_BUF) && on) {
+            if (add_run(o, level + 1, obuf, on, !started) != 0)
+                break;
+            started = true;
             on = 0;
         }
         if (!best || o->err)
@@ -93,20 +107,37 @@ static int compact_runs(mg_order *o)
         obuf[on++] = *bh;
         best->bpos++;
     }
-    for (size_t i = 0; i < o->nruns; i++)
-        free(o->runs[i].buf);
+    for (size_t i = 0; i < n; i++)
+        free(in[i].buf);
+    free(in);
     free(obuf);
-    if (o->err) {
-        fclose(out);
+    if (o->err)
         return -1;
-    }
-    fclose(o->spill);
-    o->spill = out;
-    o->runs[0] = (mg_spillrun){.off = 0, .n = total};
-    o->nruns = 1;
-    o->spill_off = total * sizeof(mg_ev);
+    if (ftruncate(fileno(o->files[level]), 0) != 0)
+        return io_fail(o);
+    o->file_end[level] = 0;
     o->ncompactions++;
     return 0;
+}
+
+/* Sort the side list into a level-0 run; merge levels that are full. */
+static int spill_run(mg_order *o)
+{
+    mg_sort(o->side, o->nside, sizeof(mg_ev), ev_cmp);
+    if (add_run(o, 0, o->side, o->nside, true) != 0)
+        return -1;
+    o->nside = 0;
+    /* runs are appended level by level, so a full level is the tail of the list */
+    for (;;) {
+        size_t k = o->nruns;
+        unsigned level = o->runs[k - 1].level;
+        while (k > 0 && o->runs[k - 1].level == level)
+            k--;
+        if (o->nruns - k < MAX_RUNS)
+            return 0;
+        if (merge_level(o, k) != 0)
+            return -1;
+    }
 }
 
 void mg_order_pass1(void *ctx, const mg_ev *ev)
@@ -120,8 +151,7 @@ void mg_order_pass1(void *ctx, const mg_ev *ev)
     o->nearly++;
     if (o->err)
         return;
-    if (o->nside == o->budget &&
-        (spill_run(o) != 0 || (o->nruns == MAX_RUNS && compact_runs(o) != 0)))
+    if (o->nside == o->budget && spill_run(o) != 0)
         return;
     *MG_PUSH(o->side, o->nside, o->capside) = *ev;
 }
@@ -133,10 +163,9 @@ int mg_order_mid(mg_order *o, mg_ev_sink out, void *out_ctx)
     if (o->nruns && o->nside && spill_run(o) != 0)
         return -1;
     if (o->nruns) {
-        if (fflush(o->spill) != 0) {
-            o->err = strerror(errno);
-            return -1;
-        }
+        for (unsigned l = 0; l < MG_ORDER_LEVELS; l++)
+            if (o->files[l] && fflush(o->files[l]) != 0)
+                return io_fail(o);
         for (size_t i = 0; i < o->nruns; i++)
             o->runs[i].buf = mg_xmalloc(RUN_BUF * sizeof(mg_ev));
     } else {
@@ -159,8 +188,8 @@ static const mg_ev *run_head(mg_order *o, mg_spillrun *r)
     if (r->next == r->n || o->err)
         return NULL;
     size_t want = r->n - r->next < RUN_BUF ? (size_t)(r->n - r->next) : RUN_BUF;
-    off_t at = (off_t)(r->off + r->next * sizeof(mg_ev));
-    ssize_t got = pread(fileno(o->spill), r->buf, want * sizeof(mg_ev), at);
+    off_t at = (off_t)((r->off + r->next) * sizeof(mg_ev));
+    ssize_t got = pread(fileno(o->files[r->level]), r->buf, want * sizeof(mg_ev), at);
     if (got != (ssize_t)(want * sizeof(mg_ev))) {
         o->err = got < 0 ? strerror(errno) : "temporary file truncated";
         return NULL;
@@ -171,9 +200,8 @@ static const mg_ev *run_head(mg_order *o, mg_spillrun *r)
     return &r->buf[0];
 }
 
-/* The earliest side event, or NULL. Runs are few: a linear scan beats a heap here. */
 /* The earliest side event, or NULL; cached until it is popped, so a main event costs
- * one comparison. Runs are few (<= MAX_RUNS): a scan per pop beats a heap here. */
+ * one comparison. Runs are few (< MAX_RUNS per level): a scan per pop beats a heap. */
 static const mg_ev *side_head(mg_order *o)
 {
     if (o->head_valid)
@@ -243,10 +271,12 @@ void mg_order_free(mg_order *o)
         free(o->runs[i].buf);
     free(o->runs);
     free(o->side);
-    if (o->spill)
-        fclose(o->spill);
-    uint64_t nearly = o->nearly, nkept = o->nkept;
+    for (unsigned l = 0; l < MG_ORDER_LEVELS; l++)
+        if (o->files[l])
+            fclose(o->files[l]);
+    uint64_t nearly = o->nearly, nkept = o->nkept, ncompactions = o->ncompactions;
     memset(o, 0, sizeof(*o));
     o->nearly = nearly;
     o->nkept = nkept;
+    o->ncompactions = ncompactions;
 }

@@ -17,8 +17,10 @@
  *
  * Early events are few (an Enter per construct that contains a sample or another
  * construct), so pass 2 merges a short list. Memory: the side budget plus one small
- * read buffer per spilled run; runs are merged into one whenever there are 32, so the
- * memory does not grow with the trace (the temporary file does).
+ * read buffer per spilled run. Runs are kept in levels, one unlinked temporary file
+ * each: when a level holds 32 runs they are merged into one run of the next level and
+ * the level's file is emptied (an external merge sort), so memory stays bounded, the
+ * work grows as n log n and the disk used stays about twice the early events.
  *
  * Ties at equal timestamps are broken by generation order, which is the stream order.
  */
@@ -31,8 +33,11 @@
 
 typedef void (*mg_ev_sink)(void *ctx, const mg_ev *ev);
 
+#define MG_ORDER_LEVELS 8 /* 32^8 runs of the budget: more than any trace */
+
 typedef struct mg_spillrun {
-    uint64_t off, n; /* in the spill file, events */
+    unsigned level;  /* in files[level] */
+    uint64_t off, n; /* in that file, events */
     uint64_t next;   /* events consumed */
     mg_ev *buf;
     size_t bpos, blen;
@@ -48,11 +53,11 @@ typedef struct mg_order {
     const mg_ev *head;     /* pass 2: cached earliest side event */
     mg_spillrun *head_run; /* its run, NULL for the in-memory list */
     bool head_valid;
-    /* spilled runs */
-    FILE *spill;
+    /* spilled runs: level L holds runs of about budget * 32^L events, in files[L] */
+    FILE *files[MG_ORDER_LEVELS];
+    uint64_t file_end[MG_ORDER_LEVELS];
     mg_spillrun *runs;
     size_t nruns, capruns;
-    uint64_t spill_off;
     /* pass 2 output */
     mg_ev_sink out;
     void *out_ctx;

@@ -40,6 +40,8 @@ typedef struct run {
     bool progress;
     double t_start, t_tick;
     size_t locs_done, locs_mine;
+    long peak_anon_kb; /* RssAnon at the fullest point of each location */
+    uint64_t mine_records, mine_events;
     unsigned long killed_after;
 } run;
 
@@ -294,6 +296,12 @@ static int merge_location(run *R, mg_loc *loc)
     int rc = mg_order_mid(&o, mg_evw_event, &x);
     if (rc == 0) {
         mg_gen_location(job, loc, r, 2, mg_order_pass2, &o);
+        if (R->opts->stats) {
+            /* side list, spill buffers and OTF2 chunks are all still allocated here */
+            long kb = mg_rss_anon_kb();
+            if (kb > R->peak_anon_kb)
+                R->peak_anon_kb = kb;
+        }
         rc = mg_order_finish(&o);
     } else {
         mg_order_free(&o);
@@ -311,6 +319,8 @@ static int merge_location(run *R, mg_loc *loc)
         return otf2_fail("closing an OTF2 event writer", crc);
     job->records += loc->sum.records;
     job->events += loc->sum.events;
+    R->mine_records += loc->sum.records;
+    R->mine_events += loc->sum.events;
     return rc;
 }
 
@@ -446,6 +456,24 @@ static int write_summaries(run *R)
     return rc;
 }
 
+static void report_stats(run *R)
+{
+    mg_job *job = &R->job;
+    double wall = mg_now() - R->t_start, cpu = mg_cpu_seconds();
+    long anon = mg_rss_anon_kb();
+    if (anon > R->peak_anon_kb)
+        R->peak_anon_kb = anon;
+    fprintf(stderr,
+            "%s: stats: rank %d: %llu records, %llu events written; wall %.3f s, cpu %.3f s; "
+            "%.2f M events/s (cpu), %.2f M events/s (wall); peak anon memory %ld kB, "
+            "max rss %ld kB\n",
+            MG_PROG, R->par->rank, (unsigned long long)R->mine_records,
+            (unsigned long long)R->mine_events, wall, cpu,
+            cpu > 0 ? R->mine_events / cpu / 1e6 : 0.0,
+            wall > 0 ? R->mine_events / wall / 1e6 : 0.0, R->peak_anon_kb, mg_maxrss_kb());
+    (void)job;
+}
+
 static void report_done(run *R)
 {
     mg_job *job = &R->job;
@@ -502,6 +530,8 @@ int mg_run(const mg_opts *opts, mg_par *par)
         goto out;
     if (par->rank == 0 && !opts->quiet)
         report_done(&R);
+    if (opts->stats)
+        report_stats(&R);
     rc = MG_EXIT_OK;
 out:
     if (R.archive)

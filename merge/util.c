@@ -332,6 +332,28 @@ double mg_now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+long mg_rss_anon_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    long kb = 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "RssAnon: %ld", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
+double mg_cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+           (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 long mg_maxrss_kb(void)
 {
     struct rusage ru;

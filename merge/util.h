@@ -112,6 +112,11 @@ void mg_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
 double mg_now(void);
 /* Peak resident set size of this process in KiB (getrusage). */
 long mg_maxrss_kb(void);
+/* Current anonymous resident memory in KiB (/proc/self/status RssAnon; 0 if unknown):
+ * the heap, without the mapped input files that the page cache may drop at will. */
+long mg_rss_anon_kb(void);
+/* CPU time (user + system) of this process in seconds. */
+double mg_cpu_seconds(void);
 /* Copy an hpc_str-like (p, n) into a fresh NUL-terminated string. */
 char *mg_strdup_n(const char *p, size_t n);
 

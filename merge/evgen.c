@@ -136,6 +136,7 @@ typedef struct gen {
     memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
     /* problems counted once per location */
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
+    uint64_t to_missing; /* messages with a rank that left no data */
 } gen;
 
 int mg_omp_state_class(unsigned s)
@@ -528,6 +529,10 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
     if (needs_peer && (m->peer < 0 || !ok))
         return; /* MPI_PROC_NULL moves nothing; an unknown comm cannot be named */
     uint32_t peer = (uint32_t)m->peer;
+    if (g->pass == 1 && needs_peer && m->peer_world >= 0 &&
+        (uint64_t)m->peer_world < g->job->nprocs && g->job->procs[m->peer_world].placeholder &&
+        g->job->procs[m->peer_world].group == (uint64_t)m->peer_world)
+        g->to_missing++;
     uint64_t tag = (uint32_t)m->tag;
     mg_psum *ps = &g->proc->sum;
     switch (m->op) {
@@ -846,6 +851,11 @@ static void report_counts(gen *g)
     if (g->bad_fn)
         mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record", path,
                        (unsigned long long)g->bad_fn);
+    if (g->to_missing)
+        mg_job_problem(g->job,
+                       "%s: %llu messages to or from ranks that left no data have no partner in "
+                       "the trace",
+                       path, (unsigned long long)g->to_missing);
     if (g->orphan_detail)
         mg_job_problem(g->job, "%s: %llu MPI detail records without their mpi_call", path,
                        (unsigned long long)g->orphan_detail);

@@ -110,6 +110,7 @@ typedef struct mg_job {
     void (*tick)(struct mg_job *job);
     void *tick_ctx;
     unsigned top; /* functions listed in the summary */
+    bool replay;  /* pass 2: damage was reported in pass 1 already */
     /* merge statistics */
     uint64_t records, events;
     double merge_seconds;

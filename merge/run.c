@@ -54,6 +54,8 @@ static void diag_report(void *ctx, enum hpc_severity sev, const char *file, uint
     (void)src_file;
     (void)src_line;
     mg_job *job = ctx;
+    if (job->replay)
+        return;
     if (offset == HPC_NO_OFFSET)
         mg_job_problem(job, "%s: %s", file ? file : "?", msg);
     else
@@ -295,7 +297,9 @@ static int merge_location(run *R, mg_loc *loc)
     mg_evw_init(&x, w, loc);
     int rc = mg_order_mid(&o, mg_evw_event, &x);
     if (rc == 0) {
+        job->replay = true;
         mg_gen_location(job, loc, r, 2, mg_order_pass2, &o);
+        job->replay = false;
         if (R->opts->stats) {
             /* side list, spill buffers and OTF2 chunks are all still allocated here */
             long kb = mg_rss_anon_kb();

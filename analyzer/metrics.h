@@ -33,9 +33,11 @@ typedef struct hpa_metric {
     unsigned counter;    /* HPA_SRC_COUNTER: the counter's global index */
     uint32_t state_mask; /* sample counts if (state & mask) == value */
     uint32_t state_value;
-    double scale; /* raw sum * scale = shown value (1e-9 for ns -> s) */
-    bool time;    /* shown in seconds; JSON keys get "_s" */
-    bool visible; /* shown in text reports by default */
+    uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here
+                          * (a set of OpenMP states: OpenMP Work, OpenMP Wait) */
+    double scale;        /* raw sum * scale = shown value (1e-9 for ns -> s) */
+    bool time;           /* shown in seconds; JSON keys get "_s" */
+    bool visible;        /* shown in text reports by default */
 } hpa_metric;
 
 typedef struct hpa_metrics {
@@ -54,6 +56,14 @@ int hpa_metrics_add(hpa_metrics *ms, const hpa_metric *m);
 
 /* Index of the metric named key ("cpu", "samples", ...), or -1. */
 int hpa_metrics_find(const hpa_metrics *ms, const char *key);
+
+/* True if a sample with these state bits counts for metric m. */
+static inline bool hpa_metric_counts(const hpa_metric *m, uint32_t state)
+{
+    if ((state & m->state_mask) != m->state_value)
+        return false;
+    return m->omp_states == 0 || (m->omp_states >> ((state >> 1) & 0xf) & 1); /* HPC_STATE_OMP */
+}
 
 /* The shown value of a raw sum of metric i. */
 static inline double hpa_metric_value(const hpa_metrics *ms, unsigned i, uint64_t raw)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "omp_model.h"
 #include "u64map.h"
 #include "view.h"
 
@@ -76,6 +77,7 @@ void hpa_profile_close(hpa_profile *p)
             thread_free(&pr->threads[t]);
         free(pr->threads);
         hpa_modmap_close(pr->map);
+        hpa_omp_free(pr->omp);
     }
     free(p->procs);
     for (unsigned i = 0; i < p->nexps; i++)
@@ -143,7 +145,7 @@ typedef struct loader {
     hpa_process *pr;
     hpa_thread *t;
     const hpa_filter *f;
-    hpa_u64map map; /* (node | state << 32) -> bucket */
+    hpa_u64map map; /* (node | (state | omp_ctx << 8) << 32) -> bucket */
     uint64_t last_key;
     uint32_t last_bucket;
     uint32_t node_cap, bucket_cap;
@@ -199,10 +201,11 @@ static int add_node(loader *L, const hpc_rec_cct_node *n)
     return 0;
 }
 
-/* Bucket index for (node, state), creating it. Returns UINT32_MAX when out of memory. */
-static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state)
+/* Bucket index for (node, state, OpenMP context), creating it. Returns UINT32_MAX when out
+ * of memory. State bits use 5 bits, so the context shares the key's upper half. */
+static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state, uint32_t omp_ctx)
 {
-    uint64_t key = node | (uint64_t)state << 32;
+    uint64_t key = node | (uint64_t)((state & 0xff) | omp_ctx << 8) << 32;
     if (key == L->last_key)
         return L->last_bucket;
     uint32_t b;
@@ -222,7 +225,7 @@ static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state)
             L->bucket_cap = cap;
         }
         b = t->nbuckets;
-        t->buckets[b] = (hpa_bucket){.node = node, .state = state};
+        t->buckets[b] = (hpa_bucket){.node = node, .state = state, .omp_ctx = omp_ctx};
         memset(t->vals + (size_t)b * nm, 0, sizeof(uint64_t) * nm);
         if (hpa_u64map_put(&L->map, key, b))
             return UINT32_MAX;
@@ -274,14 +277,16 @@ static int add_clock_sample(loader *L, const hpc_rec_sample_clock *s)
     t->cpu_ns_read += s->cpu_ns;
     if (!keep_sample(L, s->time, s->cpu, s->state))
         return 0;
-    uint32_t b = bucket_of(L, checked_node(L, s->node), (uint32_t)s->state);
+    uint32_t state = (uint32_t)s->state;
+    uint32_t ctx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
+    uint32_t b = bucket_of(L, checked_node(L, s->node), state, ctx);
     if (b == UINT32_MAX)
         return HPC_E_NOMEM;
     const hpa_metrics *ms = &L->p->metrics;
     uint64_t *v = t->vals + (size_t)b * ms->n;
     for (unsigned k = 0; k < ms->n; k++) {
         const hpa_metric *m = &ms->m[k];
-        if ((s->state & m->state_mask) != m->state_value)
+        if (!hpa_metric_counts(m, state))
             continue;
         if (m->source == HPA_SRC_CLOCK_TIME)
             v[k] += s->cpu_ns;
@@ -299,9 +304,11 @@ static int add_counter_sample(loader *L, const hpc_rec_sample_counter *s)
     if (m == UINT_MAX || !keep_sample(L, s->time, s->cpu, s->state))
         return 0;
     const hpa_metric *def = &L->p->metrics.m[m];
-    if ((s->state & def->state_mask) != def->state_value)
+    uint32_t state = (uint32_t)s->state;
+    uint32_t ctx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
+    if (!hpa_metric_counts(def, state))
         return 0;
-    uint32_t b = bucket_of(L, checked_node(L, s->node), (uint32_t)s->state);
+    uint32_t b = bucket_of(L, checked_node(L, s->node), state, ctx);
     if (b == UINT32_MAX)
         return HPC_E_NOMEM;
     t->vals[(size_t)b * L->p->metrics.n + m] += s->value;
@@ -443,8 +450,18 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f)
     if (f)
         p->filter = *f;
     int rc = add_counter_metrics(p);
+    /* OpenMP regions first: their metrics join the set, and samples are classified by
+     * region as they are read (omp_model.h). */
+    for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
+        if (!f || hpa_filter_process(f, p->procs[i].proc->rank))
+            rc = hpa_omp_load(p, &p->procs[i]);
+    if (rc == 0)
+        rc = hpa_omp_add_metrics(p);
+    hpa_omp_note_native(p);
     for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
         rc = load_process(p, &p->procs[i], f);
+    if (rc == 0)
+        rc = hpa_omp_views_prepare(p); /* the views' pseudo functions exist from now on */
     return rc;
 }
 
@@ -488,7 +505,7 @@ static unsigned node_frames(const hpa_thread *t, uint32_t node, hpa_frame *f)
 int hpa_profile_paths(const hpa_profile *p, const hpa_view *view, hpa_path_fn fn, void *arg)
 {
     unsigned cap = max_depth(p) + 1;
-    unsigned vcap = 2 * cap + 8;
+    unsigned vcap = 2 * cap + 8 + hpa_omp_context_room(p); /* OpenMP views add paths */
     hpa_frame *frames = malloc(sizeof(*frames) * (cap + vcap));
     if (!frames)
         return HPC_E_NOMEM;

@@ -30,8 +30,9 @@ struct hpa_view;
 
 /* An aggregated sample bucket of one thread. vals has metrics.n entries. */
 typedef struct hpa_bucket {
-    uint32_t node;  /* CCT node id, 0 = no stack */
-    uint32_t state; /* sample state bits (HPC_STATE_*) */
+    uint32_t node;    /* CCT node id, 0 = no stack */
+    uint32_t state;   /* sample state bits (HPC_STATE_*) */
+    uint32_t omp_ctx; /* OpenMP construct context (omp_model.h), 0 = not in a region */
     uint64_t *vals;
 } hpa_bucket;
 
@@ -67,6 +68,7 @@ typedef struct hpa_process {
     uint32_t nthreads;
     hpa_thread *threads;
     unsigned counter_metric[64]; /* counter_def.index -> metric, or UINT_MAX */
+    struct hpa_omp_proc *omp;    /* OpenMP regions and contexts (omp_model.h), or NULL */
 } hpa_process;
 
 typedef struct hpa_profile {

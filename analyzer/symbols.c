@@ -10,6 +10,7 @@
  */
 #include "symbols.h"
 
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -143,6 +144,19 @@ static uint32_t intern_line(hpa_symtab *st, uint32_t func, const char *file, uin
 uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func)
 {
     return intern_line(st, func, "", 0);
+}
+
+uint32_t hpa_symtab_pseudo(hpa_symtab *st, const char *name)
+{
+    return intern_func(st, "", "", name, 0, false, false);
+}
+
+uint32_t hpa_symtab_line_in(hpa_symtab *st, uint32_t func, uint32_t line)
+{
+    const hpa_line *l = line < st->lkeys.n ? &st->lines[line] : NULL;
+    if (!l || l->lineno == 0)
+        return hpa_symtab_func_line(st, func);
+    return intern_line(st, func, l->file, l->lineno);
 }
 
 hpa_symtab *hpa_symtab_open(hpc_diag *diag)
@@ -434,11 +448,35 @@ static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
     return intern_func(st, e->recorded, e->name, name, start, false, ours);
 }
 
+/*
+ * Line of addr from the compile unit whose address ranges hold it. libdwfl finds the unit
+ * through .debug_aranges, which clang does not emit (elfutils 0.188 has no fallback), so
+ * without this clang-built code would have no line numbers.
+ */
+static const char *line_from_cu_ranges(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+    Dwarf_Addr bias;
+    for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL;) {
+        Dwarf_Addr base, start, end;
+        for (ptrdiff_t off = 0; (off = dwarf_ranges(cu, off, &base, &start, &end)) > 0;) {
+            if (addr - bias < start || addr - bias >= end)
+                continue;
+            Dwarf_Line *l = dwarf_getsrc_die(cu, addr - bias);
+            if (!l || dwarf_lineno(l, lineno) != 0)
+                return NULL;
+            return dwarf_linesrc(l, NULL, NULL);
+        }
+    }
+    return NULL;
+}
+
 static uint32_t resolve_line(hpa_symtab *st, const elf_entry *e, uint32_t func, uint64_t addr)
 {
     Dwfl_Line *l = e->mod ? dwfl_module_getsrc(e->mod, addr) : NULL;
     int lineno = 0;
     const char *file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (!file && e->mod)
+        file = line_from_cu_ranges(e->mod, addr, &lineno);
     if (!file || lineno <= 0)
         return hpa_symtab_func_line(st, func);
     return intern_line(st, func, file, (uint32_t)lineno);

@@ -67,6 +67,13 @@ uint32_t hpa_symtab_nlines(const hpa_symtab *st);
 const hpa_line *hpa_symtab_line(const hpa_symtab *st, uint32_t id);
 /* The line id meaning "function f, no line numbers". */
 uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func);
+/* A function a view makes up ("<OMP-idle>", "f -- OMP parallel region from line 3"):
+ * interned by name, module "", no symbol. Returns its id (HPA_FUNC_UNKNOWN when out of
+ * memory). */
+uint32_t hpa_symtab_pseudo(hpa_symtab *st, const char *name);
+/* The line id with line's file and number but function func (a view moving code into
+ * another function keeps its lines); func's no-line id when line has no number. */
+uint32_t hpa_symtab_line_in(hpa_symtab *st, uint32_t func, uint32_t line);
 
 /*
  * The load map of one process, from its module_load/module_unload records. Object files

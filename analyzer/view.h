@@ -23,6 +23,9 @@ typedef struct hpa_view {
                           unsigned n, hpa_frame *out, unsigned cap);
 } hpa_view;
 
+/* The OpenMP views (view_omp.c). */
+extern const hpa_view hpa_view_omp_user, hpa_view_omp_expert;
+
 /* The view named name ("user", "expert", "machine"), or NULL. */
 const hpa_view *hpa_view_find(const char *name);
 /* The default view. */

@@ -34,14 +34,14 @@
 /* Per-thread collector state. The public part comes first and is stable; the
  * collector's private part follows it in collector/thread.h. */
 typedef struct hpc_thread {
-    hpc_stream stream;           /* this thread's t<seq>.hpe */
-    uint32_t seq;                /* 0 = main thread */
+    hpc_stream stream; /* this thread's t<seq>.hpe */
+    uint32_t seq;      /* 0 = main thread */
     pid_t tid;
-    volatile sig_atomic_t busy;  /* rule 1 */
+    volatile sig_atomic_t busy; /* rule 1 */
     /* Recorded with every clock and counter sample: */
-    volatile uint32_t state;     /* HPC_STATE_* bits (MPI bit, OpenMP state) */
-    volatile uint64_t region;    /* current OpenMP parallel region id, 0 = none */
-    volatile uint32_t mpi_fn;    /* MPI function id while inside MPI, else 0 */
+    volatile uint32_t state;  /* HPC_STATE_* bits (MPI bit, OpenMP state) */
+    volatile uint64_t region; /* current OpenMP parallel region id, 0 = none */
+    volatile uint32_t mpi_fn; /* MPI function id while inside MPI, else 0 */
 } hpc_thread;
 
 /* This thread's state, or NULL (rule 5). Signal-safe. */
@@ -98,9 +98,9 @@ HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size);
 
 /* Settings read once from HPCOLLECT_* at start-up (see collector/config.h). */
 typedef struct hpcollect_settings {
-    int mpi_trace;          /* -m on|off */
-    int follow;             /* -F on|off */
-    const char *omp_runtime;/* --omp-runtime as asked */
+    int mpi_trace;           /* -m on|off */
+    int follow;              /* -F on|off */
+    const char *omp_runtime; /* --omp-runtime as asked */
     uint64_t clock_interval_ns;
 } hpcollect_settings;
 HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void);

@@ -213,6 +213,7 @@ static int records_load(hpc_proc *p, hpc_reader **readers, unsigned nreaders)
         hpc_reader_rewind(readers[i]);
         readers[i]->reports = 0;
         readers[i]->damaged = readers[i]->torn = readers[i]->unknown = 0;
+        memset(readers[i]->unknown_seen, 0, sizeof readers[i]->unknown_seen);
     }
     hpc_record *recs = malloc(n * sizeof *recs + bytes + 1);
     if (!recs)

@@ -189,7 +189,7 @@ static bool chunk_cut(const hpc_reader *r)
  * Frame the next record: kind, length and payload inside the chunk, without decoding.
  * Returns 1 (rec->kind/offset/raw set), 0 at the end of the stream.
  */
-int reader_next_raw(hpc_reader *r, hpc_record *rec)
+static inline int next_raw(hpc_reader *r, hpc_record *rec)
 {
     for (;;) {
         if (r->pos >= r->chunk_end && !chunk_next(r))
@@ -246,33 +246,36 @@ int reader_next_raw(hpc_reader *r, hpc_record *rec)
     }
 }
 
-static const char *kind_name(const hpc_reader *r, unsigned kind)
+int reader_next_raw(hpc_reader *r, hpc_record *rec)
 {
-    if (r->fkind[kind])
-        return r->fkind[kind]->desc.name;
-    const hpc_kind_desc *k = hpc_schema_kind(kind);
-    return k ? k->name : "unknown";
+    return next_raw(r, rec);
 }
 
 int hpc_reader_next(hpc_reader *r, hpc_record *rec)
 {
     if (!r || !rec)
         return 0;
-    while (reader_next_raw(r, rec)) {
-        const char *why, *field;
+    while (next_raw(r, rec)) {
+        char why[200];
         uint64_t tb = r->time_base;
         if (r->mode[rec->kind] == DECODE_RAW) {
+            if (!r->unknown_seen[rec->kind]) {
+                r->unknown_seen[rec->kind] = true;
+                READER_CORRUPT(r, rec->offset,
+                               "record kind %u is described by no schema: returned raw; "
+                               "times after it in this chunk may be off",
+                               rec->kind);
+            }
             r->unknown++;
             return 1;
         }
-        if (reader_decode(r, rec, &tb, &why, &field) == 0) {
+        if (reader_decode(r, rec, &tb, why, sizeof why) == 0) {
             r->time_base = tb;
             if (r->mode[rec->kind] == DECODE_UNKNOWN)
                 r->unknown++;
             return 1;
         }
-        READER_CORRUPT(r, rec->offset, "%s in field %s of a %s record (kind %u)", why, field,
-                       kind_name(r, rec->kind), rec->kind);
+        READER_CORRUPT(r, rec->offset, "%s (kind %u)", why, rec->kind);
         r->damaged++;
     }
     return 0;

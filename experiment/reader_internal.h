@@ -52,8 +52,10 @@ struct hpc_reader {
     unsigned reports; /* damage reports so far; capped per file */
 
     /* schema */
-    uint8_t mode[256];     /* enum decode_mode per kind id */
-    file_kind *fkind[256]; /* the file's description, NULL if none (built-in used) */
+    uint8_t mode[256];      /* enum decode_mode per kind id */
+    bool exact[256];        /* the writer's field list is known: it must match exactly */
+    bool unknown_seen[256]; /* reported once per kind */
+    file_kind *fkind[256];  /* the file's description, NULL if none (built-in used) */
     bool has_own_schema;
     bool scanning; /* reading the schema at open: do not report yet */
 };
@@ -69,10 +71,9 @@ int reader_schema_load(hpc_reader *r, const hpc_reader *from);
 void reader_schema_free(hpc_reader *r);
 
 /* Decode rec->raw of rec->kind into rec->u. *tb is the chunk's time base, advanced past
- * the record's T fields. Returns 0, or -1 with why and field naming the damage.
+ * the record's T fields. Returns 0, or -1 with a description of the damage in msg.
  * (reader_decode.c) */
-int reader_decode(const hpc_reader *r, hpc_record *rec, uint64_t *tb, const char **why,
-                  const char **field);
+int reader_decode(const hpc_reader *r, hpc_record *rec, uint64_t *tb, char *msg, size_t cap);
 
 /* Decode with a file description, storing nothing: advances the time base only. */
 int reader_skip_fields(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb);

@@ -136,11 +136,13 @@ static int schema_records_read(hpc_reader *r)
     hpc_record rec;
     int rc = 0;
     r->mode[HPC_K_schema] = DECODE_BUILTIN; /* the schema kind's layout never changes */
+    r->exact[HPC_K_schema] = true;
     r->scanning = true;
     while (reader_next_raw(r, &rec) && rec.kind == HPC_K_schema) {
-        const char *why, *field, *bad;
+        const char *bad;
+        char why[200];
         uint64_t tb = 0;
-        if (reader_decode(r, &rec, &tb, &why, &field) != 0)
+        if (reader_decode(r, &rec, &tb, why, sizeof why) != 0)
             continue; /* reported when read */
         const hpc_rec_schema *s = &rec.u.schema;
         r->has_own_schema = true;
@@ -227,9 +229,12 @@ int reader_schema_load(hpc_reader *r, const hpc_reader *from)
                        "decoding by the built-in schema",
                        (unsigned long long)r->schema_hash);
     }
+    /* Without a description the built-in fields are the writer's only if the hash says so */
+    bool builtin_exact = r->schema_hash == hpc_schema_hash();
     for (unsigned k = 1; k < 256; k++) {
         const hpc_kind_desc *builtin = hpc_schema_kind(k);
         file_kind *fk = r->fkind[k];
+        r->exact[k] = fk || builtin_exact;
         if (!fk)
             r->mode[k] = builtin ? DECODE_BUILTIN : DECODE_RAW;
         else if (!builtin)
@@ -242,6 +247,7 @@ int reader_schema_load(hpc_reader *r, const hpc_reader *from)
         }
     }
     r->mode[HPC_K_schema] = DECODE_BUILTIN;
+    r->exact[HPC_K_schema] = true;
     return 0;
 }
 

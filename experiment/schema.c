@@ -43,7 +43,7 @@ const char *hpc_schema_fields_text(unsigned kind)
 #define HPC_FIELD(type, fname) " " #fname ":" #type
 #define HPC_RECORD(name, id, fields)                                                               \
     case id:                                                                                       \
-        return fields + 1; /* skip the leading space */
+        return &(fields)[1]; /* skip the leading space */
 #include "schema.def"
 #undef HPC_RECORD
 #undef HPC_FIELD

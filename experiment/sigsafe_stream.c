@@ -89,8 +89,7 @@ static void header_fill(hpc_stream *s, enum hpc_stream_kind kind, uint32_t strea
     hpc_stream_stat_bump(s, HPC_STAT_BYTES, HPC_HEADER_SIZE);
 }
 
-/* One SCHEMA record per built-in kind. They are charged to the budget but never
- * refused: without them the stream could not be read. */
+/* One SCHEMA record per built-in kind, charged to the budget as one amount. */
 static int schema_records_write(hpc_stream *s)
 {
     hpc_budget *budget = s->budget;
@@ -107,10 +106,15 @@ static int schema_records_write(hpc_stream *s)
         err = hpc_write_schema(s, &r);
     }
     s->budget = budget;
-    if (budget && budget->limit)
-        __atomic_fetch_add(&budget->used, hpc_stream_stats(s)[HPC_STAT_BYTES] - before,
-                           __ATOMIC_RELAXED);
+    if (!err && budget && !hpc_budget_take(budget, hpc_stream_stats(s)[HPC_STAT_BYTES] - before))
+        err = HPC_E_LIMIT;
     return err;
+}
+
+static void budget_give_back(hpc_budget *b, uint64_t n)
+{
+    if (b && __atomic_load_n(&b->limit, __ATOMIC_RELAXED))
+        __atomic_fetch_sub(&b->used, n, __ATOMIC_RELAXED);
 }
 
 static void unmap_all(hpc_stream *s)
@@ -148,9 +152,16 @@ int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind
     s->budget = budget;
     s->keep_fd = keep_fd;
 
+    /* A stream that cannot hold its header is not made: the limit holds exactly. */
+    if (budget && !hpc_budget_take(budget, HPC_HEADER_SIZE)) {
+        errno = EFBIG;
+        return HPC_E_LIMIT;
+    }
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
+    if (fd < 0) {
+        budget_give_back(budget, HPC_HEADER_SIZE);
         return HPC_E_IO;
+    }
     void *h = MAP_FAILED, *w = MAP_FAILED;
     if (file_grow(fd, 0, chunk_size) == 0 && (h = map_chunk(fd, 0, HPC_HEADER_SIZE)) != MAP_FAILED)
         w = map_chunk(fd, 0, chunk_size);
@@ -160,6 +171,7 @@ int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind
             munmap(h, HPC_HEADER_SIZE);
         close(fd);
         unlink(path);
+        budget_give_back(budget, HPC_HEADER_SIZE);
         errno = e;
         return HPC_E_IO;
     }
@@ -170,15 +182,14 @@ int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind
     s->fd = fd;
     s->open = 1;
     header_fill(s, kind, stream_id);
-    if (budget && budget->limit)
-        __atomic_fetch_add(&budget->used, HPC_HEADER_SIZE, __ATOMIC_RELAXED);
 
     if (kind == HPC_STREAM_JOB || kind == HPC_STREAM_PROCESS) {
         int err = schema_records_write(s);
         if (err) {
-            int e = errno;
+            int e = err == HPC_E_LIMIT ? EFBIG : errno;
             hpc_stream_abandon(s);
             unlink(path);
+            budget_give_back(budget, HPC_HEADER_SIZE);
             errno = e;
             return err;
         }

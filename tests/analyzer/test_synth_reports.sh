@@ -131,6 +131,17 @@ fc = funcs("s.hpc", "--cpus", "0")
 near(fc["leaf_a"]["excl_cpu_s"], 0.25, 1e-9, "--cpus 0: half of leaf_a's samples")
 near(funcs("s.hpc", "--ranks", "0")["<Total>"]["incl_cpu_s"], 0, 1e-9, "--ranks 0: not an MPI process")
 
+PY
+
+# several experiments are aggregated
+"$PROGS/analyzer/synth" s2.hpc
+$SYSPY - <<'PY'
+from hpctest import check, near
+from anatest import *
+two = {x["name"]: x for x in json.loads(run("--format", "json", "s.hpc", "s2.hpc", "functions")[0])["functions"]}
+near(two["<Total>"]["incl_cpu_s"], 2.32, 1e-9, "two experiments: totals add")
+near(two["leaf_a"]["excl_cpu_s"], 1.0, 1e-9, "two experiments: the same function is one row")
+
 # several commands in one call
 out = run("s.hpc", "functions", "callers-callees", "leaf_a", "lines")[0]
 check(out.count("sorted by metric") >= 3, "several commands in one call")

@@ -4,6 +4,7 @@
  * T deltas, the chunk rule, budget refusal, keep_fd=0 growth, close truncation.
  */
 #include <dirent.h>
+#include <pthread.h>
 
 #include "exp_test.h"
 
@@ -163,6 +164,76 @@ static void test_budget(void)
     free(b);
 }
 
+/* Four threads, four streams, one budget: the limit holds exactly under contention. */
+struct budget_writer {
+    hpc_budget *budget;
+    char path[1200];
+    uint64_t written, refused;
+};
+
+static void *budget_thread(void *arg)
+{
+    struct budget_writer *w = arg;
+    hpc_stream s;
+    int rc = hpc_stream_create(&s, w->path, HPC_STREAM_THREAD, 0, 4096, w->budget, 0);
+    if (rc == HPC_E_LIMIT)
+        w->refused = 1000; /* a late thread: the others spent the budget */
+    if (rc)
+        return NULL;
+    hpc_rec_sample_clock r = {.time = 1};
+    for (unsigned i = 0; w->refused < 1000; i++) {
+        r.time += 1000 + i % 3000; /* records of varying size */
+        r.node = i;
+        int rc = hpc_write_sample_clock(&s, &r);
+        if (rc == HPC_E_LIMIT)
+            w->refused++;
+        else if (rc != 0)
+            break;
+    }
+    w->written = s.win_off + s.pos;
+    hpc_stream_close(&s);
+    return NULL;
+}
+
+static void test_budget_threads(void)
+{
+    hpc_budget budget = {.limit = 1000000};
+    struct budget_writer w[4];
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) {
+        w[i] = (struct budget_writer){.budget = &budget};
+        snprintf(w[i].path, sizeof w[i].path, "%s/budget%d.hpe", exp_test_dir(), i);
+        pthread_create(&t[i], NULL, budget_thread, &w[i]);
+    }
+    uint64_t sum = 0, files = 0;
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_EQ(w[i].refused, 1000);
+        sum += w[i].written;
+        long size = exp_test_file_size(w[i].path);
+        files += size > 0 ? (uint64_t)size : 0;
+    }
+    CHECK(budget.exceeded, "exceeded");
+    CHECK(budget.used <= budget.limit, "used %" PRIu64 " <= limit", budget.used);
+    CHECK(budget.used > budget.limit - 100, "limit used up (%" PRIu64 ")", budget.used);
+    /* every charged byte is in a file and every byte in a file was charged, except the
+     * zero tails of full chunks */
+    CHECK(sum >= budget.used && sum - budget.used < 4 * 300 * 20,
+          "written %" PRIu64 " vs used %" PRIu64, sum, budget.used);
+    CHECK_EQ(files, sum);
+
+    /* A stream whose header the budget cannot hold is not made. */
+    hpc_budget small = {.limit = 2000}; /* SCHEMA records take about 3 KB */
+    hpc_stream s;
+    const char *path = exp_test_path("nobudget.hpe");
+    CHECK_EQ(hpc_stream_create(&s, path, HPC_STREAM_PROCESS, 0, 0, &small, 1), HPC_E_LIMIT);
+    CHECK(exp_test_file_size(path) < 0, "no file left");
+    CHECK(small.used == 0 && small.exceeded, "nothing charged, exceeded set");
+    small = (hpc_budget){.limit = 100};
+    CHECK_EQ(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 0, &small, 1), HPC_E_LIMIT);
+    CHECK(exp_test_file_size(path) < 0 && small.used == 0, "thread stream refused too");
+}
+
 static void test_errors(void)
 {
     hpc_stream s;
@@ -239,6 +310,7 @@ int main(void)
     test_chunks(1);
     test_chunks(0);
     test_budget();
+    test_budget_threads();
     test_errors();
     test_schema_records();
     test_paths();

@@ -1,0 +1,471 @@
+/*
+ * cmd_omp.c - `omp [regions|threads]`: OpenMP parallel regions and threads, work and wait.
+ *
+ *     OpenMP runtime: LLVM libomp (LLVM OMP version: 5.0.20140926), OpenMP states recorded
+ *
+ *     Parallel regions (process main):
+ *       Execs Threads    Wall    Work    Wait  Work(w) Wait(w)  Imbal.  Region
+ *                        sec.    sec.    sec.    sec.    sec.
+ *          40       2   0.402   0.601   0.199   0.601   0.200    1.33  imbalanced
+ * (omp_imbalance.c:21)
+ *
+ *     Threads (Work, Wait: CPU seconds; (w): traced wall-clock seconds):
+ *      Rank Thread    Work    Wait    Idle Overhd  Work(w) Wait(w)  Waits by kind (CPU sec.)
+ *         0      0   0.201   0.199   0.000  0.001   0.202   0.200  implicit_barrier 0.199
+ *         0      1   0.400   0.000   0.002  0.000   0.401   0.000
+ *
+ * Meanings (omp_model.h): Work and Wait are CPU time of samples in OpenMP work and wait
+ * states, as the reference defines them for Linux; idle is a worker's time outside
+ * regions; (w) columns are traced wall-clock time from the region and wait records,
+ * so a thread that sleeps while it waits has Wait(w) but little Wait. Imbalance is the
+ * largest thread's work (CPU) in the region over the mean of the team's.
+ *
+ * CSV: `omp` or `omp threads` prints the thread table, `omp regions` the region table.
+ * JSON has both. Stable keys, threads: rank, process, thread, omp_work_s, omp_wait_s,
+ * omp_idle_s, omp_overhead_s, omp_wait_<kind>_s, omp_work_wall_s, omp_wait_wall_s,
+ * omp_wait_<kind>_wall_s; regions: rank, process, function, file, line, executions,
+ * threads, wall_s, omp_work_s, omp_wait_s, omp_work_wall_s, omp_wait_wall_s, imbalance,
+ * omp_wait_<kind>_s. rank is the MPI rank, or the process's position when not MPI.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "omp_model.h"
+
+/* Sampled CPU sums of one thread, over all constructs or one. */
+typedef struct cpu_sums {
+    uint64_t cat[5]; /* enum hpa_omp_cat */
+    uint64_t wait[HPA_OMP_W_COUNT];
+} cpu_sums;
+
+/* Everything the report prints for one process. */
+typedef struct omp_proc_report {
+    const hpa_process *pr;
+    hpa_omp_proc *m;
+    int rank;
+    uint32_t nthreads;       /* = m->nthreads */
+    cpu_sums *thread_cpu;    /* [thread] */
+    cpu_sums *construct_cpu; /* [construct] */
+    uint64_t *work;          /* [thread * (nconstructs + 1) + construct]: sampled work */
+    uint64_t *busy;          /* the same, work + wait: who ran in the construct */
+} omp_proc_report;
+
+static void add_bucket(cpu_sums *s, unsigned omp_state, uint64_t ns)
+{
+    s->cat[hpa_omp_state_cat(omp_state)] += ns;
+    int w = hpa_omp_state_wait(omp_state);
+    if (w >= 0)
+        s->wait[w] += ns;
+}
+
+static int omp_thread_index(const hpa_omp_proc *m, uint32_t seq)
+{
+    for (uint32_t i = 0; i < m->nthreads; i++)
+        if (m->threads[i].seq == seq)
+            return (int)i;
+    return -1;
+}
+
+static int build(omp_proc_report *r, const hpa_profile *p, size_t proc_index)
+{
+    const hpa_process *pr = &p->procs[proc_index];
+    r->pr = pr;
+    r->m = pr->omp;
+    r->rank = pr->proc->rank >= 0 ? pr->proc->rank : (int)proc_index;
+    r->nthreads = r->m->nthreads;
+    r->thread_cpu = calloc(r->nthreads ? r->nthreads : 1, sizeof(cpu_sums));
+    r->construct_cpu = calloc(r->m->nconstructs + 1, sizeof(cpu_sums));
+    size_t cells = (size_t)(r->nthreads ? r->nthreads : 1) * (r->m->nconstructs + 1);
+    r->work = calloc(cells, sizeof(uint64_t));
+    r->busy = calloc(cells, sizeof(uint64_t));
+    if (!r->thread_cpu || !r->construct_cpu || !r->work || !r->busy)
+        return HPC_E_NOMEM;
+    unsigned cpu = p->metrics.cpu;
+    for (uint32_t t = 0; t < pr->nthreads; t++) {
+        const hpa_thread *th = &pr->threads[t];
+        int ti = omp_thread_index(r->m, th->seq);
+        for (uint32_t b = 0; b < th->nbuckets; b++) {
+            const hpa_bucket *bk = &th->buckets[b];
+            unsigned s = HPC_STATE_OMP(bk->state);
+            uint64_t ns = bk->vals[cpu];
+            if (ti >= 0)
+                add_bucket(&r->thread_cpu[ti], s, ns);
+            uint32_t con = bk->omp_ctx && bk->omp_ctx < r->m->nctx
+                               ? r->m->ctxs[bk->omp_ctx].construct
+                               : r->m->nconstructs;
+            add_bucket(&r->construct_cpu[con], s, ns);
+            if (ti < 0)
+                continue;
+            size_t cell = (size_t)ti * (r->m->nconstructs + 1) + con;
+            enum hpa_omp_cat cat = hpa_omp_state_cat(s);
+            if (cat == HPA_OMP_CAT_WORK)
+                r->work[cell] += ns;
+            if (cat == HPA_OMP_CAT_WORK || cat == HPA_OMP_CAT_WAIT)
+                r->busy[cell] += ns;
+        }
+    }
+    return 0;
+}
+
+static void free_report(omp_proc_report *r)
+{
+    free(r->thread_cpu);
+    free(r->construct_cpu);
+    free(r->work);
+    free(r->busy);
+}
+
+static double sec(uint64_t ns)
+{
+    return (double)ns * 1e-9;
+}
+
+static uint64_t traced_wait(const hpa_omp_traced *t)
+{
+    uint64_t w = 0;
+    for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+        w += t->wait_ns[k];
+    return w;
+}
+
+static uint64_t traced_work(const hpa_omp_traced *t)
+{
+    uint64_t w = traced_wait(t);
+    return t->in_region_ns > w ? t->in_region_ns - w : 0;
+}
+
+/* Traced totals of one thread over every construct; serial work for the initial thread
+ * (lifetime outside regions), idle for workers. */
+typedef struct thread_traced {
+    uint64_t work, wait, wait_kind[HPA_OMP_W_COUNT], in_region, outside;
+} thread_traced;
+
+static thread_traced thread_totals(const hpa_omp_proc *m, const hpa_omp_thread *th)
+{
+    thread_traced x = {0};
+    for (uint32_t c = 0; c <= m->nconstructs; c++) {
+        const hpa_omp_traced *t = &th->traced[c];
+        x.in_region += t->in_region_ns;
+        x.wait += traced_wait(t);
+        x.work += traced_work(t);
+        for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+            x.wait_kind[k] += t->wait_ns[k];
+    }
+    uint64_t life = th->t_last > th->t_first ? th->t_last - th->t_first : 0;
+    x.outside = life > x.in_region ? life - x.in_region : 0;
+    if (th->type == 1) /* the initial thread works in serial code */
+        x.work += x.outside;
+    return x;
+}
+
+/* Imbalance of construct c: the largest thread's work over the mean of the threads that
+ * ran in it (work and wait samples there). CPU work, not wall-clock: a thread the
+ * scheduler keeps from running does not look busier. */
+static double imbalance(const omp_proc_report *r, uint32_t c)
+{
+    uint64_t most = 0, sum = 0;
+    unsigned n = 0;
+    for (uint32_t t = 0; t < r->nthreads; t++) {
+        size_t cell = (size_t)t * (r->m->nconstructs + 1) + c;
+        if (r->busy[cell] == 0)
+            continue;
+        most = r->work[cell] > most ? r->work[cell] : most;
+        sum += r->work[cell];
+        n++;
+    }
+    return n && sum ? (double)most / ((double)sum / n) : 0;
+}
+
+/* Function, file and line of construct c. */
+static void construct_where(const hpa_profile *p, const omp_proc_report *r, uint32_t c,
+                            const char **func, const char **file, unsigned *line)
+{
+    uint64_t codeptr = r->m->constructs[c].codeptr;
+    hpa_loc l = hpa_modmap_resolve(r->pr->map, codeptr ? codeptr - 1 : 0);
+    const hpa_line *ln = hpa_symtab_line(p->syms, l.line);
+    *func = hpa_symtab_func(p->syms, l.func)->name;
+    *file = ln && ln->file ? ln->file : "";
+    *line = ln ? ln->lineno : 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* ------------------------------------------------------------------ text */
+
+static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r)
+{
+    const hpa_omp_proc *m = r->m;
+    fprintf(f, "Parallel regions (process %s, rank %d):\n", r->pr->proc->name, r->rank);
+    fprintf(f, "  %7s %7s %8s %8s %8s %8s %8s %7s  %s\n", "Execs", "Threads", "Wall", "Work",
+            "Wait", "Work(w)", "Wait(w)", "Imbal.", "Region");
+    fprintf(f, "  %7s %7s %8s %8s %8s %8s %8s\n", "", "", "sec.", "sec.", "sec.", "sec.", "sec.");
+    for (uint32_t c = 0; c < m->nconstructs; c++) {
+        const hpa_omp_construct *con = &m->constructs[c];
+        uint64_t work_w = 0, wait_w = 0;
+        for (uint32_t t = 0; t < m->nthreads; t++) {
+            work_w += traced_work(&m->threads[t].traced[c]);
+            wait_w += traced_wait(&m->threads[t].traced[c]);
+        }
+        const char *func, *file;
+        unsigned line;
+        construct_where(p, r, c, &func, &file, &line);
+        fprintf(f, "  %7llu %7u %8.3f %8.3f %8.3f %8.3f %8.3f %7.2f  %s (%s:%u)\n",
+                (unsigned long long)con->executions, con->max_team, sec(con->wall_ns),
+                sec(r->construct_cpu[c].cat[HPA_OMP_CAT_WORK]),
+                sec(r->construct_cpu[c].cat[HPA_OMP_CAT_WAIT]), sec(work_w), sec(wait_w),
+                imbalance(r, c), func, base_name(file), line);
+    }
+    fprintf(f, "\nThreads (Work, Wait, Idle, Overhead: CPU sec.; (w): traced wall-clock sec.):\n");
+    fprintf(f, "  %5s %6s %8s %8s %8s %8s %8s %8s  %s\n", "Rank", "Thread", "Work", "Wait", "Idle",
+            "Overhd", "Work(w)", "Wait(w)", "Waits by kind (CPU sec.)");
+    for (uint32_t t = 0; t < m->nthreads; t++) {
+        const cpu_sums *s = &r->thread_cpu[t];
+        thread_traced x = thread_totals(m, &m->threads[t]);
+        fprintf(f, "  %5d %6u %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f ", r->rank, m->threads[t].seq,
+                sec(s->cat[HPA_OMP_CAT_WORK]), sec(s->cat[HPA_OMP_CAT_WAIT]),
+                sec(s->cat[HPA_OMP_CAT_IDLE]), sec(s->cat[HPA_OMP_CAT_OVERHEAD]), sec(x.work),
+                sec(x.wait));
+        for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+            if (s->wait[k])
+                fprintf(f, " %s %.3f", hpa_omp_wait_key(k), sec(s->wait[k]));
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
+/* ------------------------------------------------------------------ CSV and JSON */
+
+static void csv_thread_header(FILE *f)
+{
+    fputs("rank,process,thread,omp_work_s,omp_wait_s,omp_idle_s,omp_overhead_s", f);
+    for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+        fprintf(f, ",omp_wait_%s_s", hpa_omp_wait_key(k));
+    fputs(",omp_work_wall_s,omp_wait_wall_s", f);
+    for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+        fprintf(f, ",omp_wait_%s_wall_s", hpa_omp_wait_key(k));
+    fputc('\n', f);
+}
+
+static void csv_threads(FILE *f, const omp_proc_report *r)
+{
+    const hpa_omp_proc *m = r->m;
+    for (uint32_t t = 0; t < m->nthreads; t++) {
+        const cpu_sums *s = &r->thread_cpu[t];
+        thread_traced x = thread_totals(m, &m->threads[t]);
+        fprintf(f, "%d,", r->rank);
+        hpa_csv_field(f, r->pr->proc->name, ',');
+        fprintf(f, "%u,%.9f,%.9f,%.9f,%.9f", m->threads[t].seq, sec(s->cat[HPA_OMP_CAT_WORK]),
+                sec(s->cat[HPA_OMP_CAT_WAIT]), sec(s->cat[HPA_OMP_CAT_IDLE]),
+                sec(s->cat[HPA_OMP_CAT_OVERHEAD]));
+        for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+            fprintf(f, ",%.9f", sec(s->wait[k]));
+        fprintf(f, ",%.9f,%.9f", sec(x.work), sec(x.wait));
+        for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+            fprintf(f, ",%.9f", sec(x.wait_kind[k]));
+        fputc('\n', f);
+    }
+}
+
+static void csv_region_header(FILE *f)
+{
+    fputs("rank,process,function,file,line,executions,threads,wall_s,omp_work_s,omp_wait_s,"
+          "omp_work_wall_s,omp_wait_wall_s,imbalance",
+          f);
+    for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+        fprintf(f, ",omp_wait_%s_s", hpa_omp_wait_key(k));
+    fputc('\n', f);
+}
+
+static void csv_regions(FILE *f, const hpa_profile *p, const omp_proc_report *r)
+{
+    const hpa_omp_proc *m = r->m;
+    for (uint32_t c = 0; c < m->nconstructs; c++) {
+        const hpa_omp_construct *con = &m->constructs[c];
+        const cpu_sums *s = &r->construct_cpu[c];
+        uint64_t work_w = 0, wait_w = 0;
+        for (uint32_t t = 0; t < m->nthreads; t++) {
+            work_w += traced_work(&m->threads[t].traced[c]);
+            wait_w += traced_wait(&m->threads[t].traced[c]);
+        }
+        const char *func, *file;
+        unsigned line;
+        construct_where(p, r, c, &func, &file, &line);
+        fprintf(f, "%d,", r->rank);
+        hpa_csv_field(f, r->pr->proc->name, ',');
+        hpa_csv_field(f, func, ',');
+        hpa_csv_field(f, file, ',');
+        fprintf(f, "%u,%llu,%u,%.9f,%.9f,%.9f,%.9f,%.9f,%.4f", line,
+                (unsigned long long)con->executions, con->max_team, sec(con->wall_ns),
+                sec(s->cat[HPA_OMP_CAT_WORK]), sec(s->cat[HPA_OMP_CAT_WAIT]), sec(work_w),
+                sec(wait_w), imbalance(r, c));
+        for (int k = 0; k < HPA_OMP_W_COUNT; k++)
+            fprintf(f, ",%.9f", sec(s->wait[k]));
+        fputc('\n', f);
+    }
+}
+
+static void json_waits(hpa_json *j, const char *fmt, const uint64_t *ns)
+{
+    for (int k = 0; k < HPA_OMP_W_COUNT; k++) {
+        char key[64];
+        snprintf(key, sizeof(key), fmt, hpa_omp_wait_key(k));
+        hpa_json_kdouble(j, key, sec(ns[k]));
+    }
+}
+
+static void json_regions(hpa_json *j, const hpa_profile *p, const omp_proc_report *r)
+{
+    const hpa_omp_proc *m = r->m;
+    for (uint32_t c = 0; c < m->nconstructs; c++) {
+        const hpa_omp_construct *con = &m->constructs[c];
+        const cpu_sums *s = &r->construct_cpu[c];
+        uint64_t work_w = 0, wait_w = 0;
+        for (uint32_t t = 0; t < m->nthreads; t++) {
+            work_w += traced_work(&m->threads[t].traced[c]);
+            wait_w += traced_wait(&m->threads[t].traced[c]);
+        }
+        const char *func, *file;
+        unsigned line;
+        construct_where(p, r, c, &func, &file, &line);
+        hpa_json_begin_obj(j);
+        hpa_json_ki64(j, "rank", r->rank);
+        hpa_json_kstr(j, "process", r->pr->proc->name);
+        hpa_json_kstr(j, "function", func);
+        hpa_json_kstr(j, "file", file);
+        hpa_json_ku64(j, "line", line);
+        hpa_json_ku64(j, "executions", con->executions);
+        hpa_json_ku64(j, "threads", con->max_team);
+        hpa_json_kdouble(j, "wall_s", sec(con->wall_ns));
+        hpa_json_kdouble(j, "omp_work_s", sec(s->cat[HPA_OMP_CAT_WORK]));
+        hpa_json_kdouble(j, "omp_wait_s", sec(s->cat[HPA_OMP_CAT_WAIT]));
+        hpa_json_kdouble(j, "omp_overhead_s", sec(s->cat[HPA_OMP_CAT_OVERHEAD]));
+        hpa_json_kdouble(j, "omp_work_wall_s", sec(work_w));
+        hpa_json_kdouble(j, "omp_wait_wall_s", sec(wait_w));
+        hpa_json_kdouble(j, "imbalance", imbalance(r, c));
+        json_waits(j, "omp_wait_%s_s", s->wait);
+        hpa_json_end_obj(j);
+    }
+}
+
+static void json_threads(hpa_json *j, const omp_proc_report *r)
+{
+    const hpa_omp_proc *m = r->m;
+    for (uint32_t t = 0; t < m->nthreads; t++) {
+        const cpu_sums *s = &r->thread_cpu[t];
+        thread_traced x = thread_totals(m, &m->threads[t]);
+        hpa_json_begin_obj(j);
+        hpa_json_ki64(j, "rank", r->rank);
+        hpa_json_kstr(j, "process", r->pr->proc->name);
+        hpa_json_ku64(j, "thread", m->threads[t].seq);
+        hpa_json_kdouble(j, "omp_work_s", sec(s->cat[HPA_OMP_CAT_WORK]));
+        hpa_json_kdouble(j, "omp_wait_s", sec(s->cat[HPA_OMP_CAT_WAIT]));
+        hpa_json_kdouble(j, "omp_idle_s", sec(s->cat[HPA_OMP_CAT_IDLE]));
+        hpa_json_kdouble(j, "omp_overhead_s", sec(s->cat[HPA_OMP_CAT_OVERHEAD]));
+        json_waits(j, "omp_wait_%s_s", s->wait);
+        hpa_json_kdouble(j, "omp_work_wall_s", sec(x.work));
+        hpa_json_kdouble(j, "omp_wait_wall_s", sec(x.wait));
+        hpa_json_kdouble(j, "omp_in_region_wall_s", sec(x.in_region));
+        json_waits(j, "omp_wait_%s_wall_s", x.wait_kind);
+        hpa_json_end_obj(j);
+    }
+}
+
+/* ------------------------------------------------------------------ command */
+
+static void say_unavailable(FILE *f, const hpa_profile *p)
+{
+    bool any = false;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const hpa_omp_proc *m = p->procs[i].omp;
+        if (!m || m->ompt || !m->runtime_seen)
+            continue;
+        fprintf(f,
+                "Process %s ran on %s, which has no OMPT: OpenMP states are unavailable "
+                "(reports show the machine view). hpcollect --omp-runtime llvm runs gcc-built "
+                "programs on LLVM libomp, which has.\n",
+                p->procs[i].proc->name, m->runtime);
+        any = true;
+    }
+    if (!any)
+        fprintf(f, "No OpenMP runtime was seen in %s.\n",
+                p->nexps ? p->exps[0]->path : "the experiment");
+}
+
+int cmd_omp(hpa_ctx *ctx, int argc, char **argv)
+{
+    const char *table = argc > 0 ? argv[0] : "threads";
+    if (strcmp(table, "threads") != 0 && strcmp(table, "regions") != 0)
+        return hpa_usage_error("omp", "%s: expected 'regions' or 'threads'", table);
+    hpa_profile *p = hpa_ctx_profile(ctx);
+    if (!p)
+        return HPA_EXIT_DATA;
+    omp_proc_report *rep = calloc(p->nprocs ? p->nprocs : 1, sizeof(*rep));
+    if (!rep)
+        return HPA_EXIT_DATA;
+    size_t n = 0;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
+        if (p->procs[i].omp && p->procs[i].omp->ompt)
+            rc = build(&rep[n++], p, i);
+    FILE *f = ctx->out;
+    if (rc == 0 && ctx->opts.format == HPA_TEXT) {
+        if (n == 0)
+            say_unavailable(f, p);
+        for (size_t i = 0; i < n; i++) {
+            if (i == 0 || strcmp(rep[i].m->runtime, rep[i - 1].m->runtime) != 0)
+                fprintf(f, "OpenMP runtime: %s, OpenMP states recorded\n\n", rep[i].m->runtime);
+            text_process(f, p, &rep[i]);
+        }
+    } else if (rc == 0 && ctx->opts.format == HPA_CSV) {
+        if (strcmp(table, "regions") == 0) {
+            csv_region_header(f);
+            for (size_t i = 0; i < n; i++)
+                csv_regions(f, p, &rep[i]);
+        } else {
+            csv_thread_header(f);
+            for (size_t i = 0; i < n; i++)
+                csv_threads(f, &rep[i]);
+        }
+    } else if (rc == 0) {
+        hpa_json j;
+        hpa_json_init(&j, f);
+        hpa_json_begin_obj(&j);
+        hpa_json_kstr(&j, "report", "omp");
+        hpa_json_key(&j, "ompt");
+        hpa_json_bool(&j, n > 0);
+        hpa_json_key(&j, "processes");
+        hpa_json_begin_arr(&j);
+        for (size_t i = 0; i < p->nprocs; i++) {
+            const hpa_omp_proc *m = p->procs[i].omp;
+            hpa_json_begin_obj(&j);
+            hpa_json_kstr(&j, "process", p->procs[i].proc->name);
+            hpa_json_ki64(&j, "rank", p->procs[i].proc->rank);
+            hpa_json_kstr(&j, "runtime", m && m->runtime_seen ? m->runtime : "");
+            hpa_json_key(&j, "ompt");
+            hpa_json_bool(&j, m && m->ompt);
+            hpa_json_end_obj(&j);
+        }
+        hpa_json_end_arr(&j);
+        hpa_json_key(&j, "regions");
+        hpa_json_begin_arr(&j);
+        for (size_t i = 0; i < n; i++)
+            json_regions(&j, p, &rep[i]);
+        hpa_json_end_arr(&j);
+        hpa_json_key(&j, "threads");
+        hpa_json_begin_arr(&j);
+        for (size_t i = 0; i < n; i++)
+            json_threads(&j, &rep[i]);
+        hpa_json_end_arr(&j);
+        hpa_json_end_obj(&j);
+        fputc('\n', f);
+    }
+    for (size_t i = 0; i < n; i++)
+        free_report(&rep[i]);
+    free(rep);
+    return rc ? HPA_EXIT_DATA : HPA_EXIT_OK;
+}

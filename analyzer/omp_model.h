@@ -1,0 +1,176 @@
+/*
+ * omp_model.h - what the OpenMP records of a process say: parallel regions, their
+ * constructs and call paths, traced work and wait per thread (issue 4).
+ *
+ * Loaded once per process before its samples (profile.c calls hpa_omp_load): one pass
+ * over every thread stream for the omp_* and cct_node records. Then each sample is
+ * classified (hpa_omp_classify): its region id becomes a small "construct context" id
+ * (the construct plus the encountering thread's call path there: what the user view puts
+ * above a worker's frames), and a worker's implicit-barrier state after its region's end
+ * becomes idle (libomp reports a worker's barrier end only at the next fork).
+ *
+ * Sizes: regions are counted per execution (a loop of 1e6 regions has 1e6 entries of
+ * ~64 bytes); constructs and contexts are few (distinct source locations x call paths).
+ * Traced intervals are aggregated per (thread, construct) after loading.
+ *
+ * Meanings (the reference's Clock-based Profiling for OpenMP Programs, on Linux):
+ *   OpenMP Work   CPU time of threads in serial code or working in a parallel region
+ *   OpenMP Wait   CPU time of threads waiting: barriers, taskwait, taskgroup, locks,
+ *                 critical, ordered, atomic, reduction (spinning waits use CPU; a thread
+ *                 that sleeps while waiting adds no CPU time, and shows in the traced
+ *                 wall-clock wait only)
+ *   idle          CPU time of worker threads outside parallel regions
+ *   overhead      fork/join time of the runtime
+ * The traced (wall-clock) counterparts come from the region, wait and mutex timestamps.
+ */
+#ifndef HPA_OMP_MODEL_H
+#define HPA_OMP_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "experiment.h"
+#include "u64map.h"
+
+struct hpa_profile;
+struct hpa_process;
+struct hpa_frame;
+
+/* Categories of OpenMP states a report sums over. */
+enum hpa_omp_cat {
+    HPA_OMP_CAT_NONE = 0,
+    HPA_OMP_CAT_WORK,
+    HPA_OMP_CAT_WAIT,
+    HPA_OMP_CAT_IDLE,
+    HPA_OMP_CAT_OVERHEAD
+};
+
+/* Wait kinds of the reports (states and traced records map onto these). */
+enum hpa_omp_wait {
+    HPA_OMP_W_IMPLICIT_BARRIER = 0,
+    HPA_OMP_W_EXPLICIT_BARRIER,
+    HPA_OMP_W_TASKWAIT,
+    HPA_OMP_W_TASKGROUP,
+    HPA_OMP_W_LOCK,
+    HPA_OMP_W_CRITICAL,
+    HPA_OMP_W_ORDERED,
+    HPA_OMP_W_ATOMIC,
+    HPA_OMP_W_REDUCTION,
+    HPA_OMP_W_COUNT
+};
+
+/* One execution of a parallel construct. */
+typedef struct hpa_omp_region {
+    uint64_t id, parent;
+    uint64_t t_begin, t_end; /* t_end 0: no end recorded */
+    uint64_t codeptr;
+    uint32_t enc_seq; /* encountering thread */
+    uint32_t node;    /* its CCT node at the construct, 0 = none */
+    uint32_t team_size;
+    uint32_t ctx;       /* construct context */
+    uint32_t construct; /* index into constructs */
+} hpa_omp_region;
+
+/* A parallel construct (one source location: codeptr). */
+typedef struct hpa_omp_construct {
+    uint64_t codeptr;
+    uint64_t executions;
+    uint32_t max_team;
+    uint64_t wall_ns; /* sum of region durations */
+} hpa_omp_construct;
+
+/* A construct reached by one call path on one encountering thread. */
+typedef struct hpa_omp_ctx {
+    uint32_t enc_seq, node, parent_ctx, construct;
+    /* view caches (view_omp.c): transformed frames of the context, per view variant */
+    struct hpa_frame *frames[2];
+    unsigned nframes[2];
+    bool built[2];
+} hpa_omp_ctx;
+
+/* A thread's CCT as the model keeps it (threads that encounter constructs only). */
+typedef struct hpa_omp_cct {
+    uint32_t n;
+    uint32_t *parent;
+    uint64_t *pc;
+} hpa_omp_cct;
+
+/* Traced wall-clock sums of one thread in one construct (or outside: construct index
+ * nconstructs). */
+typedef struct hpa_omp_traced {
+    uint64_t in_region_ns; /* implicit-task time, clipped to the region's end */
+    uint64_t wait_ns[HPA_OMP_W_COUNT];
+} hpa_omp_traced;
+
+typedef struct hpa_omp_thread {
+    uint32_t seq;
+    uint32_t type;            /* ompt_thread_t from omp_thread: 1 initial, 2 worker, 0 not seen */
+    uint64_t t_first, t_last; /* lifetime as the stream shows it */
+    hpa_omp_cct cct;
+    hpa_omp_traced *traced; /* nconstructs + 1 entries */
+} hpa_omp_thread;
+
+typedef struct hpa_omp_proc {
+    bool ompt;         /* an OMPT runtime recorded OpenMP states */
+    bool runtime_seen; /* some OpenMP runtime is known to have run (record or module) */
+    char runtime[256]; /* "LLVM libomp (LLVM OMP version: ...)" or "GNU libgomp" */
+    char runtime_path[512];
+    size_t nregions, region_cap;
+    hpa_omp_region *regions;
+    hpa_u64map region_index; /* region id -> index */
+    uint32_t nconstructs, construct_cap;
+    hpa_omp_construct *constructs;
+    hpa_u64map construct_index; /* codeptr -> index */
+    uint32_t nctx, ctx_cap;
+    hpa_omp_ctx *ctxs; /* ctxs[0] unused: context 0 = not in a region */
+    hpa_u64map ctx_index;
+    uint32_t nthreads;
+    hpa_omp_thread *threads; /* every thread stream of the process, by position */
+    unsigned room;           /* most frames a context's call path can add to a stack in a view */
+    /* classification cache */
+    uint64_t last_region;
+    uint32_t last_index;
+} hpa_omp_proc;
+
+/*
+ * Read the OpenMP records of process pr (every thread stream, whatever the filters) and
+ * build its model into pr->omp. Processes without OpenMP get a model with ompt false
+ * and runtime_seen telling whether an OpenMP runtime without OMPT ran. Damage is reported
+ * to the profile's diag and skipped. Returns 0 or HPC_E_NOMEM.
+ */
+int hpa_omp_load(struct hpa_profile *p, struct hpa_process *pr);
+void hpa_omp_free(hpa_omp_proc *m);
+
+/*
+ * Classify one sample of thread `seq` (time, region, state bits): returns the construct
+ * context (0 = not in a region) and may rewrite *state (implicit barrier after the
+ * region's end on a worker -> idle). m NULL or without OMPT: returns 0, state unchanged.
+ */
+uint32_t hpa_omp_classify(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t region,
+                          uint32_t *state);
+
+/* The category and wait kind of an OpenMP state (enum hpc_omp_state). */
+enum hpa_omp_cat hpa_omp_state_cat(unsigned omp_state);
+/* Wait kind of a wait state, or -1. */
+int hpa_omp_state_wait(unsigned omp_state);
+/* "implicit_barrier", "lock_wait" ... as in the pseudo functions <OMP-...>. */
+const char *hpa_omp_state_name(unsigned omp_state);
+/* Keys and titles of wait kinds: "implicit_barrier" / "Implicit barrier". */
+const char *hpa_omp_wait_key(int w);
+const char *hpa_omp_wait_title(int w);
+
+/* Frames the OpenMP views may add to any stack of the profile (hpa_profile_paths sizes
+ * its buffers with it). */
+unsigned hpa_omp_context_room(const struct hpa_profile *p);
+
+/* Add the OpenMP Work and Wait metrics when any process recorded OpenMP states. */
+int hpa_omp_add_metrics(struct hpa_profile *p);
+
+/* Make every function and line id the OpenMP views will use (view_omp.c): called once
+ * after loading, before reports size tables by the symbol table. Returns 0 or an hpc_err. */
+int hpa_omp_views_prepare(const struct hpa_profile *p);
+
+/* True if any process ran OpenMP without OMPT; a note to stderr says so once. */
+bool hpa_omp_note_native(const struct hpa_profile *p);
+
+#endif

@@ -1,0 +1,350 @@
+/*
+ * view_omp.c - the OpenMP user and expert views (--view user|expert), as stack transforms
+ * (view.h).
+ *
+ * user    A thread's samples in a parallel region appear under the call path at which the
+ *         region's construct was encountered (as if every thread had been cloned from the
+ *         master there), with the OpenMP runtime's frames removed and the compiler's
+ *         outlined body folded into the function that holds the construct. The thread's
+ *         OpenMP state, when it is not working, is a pseudo leaf: <OMP-implicit_barrier>,
+ *         <OMP-explicit_barrier>, <OMP-taskwait>, <OMP-taskgroup>, <OMP-lock_wait>,
+ *         <OMP-critical_section_wait>, <OMP-ordered_section_wait>, <OMP-atomic_wait>,
+ *         <OMP-reduction>, <OMP-overhead>; a worker outside any region is <OMP-idle>.
+ *
+ *             native (worker)                        user view
+ *             start_thread                           main
+ *             __kmp_launch_thread  (libomp)          compute        (line of the body)
+ *             __kmp_invoke_microtask (libomp)        burn_cpu
+ *             .omp_outlined.                  -->
+ *             burn_cpu
+ *
+ * expert  As user, but the outlined body stays a frame of its own, named
+ *         "compute -- OMP parallel region from line 12" (the construct's line).
+ *
+ * machine is the identity (frames as recorded); processes that ran without OMPT are
+ * shown that way in every view.
+ *
+ * The views make functions and lines up (pseudo functions, expert names, body lines moved
+ * into the construct's function). Reports size their tables by the symbol table before
+ * walking paths, so hpa_omp_views_prepare() walks every path once right after loading:
+ * every id a view can make exists before any report runs (transforms are deterministic).
+ *
+ * How frames are recognised: runtime frames by their module (libomp, libiomp5, libgomp;
+ * what they call, libc, is hidden with them until they call the program's code again);
+ * the collector's own frames (main wrapper, interposed functions) are hidden alone; outlined bodies
+ * by the compilers' names (clang ".omp_outlined.",
+ * ".omp_task_entry.", gcc "func._omp_fn.N"). The region body's entry is the innermost
+ * outlined frame called by a runtime frame (deeper outlined frames are tasks run inside
+ * the region, or bodies of serialized inner regions).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp_model.h"
+#include "view.h"
+
+enum { FK_UNKNOWN = 0, FK_USER, FK_RUNTIME, FK_OUTLINED, FK_COLLECTOR };
+
+/* Per-function classification, by function id of the current symbol table. */
+static struct {
+    const hpa_symtab *st;
+    uint8_t *kind;
+    uint32_t n;
+    uint32_t pseudo[16]; /* <OMP-...> function id per enum hpc_omp_state, 0 = not made */
+} cache;
+
+static bool has_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static unsigned classify_func(const hpa_func *f)
+{
+    if (f->collector)
+        return FK_COLLECTOR; /* our wrappers: hidden, what they call is the program's */
+    const char *m = f->module ? f->module : "";
+    if (has_prefix(m, "libomp.so") || has_prefix(m, "libiomp5") || has_prefix(m, "libgomp.so") ||
+        has_prefix(m, "libhpcollect"))
+        return FK_RUNTIME;
+    const char *n = f->name ? f->name : "";
+    if (has_prefix(n, ".omp_outlined.") || has_prefix(n, ".omp_task_entry.") ||
+        has_prefix(n, "__omp_outlined__") || strstr(n, "._omp_fn.") != NULL)
+        return FK_OUTLINED;
+    return FK_USER;
+}
+
+static unsigned fkind(hpa_symtab *st, uint32_t func)
+{
+    if (cache.st != st) {
+        free(cache.kind);
+        memset(&cache, 0, sizeof(cache));
+        cache.st = st;
+    }
+    if (func >= cache.n) {
+        uint32_t n = hpa_symtab_nfuncs(st) + 64;
+        uint8_t *k = realloc(cache.kind, n);
+        if (!k)
+            return FK_USER;
+        memset(k + cache.n, 0, n - cache.n);
+        cache.kind = k;
+        cache.n = n;
+    }
+    if (cache.kind[func] == FK_UNKNOWN)
+        cache.kind[func] = (uint8_t)classify_func(hpa_symtab_func(st, func));
+    return cache.kind[func];
+}
+
+/* The pseudo function <OMP-state> of a state that is not work, or 0. */
+static uint32_t state_leaf(hpa_symtab *st, unsigned omp_state)
+{
+    enum hpa_omp_cat cat = hpa_omp_state_cat(omp_state);
+    if (cat == HPA_OMP_CAT_WORK || cat == HPA_OMP_CAT_NONE || omp_state >= 16)
+        return 0;
+    if (cache.pseudo[omp_state] == 0) {
+        char name[64];
+        snprintf(name, sizeof(name), "<OMP-%s>", hpa_omp_state_name(omp_state));
+        cache.pseudo[omp_state] = hpa_symtab_pseudo(st, name);
+    }
+    return cache.pseudo[omp_state];
+}
+
+/* What the transform of one stack needs to know. */
+typedef struct tx {
+    hpa_symtab *st;
+    const hpa_process *proc;
+    hpa_omp_proc *m;
+    bool expert;
+    hpa_frame *out;
+    unsigned cap, k;
+} tx;
+
+static void emit(tx *t, hpa_frame f)
+{
+    if (t->k < t->cap)
+        t->out[t->k++] = f;
+}
+
+/* Function and line of the construct of context c: the code at codeptr - 1. */
+static hpa_loc construct_loc(tx *t, uint32_t c)
+{
+    const hpa_omp_construct *con = &t->m->constructs[t->m->ctxs[c].construct];
+    return hpa_modmap_resolve(t->proc->map, con->codeptr ? con->codeptr - 1 : 0);
+}
+
+/* "func -- OMP parallel region from line N" (or "func -- OMP task" for task bodies). */
+static uint32_t expert_name(tx *t, hpa_loc con, bool task)
+{
+    const hpa_func *f = hpa_symtab_func(t->st, con.func);
+    const hpa_line *l = hpa_symtab_line(t->st, con.line);
+    char name[512];
+    if (task)
+        snprintf(name, sizeof(name), "%s -- OMP task", f->name);
+    else if (l && l->lineno)
+        snprintf(name, sizeof(name), "%s -- OMP parallel region from line %u", f->name, l->lineno);
+    else
+        snprintf(name, sizeof(name), "%s -- OMP parallel region", f->name);
+    return hpa_symtab_pseudo(t->st, name);
+}
+
+/* True if the outlined frame in[i] is a parallel region's body: the runtime called it
+ * through its microtask invoker (libomp's __kmp_invoke_microtask, with a wrapper between
+ * for gcc-built code) or, on the encountering thread of gcc-built code, from
+ * GOMP_parallel*; task bodies are called from the task scheduler. */
+static bool called_for_region(tx *t, const hpa_frame *in, unsigned i)
+{
+    while (i-- > 0 && fkind(t->st, in[i].func) == FK_RUNTIME) {
+        const char *name = hpa_symtab_func(t->st, in[i].func)->name;
+        if (strstr(name, "invoke_microtask") || strncmp(name, "GOMP_parallel", 13) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Index of the region body's entry: innermost outlined frame called by the runtime. */
+static int body_entry(tx *t, const hpa_frame *in, unsigned n)
+{
+    for (unsigned i = n; i-- > 0;)
+        if (fkind(t->st, in[i].func) == FK_OUTLINED &&
+            (i == 0 || fkind(t->st, in[i - 1].func) == FK_RUNTIME))
+            return (int)i;
+    return -1;
+}
+
+/*
+ * Frames in[from..n) as the view shows them: runtime frames and whatever the runtime
+ * calls (libc) are dropped until the runtime calls user code again (an outlined task
+ * body); outlined frames fold into the construct's function `con` (user) or are named
+ * after it (expert, the body entry only). con.func 0: no construct (serial code).
+ */
+static void walk(tx *t, const hpa_frame *in, unsigned from, unsigned n, hpa_loc con)
+{
+    bool in_runtime = false;
+    for (unsigned i = from; i < n; i++) {
+        hpa_frame f = in[i];
+        unsigned k = fkind(t->st, f.func);
+        if (k == FK_COLLECTOR)
+            continue;
+        if (k == FK_RUNTIME) {
+            in_runtime = true;
+            continue;
+        }
+        if (k == FK_USER || con.func == 0) {
+            if (!in_runtime)
+                emit(t, f);
+            continue;
+        }
+        in_runtime = false;
+        if (t->expert) {
+            if (i == from) {
+                f.func = expert_name(t, con, !called_for_region(t, in, i));
+                f.line = hpa_symtab_line_in(t->st, f.func, f.line);
+            }
+            emit(t, f);
+            continue;
+        }
+        f.func = con.func;
+        f.line = hpa_symtab_line_in(t->st, con.func, f.line);
+        if (t->k > 0 && t->out[t->k - 1].func == con.func)
+            t->out[t->k - 1] = f; /* the body continues the construct's frame */
+        else
+            emit(t, f);
+    }
+}
+
+static const hpa_omp_thread *thread_by_seq(const hpa_omp_proc *m, uint32_t seq)
+{
+    size_t lo = 0, hi = m->nthreads;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (m->threads[mid].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->nthreads && m->threads[lo].seq == seq ? &m->threads[lo] : NULL;
+}
+
+static void transform_region(tx *t, const hpa_frame *in, unsigned n, uint32_t c);
+
+/* Build (once) the frames of context c: the encountering path, itself transformed. */
+static void build_context(tx *t, uint32_t c)
+{
+    hpa_omp_ctx *x = &t->m->ctxs[c];
+    int v = t->expert;
+    if (x->built[v])
+        return;
+    x->built[v] = true; /* also stops a malformed parent chain from recursing forever */
+    const hpa_omp_thread *et = thread_by_seq(t->m, x->enc_seq);
+    unsigned depth = 0;
+    for (uint32_t i = x->node; et && i && i < et->cct.n && depth < 4096; i = et->cct.parent[i])
+        depth++;
+    hpa_frame *native = calloc(depth + 1, sizeof(*native));
+    unsigned cap = 2 * depth + 64;
+    for (uint32_t p = x->parent_ctx; p; p = t->m->ctxs[p].parent_ctx) {
+        build_context(t, p);
+        cap += t->m->ctxs[p].nframes[v];
+        if (cap > 1u << 20)
+            break;
+    }
+    hpa_frame *out = calloc(cap, sizeof(*out));
+    if (!native || !out) {
+        free(native), free(out);
+        return;
+    }
+    unsigned i = depth;
+    for (uint32_t id = x->node; et && id && i > 0; id = et->cct.parent[id]) {
+        hpa_loc l = hpa_modmap_resolve(t->proc->map, et->cct.pc[id]);
+        native[--i] = (hpa_frame){.func = l.func, .line = l.line, .pc = et->cct.pc[id]};
+    }
+    tx sub = *t;
+    sub.out = out, sub.cap = cap, sub.k = 0;
+    transform_region(&sub, native, depth, x->parent_ctx);
+    /* The path ends in the function holding the construct, at the construct's line. */
+    hpa_loc con = construct_loc(t, c);
+    if (sub.k > 0 && sub.out[sub.k - 1].func == con.func)
+        sub.out[sub.k - 1].line = con.line;
+    else
+        emit(&sub, (hpa_frame){.func = con.func, .line = con.line, .pc = 0});
+    free(native);
+    x->frames[v] = out;
+    x->nframes[v] = sub.k;
+}
+
+/* A stack of context c (0: serial code) without its state leaf. */
+static void transform_region(tx *t, const hpa_frame *in, unsigned n, uint32_t c)
+{
+    if (c == 0 || c >= t->m->nctx) {
+        walk(t, in, 0, n, (hpa_loc){0});
+        return;
+    }
+    build_context(t, c);
+    const hpa_omp_ctx *x = &t->m->ctxs[c];
+    for (unsigned i = 0; i < x->nframes[t->expert]; i++)
+        emit(t, x->frames[t->expert][i]);
+    int entry = body_entry(t, in, n);
+    if (entry >= 0)
+        walk(t, in, (unsigned)entry, n, construct_loc(t, c));
+}
+
+static unsigned transform(const hpa_view *v, const hpa_path_ctx *ctx, const hpa_frame *in,
+                          unsigned n, hpa_frame *out, unsigned cap)
+{
+    hpa_omp_proc *m = ctx->proc->omp;
+    if (!m || !m->ompt) {
+        unsigned k = n < cap ? n : cap;
+        memcpy(out, in, sizeof(*out) * k);
+        return k;
+    }
+    tx t = {.st = ctx->prof->syms,
+            .proc = ctx->proc,
+            .m = m,
+            .expert = strcmp(v->name, "expert") == 0,
+            .out = out,
+            .cap = cap};
+    unsigned state = HPC_STATE_OMP(ctx->bucket->state);
+    uint32_t leaf = state_leaf(t.st, state);
+    if (!(state == HPC_OMP_STATE_IDLE && ctx->bucket->omp_ctx == 0)) {
+        if (cap > 0)
+            t.cap = cap - 1; /* room for the leaf */
+        transform_region(&t, in, n, ctx->bucket->omp_ctx);
+        t.cap = cap;
+    }
+    if (leaf)
+        emit(&t, (hpa_frame){.func = leaf, .line = hpa_symtab_func_line(t.st, leaf)});
+    if (t.k == 0) /* everything was runtime: keep the sample visible */
+        emit(&t, (hpa_frame){
+                     .func = state_leaf(t.st, HPC_OMP_STATE_OVERHEAD),
+                     .line = hpa_symtab_func_line(t.st, state_leaf(t.st, HPC_OMP_STATE_OVERHEAD))});
+    return t.k;
+}
+
+const hpa_view hpa_view_omp_user = {
+    .name = "user",
+    .help = "OpenMP threads under the construct's call path; runtime frames removed; "
+            "outlined bodies folded; <OMP-...> states",
+    .transform = transform,
+};
+
+const hpa_view hpa_view_omp_expert = {
+    .name = "expert",
+    .help = "as user, with outlined bodies shown as 'func -- OMP parallel region from line N'",
+    .transform = transform,
+};
+
+static void ignore_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames, unsigned n,
+                        const uint64_t *vals)
+{
+    (void)arg, (void)ctx, (void)frames, (void)n, (void)vals;
+}
+
+int hpa_omp_views_prepare(const hpa_profile *p)
+{
+    bool any = false;
+    for (size_t i = 0; i < p->nprocs; i++)
+        any |= p->procs[i].omp && p->procs[i].omp->ompt;
+    if (!any)
+        return 0;
+    int rc = hpa_profile_paths(p, &hpa_view_omp_user, ignore_path, NULL);
+    return rc ? rc : hpa_profile_paths(p, &hpa_view_omp_expert, ignore_path, NULL);
+}

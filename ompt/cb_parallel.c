@@ -1,0 +1,176 @@
+/*
+ * cb_parallel.c - OMPT callbacks for threads, parallel regions and implicit tasks.
+ *
+ * Region ids are ours (process-unique, kept in parallel_data->value), so samples and
+ * records of all threads agree on them. Task ids go into task_data->value as
+ * (id << 1) | explicit, so the task-schedule callback can tell explicit tasks apart.
+ *
+ * What libomp 14 reports, and how we read it:
+ *   - the initial thread gets an implicit task with flags ompt_task_initial: serial code;
+ *   - the encountering thread sees parallel-begin, then its implicit-task begin, ...,
+ *     implicit-task end, parallel-end; between them it is in fork/join overhead;
+ *   - a worker's implicit barrier at the end of a region and its implicit-task end are
+ *     reported when it is released for the NEXT region (or at shutdown), with a NULL
+ *     parallel_data; so a worker's samples between the master's parallel-end and the next
+ *     fork carry the implicit-barrier state of the old region. The analyzer turns the part
+ *     after that region's parallel_end (a record with its time) into idle time.
+ */
+#include "omptool.h"
+
+static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
+{
+    omptool_thread *th = omptool_self();
+    th->started = 1;
+    th->depth = 0;
+    th->base_state = type == ompt_thread_initial  ? HPC_OMP_STATE_SERIAL
+                     : type == ompt_thread_worker ? HPC_OMP_STATE_IDLE
+                                                  : HPC_OMP_STATE_NONE;
+    thread_data->value = 0;
+    omptool_publish(th);
+
+    hpc_thread *t = omptool_writer();
+    if (t == NULL)
+        return;
+    hpc_rec_omp_thread r = {.time = hpcollect_now(), .type = (uint64_t)type};
+    hpcollect_write_begin(t);
+    int rc = hpc_write_omp_thread(&t->stream, &r);
+    hpcollect_write_end(t);
+    omptool_check_write(t, rc);
+}
+
+static void on_thread_end(ompt_data_t *thread_data)
+{
+    (void)thread_data;
+    omptool_thread *th = omptool_self();
+    th->depth = 0;
+    th->base_state = HPC_OMP_STATE_NONE;
+    omptool_publish(th);
+    omptool_context_release(th);
+}
+
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+                              const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                              int flags, const void *codeptr_ra)
+{
+    (void)encountering_task_data;
+    omptool_thread *th = omptool_self();
+    uint64_t parent = omptool_current_region(th);
+    uint64_t id = omptool_next_region_id();
+    parallel_data->value = id;
+    omptool_push(th, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id);
+
+    hpc_thread *t = omptool_writer();
+    if (t == NULL)
+        return;
+    hpcollect_write_begin(t);
+    const void *enter = encountering_task_frame ? encountering_task_frame->enter_frame.ptr : NULL;
+    uint64_t node = omptool_context_at_construct(th, t, enter, codeptr_ra);
+    hpc_rec_omp_parallel_begin r = {
+        .time = hpcollect_now(),
+        .region = id,
+        .parent_region = parent,
+        .team_size = requested_parallelism,
+        .flags = (uint64_t)(unsigned)flags,
+        .codeptr = (uint64_t)(uintptr_t)codeptr_ra,
+        .node = node,
+    };
+    int rc = hpc_write_omp_parallel_begin(&t->stream, &r);
+    hpcollect_write_end(t);
+    omptool_check_write(t, rc);
+}
+
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
+                            int flags, const void *codeptr_ra)
+{
+    (void)encountering_task_data, (void)flags, (void)codeptr_ra;
+    omptool_thread *th = omptool_self();
+    uint64_t id = parallel_data ? parallel_data->value : 0;
+    omptool_pop(th, OMPTOOL_F_FORK, 0, NULL);
+
+    hpc_thread *t = omptool_writer();
+    if (t == NULL)
+        return;
+    hpc_rec_omp_parallel_end r = {.time = hpcollect_now(), .region = id};
+    hpcollect_write_begin(t);
+    int rc = hpc_write_omp_parallel_end(&t->stream, &r);
+    hpcollect_write_end(t);
+    omptool_check_write(t, rc);
+}
+
+static void write_implicit_task(unsigned endpoint, uint64_t region, uint64_t team_size,
+                                uint64_t thread_num)
+{
+    hpc_thread *t = omptool_writer();
+    if (t == NULL)
+        return;
+    hpc_rec_omp_implicit_task r = {
+        .time = hpcollect_now(),
+        .endpoint = endpoint,
+        .region = region,
+        .team_size = team_size,
+        .thread_num = thread_num,
+    };
+    hpcollect_write_begin(t);
+    int rc = hpc_write_omp_implicit_task(&t->stream, &r);
+    hpcollect_write_end(t);
+    omptool_check_write(t, rc);
+}
+
+/* Team size of the innermost region: libomp 14 passes 0 as actual_parallelism. */
+static unsigned team_size_now(unsigned reported)
+{
+    if (reported != 0 || omptool_g.get_parallel_info == NULL)
+        return reported;
+    ompt_data_t *pd = NULL;
+    int size = 0;
+    if (omptool_g.get_parallel_info(0, &pd, &size) != 2 || size < 0)
+        return 0;
+    return (unsigned)size;
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism,
+                             unsigned int index, int flags)
+{
+    omptool_thread *th = omptool_self();
+    bool initial = (flags & ompt_task_initial) != 0;
+
+    if (endpoint == ompt_scope_begin) {
+        uint64_t tid = omptool_next_task_id();
+        task_data->value = tid << 1;
+        if (initial) {
+            omptool_frame *f = omptool_push(th, OMPTOOL_F_INITIAL, HPC_OMP_STATE_SERIAL, 0);
+            if (f != NULL)
+                f->id = task_data->value;
+            return;
+        }
+        uint64_t region = parallel_data ? parallel_data->value : 0;
+        omptool_frame *f = omptool_push(th, OMPTOOL_F_IMPLICIT, HPC_OMP_STATE_WORK, region);
+        if (f != NULL)
+            f->id = task_data->value;
+        write_implicit_task(1, region, team_size_now(actual_parallelism), index);
+        return;
+    }
+
+    if (initial) {
+        omptool_pop(th, OMPTOOL_F_INITIAL, 0, NULL);
+        return;
+    }
+    omptool_frame f;
+    uint64_t region = 0;
+    if (omptool_pop(th, OMPTOOL_F_IMPLICIT, task_data ? task_data->value : 0, &f))
+        region = f.region;
+    else if (parallel_data != NULL)
+        region = parallel_data->value;
+    write_implicit_task(2, region, actual_parallelism, index);
+}
+
+void omptool_register_parallel(void)
+{
+    omptool_register(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
+    omptool_register(ompt_callback_thread_end, (ompt_callback_t)on_thread_end);
+    omptool_register(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
+    omptool_register(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
+    omptool_register(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
+}

@@ -1,0 +1,266 @@
+/*
+ * cb_sync.c - OMPT callbacks for waits: barriers, taskwait, taskgroup, reductions, and
+ * mutual exclusion (locks, nest locks, critical, ordered, atomic).
+ *
+ * A sync region (begin..end) puts the thread in its wait state; the runtime's wait
+ * begin/end inside it are the times recorded in omp_sync. Explicit tasks the thread runs
+ * while it waits push their own frame (cb_work.c), so their time is work, and their
+ * omp_task begin/end records let the analyzer take them out of the wait interval.
+ *
+ * A mutex: acquire pushes a wait frame, acquired pops it and remembers the mutex as held,
+ * released writes one omp_mutex record with request, acquired and released times.
+ * test_lock never waits, so it pushes nothing.
+ *
+ * libomp 14 reports barriers of gcc-built code (GOMP_barrier) as
+ * ompt_sync_region_barrier_implementation: the runtime cannot tell an explicit barrier
+ * from the one ending a worksharing construct there; we call them explicit barriers
+ * (state) and keep the kind HPC_OMP_SYNC_BARRIER_OTHER in the record.
+ */
+#include "omptool.h"
+
+/* enum hpc_omp_state and hpc_omp_sync for an OMPT sync region kind. */
+static void sync_kind(ompt_sync_region_t kind, unsigned *state, unsigned *sync)
+{
+    switch ((int)kind) {
+    case ompt_sync_region_barrier_explicit:
+        *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_EXPLICIT_BARRIER;
+        return;
+    case ompt_sync_region_barrier_implementation:
+        *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_BARRIER_OTHER;
+        return;
+    case ompt_sync_region_taskwait:
+        *state = HPC_OMP_STATE_TASKWAIT, *sync = HPC_OMP_SYNC_TASKWAIT;
+        return;
+    case ompt_sync_region_taskgroup:
+        *state = HPC_OMP_STATE_TASKGROUP, *sync = HPC_OMP_SYNC_TASKGROUP;
+        return;
+    case ompt_sync_region_reduction:
+        *state = HPC_OMP_STATE_REDUCTION, *sync = HPC_OMP_SYNC_REDUCTION;
+        return;
+    default: /* barrier, implicit, implicit_workshare, implicit_parallel, teams */
+        *state = HPC_OMP_STATE_IMPLICIT_BARRIER, *sync = HPC_OMP_SYNC_IMPLICIT_BARRIER;
+        return;
+    }
+}
+
+static void write_sync(const omptool_frame *f, uint64_t now)
+{
+    hpc_thread *t = omptool_writer();
+    if (t == NULL)
+        return;
+    hpc_rec_omp_sync r = {
+        .time_begin = f->t_wait ? f->t_wait : f->t_begin,
+        .time_end = f->t_wait_end ? f->t_wait_end : now,
+        .kind = f->sub,
+        .region = f->region,
+        .codeptr = f->codeptr,
+    };
+    hpcollect_write_begin(t);
+    int rc = hpc_write_omp_sync(&t->stream, &r);
+    hpcollect_write_end(t);
+    omptool_check_write(t, rc);
+}
+
+static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t *parallel_data,
+                       const void *codeptr_ra)
+{
+    omptool_thread *th = omptool_self();
+    unsigned state, sync;
+    sync_kind(kind, &state, &sync);
+    uint64_t region = parallel_data ? parallel_data->value : omptool_current_region(th);
+    omptool_frame *f = omptool_push(th, frame_kind, state, region);
+    if (f == NULL)
+        return;
+    f->sub = (uint8_t)sync;
+    f->t_begin = hpcollect_now();
+    f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+}
+
+static void sync_end(unsigned frame_kind)
+{
+    omptool_thread *th = omptool_self();
+    omptool_frame f;
+    if (omptool_pop(th, frame_kind, 0, &f))
+        write_sync(&f, hpcollect_now());
+}
+
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                           ompt_data_t *parallel_data, ompt_data_t *task_data,
+                           const void *codeptr_ra)
+{
+    (void)task_data;
+    if (endpoint == ompt_scope_begin)
+        sync_begin(OMPTOOL_F_SYNC, kind, parallel_data, codeptr_ra);
+    else
+        sync_end(OMPTOOL_F_SYNC);
+}
+
+static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                const void *codeptr_ra)
+{
+    (void)kind, (void)parallel_data, (void)task_data, (void)codeptr_ra;
+    omptool_frame *f = omptool_top(omptool_self());
+    if (f == NULL || f->kind != OMPTOOL_F_SYNC)
+        return;
+    if (endpoint == ompt_scope_begin)
+        f->t_wait = hpcollect_now();
+    else
+        f->t_wait_end = hpcollect_now();
+}
+
+static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                         ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
+{
+    (void)task_data;
+    if (endpoint == ompt_scope_begin)
+        sync_begin(OMPTOOL_F_REDUCTION, kind, parallel_data, codeptr_ra);
+    else
+        sync_end(OMPTOOL_F_REDUCTION);
+}
+
+/* ------------------------------------------------------------------ mutexes */
+
+static unsigned mutex_kind(ompt_mutex_t kind)
+{
+    switch (kind) {
+    case ompt_mutex_lock:
+    case ompt_mutex_test_lock:
+        return HPC_OMP_MUTEX_LOCK;
+    case ompt_mutex_nest_lock:
+    case ompt_mutex_test_nest_lock:
+        return HPC_OMP_MUTEX_NEST_LOCK;
+    case ompt_mutex_critical:
+        return HPC_OMP_MUTEX_CRITICAL;
+    case ompt_mutex_atomic:
+        return HPC_OMP_MUTEX_ATOMIC;
+    case ompt_mutex_ordered:
+        return HPC_OMP_MUTEX_ORDERED;
+    }
+    return HPC_OMP_MUTEX_LOCK;
+}
+
+static unsigned mutex_wait_state(unsigned hkind)
+{
+    switch (hkind) {
+    case HPC_OMP_MUTEX_CRITICAL:
+        return HPC_OMP_STATE_CRITICAL_WAIT;
+    case HPC_OMP_MUTEX_ORDERED:
+        return HPC_OMP_STATE_ORDERED_WAIT;
+    case HPC_OMP_MUTEX_ATOMIC:
+        return HPC_OMP_STATE_ATOMIC_WAIT;
+    default:
+        return HPC_OMP_STATE_LOCK_WAIT;
+    }
+}
+
+static bool is_test(ompt_mutex_t kind)
+{
+    return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
+}
+
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                             ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+    (void)hint, (void)impl;
+    if (is_test(kind))
+        return;
+    omptool_thread *th = omptool_self();
+    unsigned hk = mutex_kind(kind);
+    omptool_frame *f =
+        omptool_push(th, OMPTOOL_F_MUTEX, mutex_wait_state(hk), omptool_current_region(th));
+    if (f == NULL)
+        return;
+    f->sub = (uint8_t)hk;
+    f->id = wait_id;
+    f->t_begin = hpcollect_now();
+    f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+}
+
+/* Remember a held mutex until its release. When OMPTOOL_MAX_HELD are held at once the
+ * new one is not tracked: its release is then written with request and acquired time 0. */
+static void hold(omptool_thread *th, const omptool_held *h)
+{
+    for (unsigned i = 0; i < OMPTOOL_MAX_HELD; i++) {
+        if (th->held[i].kind == 0) {
+            th->held[i] = *h;
+            return;
+        }
+    }
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+    omptool_thread *th = omptool_self();
+    uint64_t now = hpcollect_now();
+    omptool_held h = {
+        .wait_id = wait_id,
+        .t_request = now,
+        .t_acquired = now,
+        .codeptr = (uint64_t)(uintptr_t)codeptr_ra,
+        .region = omptool_current_region(th),
+        .kind = (uint8_t)mutex_kind(kind),
+    };
+    omptool_frame f;
+    if (!is_test(kind) && omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f) && f.id == wait_id) {
+        h.t_request = f.t_begin;
+        h.codeptr = f.codeptr;
+    }
+    hold(th, &h);
+}
+
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+    omptool_thread *th = omptool_self();
+    uint64_t now = hpcollect_now();
+    omptool_held h = {.kind = (uint8_t)mutex_kind(kind),
+                      .codeptr = (uint64_t)(uintptr_t)codeptr_ra,
+                      .region = omptool_current_region(th)};
+    for (unsigned i = 0; i < OMPTOOL_MAX_HELD; i++) {
+        if (th->held[i].kind != 0 && th->held[i].wait_id == wait_id) {
+            h = th->held[i];
+            th->held[i].kind = 0;
+            break;
+        }
+    }
+    hpc_thread *t = omptool_writer();
+    if (t == NULL)
+        return;
+    hpc_rec_omp_mutex r = {
+        .kind = h.kind,
+        .time_request = h.t_request, /* 0: acquired before we knew (not tracked) */
+        .time_acquired = h.t_acquired,
+        .time_released = now,
+        .wait_id = wait_id,
+        .codeptr = h.codeptr,
+        .region = h.region,
+    };
+    hpcollect_write_begin(t);
+    int rc = hpc_write_omp_mutex(&t->stream, &r);
+    hpcollect_write_end(t);
+    omptool_check_write(t, rc);
+}
+
+/* A nest lock taken again by its owner: no wait happened, drop the wait frame. */
+static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
+                         const void *codeptr_ra)
+{
+    (void)codeptr_ra;
+    if (endpoint != ompt_scope_begin)
+        return;
+    omptool_thread *th = omptool_self();
+    omptool_frame *f = omptool_top(th);
+    if (f != NULL && f->kind == OMPTOOL_F_MUTEX && f->id == wait_id)
+        omptool_pop(th, OMPTOOL_F_MUTEX, 0, NULL);
+}
+
+void omptool_register_sync(void)
+{
+    omptool_register(ompt_callback_sync_region, (ompt_callback_t)on_sync_region);
+    omptool_register(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
+    omptool_register(ompt_callback_reduction, (ompt_callback_t)on_reduction);
+    omptool_register(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
+    omptool_register(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
+    omptool_register(ompt_callback_mutex_released, (ompt_callback_t)on_mutex_released);
+    omptool_register(ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock);
+}

@@ -1,0 +1,186 @@
+/*
+ * context.c - the encountering thread's call path at a parallel construct, cheaply.
+ *
+ * The user view puts a worker's samples under the master's call path at the construct,
+ * so every parallel-begin record carries that path as a CCT node. Unwinding costs
+ * microseconds, too much for regions of 100 us; instead each thread caches, per construct
+ * (codeptr_ra), the paths it has seen: for every frame from the construct's caller up to
+ * the stack's root, where its return address lies relative to the runtime entry's frame
+ * address (OMPT's enter_frame) and what it was. A later encounter with the same codeptr
+ * reads those stack slots and compares them (a few tens of loads): if every return
+ * address matches, the call path is the same and so is the CCT node. Otherwise we unwind
+ * once more and cache the new path (4 paths per construct, least recently used replaced).
+ *
+ * Reads are safe: slots are compared innermost first and we stop at the first mismatch;
+ * while they match, the next slot lies inside the frames the match proved to be there.
+ * A stack-bounds check guards the remaining case (frame sizes changed by alloca).
+ *
+ * Cache size: 16 sets x 4 ways x ~800 bytes = 51 KiB per thread that encounters parallel
+ * constructs, mapped on first use (not malloc: we run inside the program's runtime).
+ * x86-64 only (return address just below the caller's stack pointer); elsewhere every
+ * construct is unwound.
+ */
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+
+#include "omptool.h"
+
+#define CTX_SETS       16
+#define CTX_WAYS       4
+#define CTX_MAX_FRAMES 64
+
+typedef struct ctx_entry {
+    uintptr_t codeptr; /* 0 = empty */
+    uint64_t node;
+    uint32_t nframes;
+    uint32_t stamp;               /* last use, for replacement */
+    uint32_t off[CTX_MAX_FRAMES]; /* slot address - enter_frame */
+    uintptr_t ra[CTX_MAX_FRAMES];
+} ctx_entry;
+
+struct omptool_ctx_cache {
+    uint32_t clock;
+    uintptr_t stack_hi; /* end of this thread's stack, 0 = unknown */
+    ctx_entry e[CTX_SETS][CTX_WAYS];
+};
+
+static _Atomic uint64_t n_hits, n_misses, n_uncacheable;
+
+void omptool_context_stats(omptool_ctx_stats *out)
+{
+    out->hits = atomic_load_explicit(&n_hits, memory_order_relaxed);
+    out->misses = atomic_load_explicit(&n_misses, memory_order_relaxed);
+    out->uncacheable = atomic_load_explicit(&n_uncacheable, memory_order_relaxed);
+}
+
+static uintptr_t stack_end(void)
+{
+    pthread_attr_t a;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return 0;
+    int rc = pthread_attr_getstack(&a, &addr, &size);
+    pthread_attr_destroy(&a);
+    return rc == 0 ? (uintptr_t)addr + size : 0;
+}
+
+static struct omptool_ctx_cache *cache_of(omptool_thread *th)
+{
+    if (th->ctx == NULL) {
+        void *p = mmap(NULL, sizeof(struct omptool_ctx_cache), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
+        th->ctx = p; /* zero-filled */
+        th->ctx->stack_hi = stack_end();
+    }
+    return th->ctx;
+}
+
+void omptool_context_release(omptool_thread *th)
+{
+    if (th->ctx != NULL)
+        munmap(th->ctx, sizeof(struct omptool_ctx_cache));
+    th->ctx = NULL;
+}
+
+static bool path_matches(const ctx_entry *e, uintptr_t enter, uintptr_t stack_hi)
+{
+    for (uint32_t i = 0; i < e->nframes; i++) {
+        uintptr_t slot = enter + e->off[i];
+        if (stack_hi != 0 && slot > stack_hi - sizeof(uintptr_t))
+            return false;
+        if (*(const uintptr_t *)slot != e->ra[i])
+            return false;
+    }
+    return true;
+}
+
+/*
+ * Record where the return addresses from the construct's caller up lie on the stack.
+ * Returns the number of frames, or -1 when the path cannot be checked this way (a frame
+ * whose return address is not just below its caller's stack pointer, too deep, ...).
+ */
+static int __attribute__((noinline)) learn_path(ctx_entry *e, uintptr_t enter, uintptr_t codeptr)
+{
+#if defined(__x86_64__)
+    unw_context_t uc;
+    unw_cursor_t c;
+    if (unw_getcontext(&uc) != 0 || unw_init_local(&c, &uc) != 0)
+        return -1;
+    bool found = false;
+    uint32_t n = 0;
+    while (unw_step(&c) > 0) {
+        unw_word_t ip, sp;
+        if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 || unw_get_reg(&c, UNW_REG_SP, &sp) != 0)
+            return -1;
+        if (!found && ip != codeptr)
+            continue;
+        found = true;
+        uintptr_t slot = (uintptr_t)sp - sizeof(uintptr_t);
+        if (slot < enter || slot - enter > UINT32_MAX || n == CTX_MAX_FRAMES)
+            return -1;
+        if (*(const uintptr_t *)slot != ip)
+            return -1;
+        e->off[n] = (uint32_t)(slot - enter);
+        e->ra[n] = ip;
+        n++;
+    }
+    return found ? (int)n : -1;
+#else
+    (void)e, (void)enter, (void)codeptr;
+    return -1;
+#endif
+}
+
+static ctx_entry *victim(ctx_entry *set)
+{
+    ctx_entry *v = &set[0];
+    for (int w = 0; w < CTX_WAYS; w++) {
+        if (set[w].codeptr == 0)
+            return &set[w];
+        if (set[w].stamp < v->stamp)
+            v = &set[w];
+    }
+    return v;
+}
+
+__attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *th, hpc_thread *t,
+                                                                const void *enter_frame,
+                                                                const void *codeptr)
+{
+    uintptr_t enter = (uintptr_t)enter_frame, ra = (uintptr_t)codeptr;
+    struct omptool_ctx_cache *c = (enter && ra) ? cache_of(th) : NULL;
+    if (c == NULL) {
+        atomic_fetch_add_explicit(&n_uncacheable, 1, memory_order_relaxed);
+        return hpcollect_capture_context(t, 1);
+    }
+    ctx_entry *set = c->e[(ra >> 4) % CTX_SETS];
+    c->clock++;
+    for (int w = 0; w < CTX_WAYS; w++) {
+        ctx_entry *e = &set[w];
+        if (e->codeptr == ra && path_matches(e, enter, c->stack_hi)) {
+            e->stamp = c->clock;
+            atomic_fetch_add_explicit(&n_hits, 1, memory_order_relaxed);
+            return e->node;
+        }
+    }
+    uint64_t node = hpcollect_capture_context(t, 1);
+    ctx_entry *e = victim(set);
+    int n = learn_path(e, enter, ra);
+    if (n <= 0 || node == 0) {
+        e->codeptr = 0;
+        atomic_fetch_add_explicit(&n_uncacheable, 1, memory_order_relaxed);
+        return node;
+    }
+    e->codeptr = ra;
+    e->nframes = (uint32_t)n;
+    e->node = node;
+    e->stamp = c->clock;
+    atomic_fetch_add_explicit(&n_misses, 1, memory_order_relaxed);
+    return node;
+}

@@ -1,0 +1,29 @@
+# ompt/ - the OpenMP tool (OMPT), linked into lib/libhpcollect.so: collector/module.mk
+# (read before this file) compiles preloaded objects with PRELOAD_CFLAGS and lets other
+# stages add theirs as prerequisites of $(LIBHPCOLLECT). context.c uses libunwind, which
+# the library links anyway.
+OMPT_SRCS := $(sort $(wildcard ompt/*.c))
+# omp-tools.h comes with libomp-dev (LLVM's resource directory); -idirafter so that the
+# compiler's own headers keep priority over the rest of that directory.
+OMPT_INC  := $(patsubst %/omp-tools.h,%,$(firstword $(wildcard /usr/include/omp-tools.h \
+               /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h)))
+ifdef LIBHPCOLLECT
+OMPT_OBJS := $(call preload_objs,$(OMPT_SRCS))
+$(LIBHPCOLLECT): $(OMPT_OBJS)
+$(OMPT_OBJS): PRELOAD_CFLAGS += -idirafter $(OMPT_INC)
+else
+OMPT_OBJS := $(call objs,$(OMPT_SRCS))   # until the collector lands: compiled, not linked
+$(OMPT_OBJS): CFLAGS += -idirafter $(OMPT_INC)
+ALL_TARGETS += $(OMPT_OBJS)
+endif
+
+# tests/omp ground-truth programs, each built by both compilers: tests/module.mk's rule
+# makes the gcc variant $(TESTDIR)/omp/NAME (libgomp; hpcollect runs it on libomp), the
+# rule below the clang variant $(TESTDIR)/omp/NAME.clang (libomp).
+OMP_TEST_PROGS := $(basename $(notdir $(wildcard tests/omp/progs/*.c)))
+$(foreach n,$(OMP_TEST_PROGS),$(eval PROG_FLAGS_omp_$(n) := -fopenmp))
+$(foreach n,$(OMP_TEST_PROGS),$(eval $(TESTDIR)/omp/$(n): tests/omp/progs/omp_common.h))
+$(TESTDIR)/omp/%.clang: tests/omp/progs/%.c tests/omp/progs/omp_common.h
+	@mkdir -p $(dir $@)
+	clang $(PROG_CFLAGS) -fopenmp -o $@ $<
+CHECK_DEPS += $(patsubst %,$(TESTDIR)/omp/%.clang,$(OMP_TEST_PROGS))

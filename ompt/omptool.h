@@ -1,0 +1,182 @@
+/*
+ * omptool.h - the OpenMP tool inside libhpcollect.so (internal to ompt/).
+ *
+ * LLVM libomp finds our exported ompt_start_tool when it initializes; we register OMPT
+ * callbacks that keep, for every OpenMP thread, a small stack of what the thread is doing
+ * (serial code, a parallel region's implicit task, an explicit task, a barrier or
+ * taskwait, a mutex wait, a reduction). The innermost entry gives the thread's OpenMP
+ * state and parallel-region id, which we publish in the collector's hpc_thread so every
+ * clock and counter sample carries them; region, wait and mutex begin/end times go to the
+ * thread's stream as omp_* records (experiment/schema.def), so work and wait are exact.
+ *
+ * Per-event cost is a TLS access, a clock read (vDSO) and at most one record write; the
+ * call path at a parallel construct comes from a per-thread cache checked against the
+ * return addresses on the stack (context.c), so we never unwind per event.
+ *
+ * Threading: every callback runs on the thread it describes, in normal context (not in
+ * a signal handler). Per-thread state lives in TLS; the only shared state is the id
+ * counters (atomics). Nothing here runs when no OpenMP runtime with OMPT is present.
+ */
+#ifndef HPC_OMPTOOL_H
+#define HPC_OMPTOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <omp-tools.h>
+
+#include "collector_api.h"
+
+/* Frames of the per-thread stack (what the thread is inside). */
+enum omptool_frame_kind {
+    OMPTOOL_F_INITIAL = 1, /* the initial task: serial code */
+    OMPTOOL_F_FORK,        /* between parallel-begin and parallel-end on the encountering thread */
+    OMPTOOL_F_IMPLICIT,    /* an implicit task of a parallel region */
+    OMPTOOL_F_EXPLICIT,    /* an explicit task being executed */
+    OMPTOOL_F_SYNC,        /* barrier, taskwait, taskgroup */
+    OMPTOOL_F_REDUCTION,   /* reduction */
+    OMPTOOL_F_MUTEX,       /* waiting for a lock, critical, ordered, atomic */
+};
+
+typedef struct omptool_frame {
+    uint8_t kind;        /* enum omptool_frame_kind */
+    uint8_t state;       /* enum hpc_omp_state while this frame is innermost */
+    uint8_t sub;         /* hpc_omp_sync / hpc_omp_mutex kind */
+    uint64_t region;     /* parallel region id (0 = none) */
+    uint64_t id;         /* task id, or mutex wait id */
+    uint64_t t_begin;    /* construct begin (sync, mutex request) */
+    uint64_t t_wait;     /* sync: wait begin, 0 if the runtime did not say */
+    uint64_t t_wait_end; /* sync: wait end */
+    uint64_t codeptr;
+} omptool_frame;
+
+/* A mutex held by this thread: written as one omp_mutex record on release. */
+typedef struct omptool_held {
+    uint64_t wait_id;
+    uint64_t t_request, t_acquired;
+    uint64_t codeptr, region;
+    uint8_t kind; /* hpc_omp_mutex, 0 = free slot */
+} omptool_held;
+
+typedef struct omptool_work {
+    uint64_t t_begin, count, codeptr;
+    uint8_t kind;
+} omptool_work;
+
+#define OMPTOOL_MAX_DEPTH 48
+#define OMPTOOL_MAX_HELD  16
+#define OMPTOOL_MAX_WORK  8
+
+struct omptool_ctx_cache; /* context.c */
+
+typedef struct omptool_thread {
+    uint32_t depth;     /* frames in use; may exceed OMPTOOL_MAX_DEPTH (deeper ones not kept) */
+    uint8_t base_state; /* state with no frame: SERIAL (initial), IDLE (worker), NONE */
+    uint8_t started;    /* thread-begin seen */
+    omptool_frame frames[OMPTOOL_MAX_DEPTH];
+    omptool_held held[OMPTOOL_MAX_HELD];
+    uint32_t nwork;
+    omptool_work work[OMPTOOL_MAX_WORK];
+    uint64_t masked_begin;
+    struct omptool_ctx_cache *ctx; /* call paths at parallel constructs, lazily mapped */
+} omptool_thread;
+
+/* The tool's global facts, set once in initialize. */
+typedef struct omptool_global {
+    bool active;
+    ompt_get_parallel_info_t get_parallel_info;
+    ompt_set_callback_t set_callback;
+    char runtime_version[128];
+    char runtime_path[512];
+} omptool_global;
+
+extern omptool_global omptool_g;
+
+/* ---- state.c: the per-thread stack ---- */
+
+/* This thread's tool state (TLS, never NULL). */
+omptool_thread *omptool_self(void);
+
+/* Push a frame (kind, state, region) and publish the new state; returns the frame or NULL
+ * when deeper than OMPTOOL_MAX_DEPTH (the frame is then only counted). */
+omptool_frame *omptool_push(omptool_thread *th, unsigned kind, unsigned state, uint64_t region);
+
+/* Pop frames down to and including the innermost frame of `kind` (with id `id` if id is
+ * not 0); copies it into *out if out is not NULL. Returns false if no such frame is kept
+ * (nothing is popped then). */
+bool omptool_pop(omptool_thread *th, unsigned kind, uint64_t id, omptool_frame *out);
+
+/* The innermost kept frame, or NULL. */
+omptool_frame *omptool_top(omptool_thread *th);
+
+/* Region id of the innermost frame (0 = not in a parallel region). */
+uint64_t omptool_current_region(omptool_thread *th);
+
+/* Write th's current state and region into the collector's per-thread record. */
+void omptool_publish(omptool_thread *th);
+
+/* ---- write helpers ---- */
+
+/* The calling thread's collector state when records should be written now, else NULL. */
+static inline hpc_thread *omptool_writer(void)
+{
+    hpc_thread *t = hpcollect_self();
+    if (t == NULL || !hpcollect_recording())
+        return NULL;
+    return t;
+}
+
+/* Count a record the stream refused (size limit, I/O). */
+static inline void omptool_check_write(hpc_thread *t, int rc)
+{
+    if (rc < 0)
+        hpc_stream_stat_add(&t->stream, HPC_STAT_EVENTS_DROPPED, 1);
+}
+
+/* Process-unique ids for parallel regions and tasks (never 0). */
+uint64_t omptool_next_region_id(void);
+uint64_t omptool_next_task_id(void);
+
+/* ---- context.c: call path at a parallel construct ---- */
+
+/*
+ * CCT node of the calling thread's call path at a parallel construct, from the per-thread
+ * cache when the return addresses on the stack above `enter_frame` (the runtime entry's
+ * frame address from OMPT) match a cached path, else by unwinding (and caching).
+ * Call between hpcollect_write_begin/end. NOT signal-safe.
+ */
+uint64_t omptool_context_at_construct(omptool_thread *th, hpc_thread *t, const void *enter_frame,
+                                      const void *codeptr);
+
+/* Release the thread's cache (thread end). */
+void omptool_context_release(omptool_thread *th);
+
+/* Counters for the benchmark (process-wide, relaxed atomics). */
+typedef struct omptool_ctx_stats {
+    uint64_t hits, misses, uncacheable;
+} omptool_ctx_stats;
+void omptool_context_stats(omptool_ctx_stats *out);
+
+/* ---- callbacks, one file per family; each registers its own ---- */
+
+/* Register a callback; returns false when the runtime never delivers it. */
+bool omptool_register(ompt_callbacks_t event, ompt_callback_t cb);
+
+void omptool_register_parallel(void); /* cb_parallel.c: threads, regions, implicit tasks */
+void omptool_register_sync(void);     /* cb_sync.c: barriers, taskwait, reductions, mutexes */
+void omptool_register_work(void);     /* cb_work.c: worksharing, masked, tasks, control */
+
+/* ---- runtime.c: which OpenMP runtime ran ---- */
+
+/* Write omp_runtime to the process stream for the runtime that started the tool. */
+void omptool_note_llvm_runtime(unsigned omp_version, const char *runtime_version,
+                               const void *lookup_fn);
+
+/*
+ * If an OpenMP runtime without OMPT (GNU libgomp) is loaded and ours did not start, write
+ * omp_runtime {mode native, ompt 0}. Safe to call at any time after the collector has
+ * opened the process stream; does nothing once a runtime was recorded. NOT signal-safe.
+ */
+void omptool_note_native_runtime(void);
+
+#endif /* HPC_OMPTOOL_H */

@@ -1,0 +1,32 @@
+#!/bin/bash
+# timeout: 60
+# --omp-runtime native: a gcc-built program runs on GNU libgomp, which has no OMPT. The
+# experiment says which runtime ran, reports say OpenMP states are unavailable and show
+# the machine view; sampling works as for any program. A bad value is refused.
+source "$HPC_ROOT/tests/lib.sh"
+[ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
+export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp"
+"$HPCOLLECT" -q -p hi --omp-runtime native -o native.hpc "$PROGS/omp/omp_imbalance" 20 5 >/dev/null
+if "$HPCOLLECT" -q --omp-runtime bogus -o bad.hpc "$PROGS/omp/omp_imbalance" 1 1 2>err.txt; then
+    fail "--omp-runtime bogus was accepted"
+fi
+grep -q -- "--omp-runtime" err.txt || fail "no message naming --omp-runtime: $(cat err.txt)"
+[ ! -e bad.hpc ] || fail "an experiment was made for a bad command line"
+$SYSPY - <<'PY'
+from hpctest import check, near
+from omptest import *
+
+text, err = run("native.hpc", "omp")
+check("OpenMP states are unavailable" in text and "GNU libgomp" in text,
+      f"omp report says states are unavailable on GNU libgomp: {text!r}")
+j = omp("native.hpc")
+check(not j["ompt"] and j["processes"][0]["runtime"].startswith("GNU libgomp"),
+      f"JSON: ompt false, runtime {j['processes'][0]['runtime']!r}")
+out, err = run("--view", "user", "native.hpc", "functions")
+check("OpenMP states are unavailable" in err, f"functions: note on stderr ({err!r})")
+user = js("native.hpc", "functions", opts=["--view", "user"])["functions"]
+machine = js("native.hpc", "functions", opts=["--view", "machine"])["functions"]
+check([f["name"] for f in user] == [f["name"] for f in machine],
+      "user view falls back to the machine view")
+check(any(f["module"].startswith("libgomp") for f in machine), "libgomp frames are there")
+PY

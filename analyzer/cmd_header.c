@@ -33,6 +33,20 @@ static const char *onoff(uint64_t v)
     return v ? "on" : "off";
 }
 
+/* Why a process that ended early did: for `header` (the mpi report says it too). */
+static const char *early_reason(const hpc_proc *p)
+{
+    size_t i = 0;
+    if (hpc_proc_next_of(p, HPC_K_mpi_abort, &i))
+        return "it called MPI_Abort";
+    i = 0;
+    bool in_mpi = hpc_proc_next_of(p, HPC_K_mpi_init, &i) != NULL;
+    i = 0;
+    if (in_mpi && !hpc_proc_next_of(p, HPC_K_mpi_finalize, &i))
+        return "it never reached MPI_Finalize";
+    return "no normal exit was recorded";
+}
+
 static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
 {
     FILE *f = ctx->out;
@@ -83,6 +97,8 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
     fprintf(f, "\nExperiment started %s\n", s1);
     hpa_end_text(p, s2, sizeof(s2));
     fprintf(f, "Experiment ended: %.3f s, %s\n", hpa_proc_duration(p), s2);
+    if (p->ended_early)
+        fprintf(f, "Ended early: %s; its data is complete up to its end\n", early_reason(p));
 }
 
 static void json_process(hpa_json *j, const hpc_proc *p)

@@ -116,6 +116,12 @@ static void free_report(omp_proc_report *r)
     free(r->busy);
 }
 
+/* Threads of a construct: what the runtime gave, else what the program asked for. */
+static unsigned team_of(const hpa_omp_construct *c)
+{
+    return c->actual_team ? c->actual_team : c->max_team;
+}
+
 static double sec(uint64_t ns)
 {
     return (double)ns * 1e-9;
@@ -215,7 +221,7 @@ static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r
         unsigned line;
         construct_where(p, r, c, &func, &file, &line);
         fprintf(f, "  %7llu %7u %8.3f %8.3f %8.3f %8.3f %8.3f %7.2f  %s (%s:%u)\n",
-                (unsigned long long)con->executions, con->max_team, sec(con->wall_ns),
+                (unsigned long long)con->executions, team_of(con), sec(con->wall_ns),
                 sec(r->construct_cpu[c].cat[HPA_OMP_CAT_WORK]),
                 sec(r->construct_cpu[c].cat[HPA_OMP_CAT_WAIT]), sec(work_w), sec(wait_w),
                 imbalance(r, c), func, base_name(file), line);
@@ -300,7 +306,7 @@ static void csv_regions(FILE *f, const hpa_profile *p, const omp_proc_report *r)
         hpa_csv_field(f, func, ',');
         hpa_csv_field(f, file, ',');
         fprintf(f, "%u,%llu,%u,%.9f,%.9f,%.9f,%.9f,%.9f,%.4f", line,
-                (unsigned long long)con->executions, con->max_team, sec(con->wall_ns),
+                (unsigned long long)con->executions, team_of(con), sec(con->wall_ns),
                 sec(s->cat[HPA_OMP_CAT_WORK]), sec(s->cat[HPA_OMP_CAT_WAIT]), sec(work_w),
                 sec(wait_w), imbalance(r, c));
         for (int k = 0; k < HPA_OMP_W_COUNT; k++)
@@ -339,7 +345,7 @@ static void json_regions(hpa_json *j, const hpa_profile *p, const omp_proc_repor
         hpa_json_kstr(j, "file", file);
         hpa_json_ku64(j, "line", line);
         hpa_json_ku64(j, "executions", con->executions);
-        hpa_json_ku64(j, "threads", con->max_team);
+        hpa_json_ku64(j, "threads", team_of(con));
         hpa_json_kdouble(j, "wall_s", sec(con->wall_ns));
         hpa_json_kdouble(j, "omp_work_s", sec(s->cat[HPA_OMP_CAT_WORK]));
         hpa_json_kdouble(j, "omp_wait_s", sec(s->cat[HPA_OMP_CAT_WAIT]));

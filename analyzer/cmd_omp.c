@@ -44,11 +44,12 @@ typedef struct omp_proc_report {
     const hpa_process *pr;
     hpa_omp_proc *m;
     int rank;
-    uint32_t nthreads;       /* = m->nthreads */
-    cpu_sums *thread_cpu;    /* [thread] */
-    cpu_sums *construct_cpu; /* [construct] */
-    uint64_t *work;          /* [thread * (nconstructs + 1) + construct]: sampled work */
-    uint64_t *busy;          /* the same, work + wait: who ran in the construct */
+    uint32_t nthreads;        /* = m->nthreads */
+    cpu_sums *thread_cpu;     /* [thread] */
+    cpu_sums *construct_cpu;  /* [construct] */
+    uint64_t *work;           /* [thread * (nconstructs + 1) + construct]: sampled work */
+    uint64_t *busy;           /* the same, work + wait: who ran in the construct */
+    const hpa_filter *filter; /* --threads */
 } omp_proc_report;
 
 static void add_bucket(cpu_sums *s, unsigned omp_state, uint64_t ns)
@@ -74,6 +75,7 @@ static int build(omp_proc_report *r, const hpa_profile *p, size_t proc_index)
     r->m = pr->omp;
     r->rank = pr->proc->rank >= 0 ? pr->proc->rank : (int)proc_index;
     r->nthreads = r->m->nthreads;
+    r->filter = &p->filter;
     r->thread_cpu = calloc(r->nthreads ? r->nthreads : 1, sizeof(cpu_sums));
     r->construct_cpu = calloc(r->m->nconstructs + 1, sizeof(cpu_sums));
     size_t cells = (size_t)(r->nthreads ? r->nthreads : 1) * (r->m->nconstructs + 1);
@@ -106,6 +108,15 @@ static int build(omp_proc_report *r, const hpa_profile *p, size_t proc_index)
         }
     }
     return 0;
+}
+
+/* Thread t is listed: kept by --threads, and an OpenMP thread (it has an omp_thread
+ * record or OpenMP samples; other threads of the process, e.g. MPI's, are not). */
+static bool listed(const omp_proc_report *r, uint32_t t)
+{
+    const cpu_sums *s = &r->thread_cpu[t];
+    bool omp = r->m->threads[t].type != 0 || s->cat[HPA_OMP_CAT_WORK] || s->cat[HPA_OMP_CAT_WAIT];
+    return omp && (!r->filter->active || hpa_filter_thread(r->filter, r->m->threads[t].seq));
 }
 
 static void free_report(omp_proc_report *r)
@@ -230,6 +241,8 @@ static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r
     fprintf(f, "  %5s %6s %8s %8s %8s %8s %8s %8s  %s\n", "Rank", "Thread", "Work", "Wait", "Idle",
             "Overhd", "Work(w)", "Wait(w)", "Waits by kind (CPU sec.)");
     for (uint32_t t = 0; t < m->nthreads; t++) {
+        if (!listed(r, t))
+            continue;
         const cpu_sums *s = &r->thread_cpu[t];
         thread_traced x = thread_totals(m, &m->threads[t]);
         fprintf(f, "  %5d %6u %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f ", r->rank, m->threads[t].seq,
@@ -261,6 +274,8 @@ static void csv_threads(FILE *f, const omp_proc_report *r)
 {
     const hpa_omp_proc *m = r->m;
     for (uint32_t t = 0; t < m->nthreads; t++) {
+        if (!listed(r, t))
+            continue;
         const cpu_sums *s = &r->thread_cpu[t];
         thread_traced x = thread_totals(m, &m->threads[t]);
         fprintf(f, "%d,", r->rank);
@@ -362,6 +377,8 @@ static void json_threads(hpa_json *j, const omp_proc_report *r)
 {
     const hpa_omp_proc *m = r->m;
     for (uint32_t t = 0; t < m->nthreads; t++) {
+        if (!listed(r, t))
+            continue;
         const cpu_sums *s = &r->thread_cpu[t];
         thread_traced x = thread_totals(m, &m->threads[t]);
         hpa_json_begin_obj(j);

@@ -259,7 +259,8 @@ static int take_er_print_forms(int *argc, char **argv, early *e)
                 nargs++, i++;
             while (i < *argc && nargs < c->max_args && optional_arg(argv[i]))
                 nargs++, i++;
-            int rc = hpa_jobs_add(&e->jobs, c->name, nargs, &argv[start], NULL);
+            /* argv is compacted below: the job keeps a copy of its arguments */
+            int rc = hpa_jobs_add_copy(&e->jobs, c->name, nargs, &argv[start]);
             if (rc)
                 return rc;
             e->any_commands = true;

@@ -57,6 +57,16 @@ int hpa_jobs_add(hpa_jobs *jobs, const char *name, int argc, char **argv, const 
     return 0;
 }
 
+int hpa_jobs_add_copy(hpa_jobs *jobs, const char *name, int argc, char *const *argv)
+{
+    char **copy = (char **)own(jobs, malloc(sizeof(char *) * (size_t)(argc + 1)));
+    if (!copy)
+        return hpa_usage_error(NULL, "out of memory");
+    for (int i = 0; i < argc; i++)
+        copy[i] = argv[i];
+    return hpa_jobs_add(jobs, name, argc, copy, NULL);
+}
+
 /* Next word of *p into a new string (quotes removed); NULL at the end or a comment. */
 static char *next_word(const char **p, bool *unterminated)
 {

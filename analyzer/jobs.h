@@ -35,6 +35,9 @@ typedef struct hpa_jobs {
  * Returns 0 or HPA_EXIT_USAGE after a message (unknown command, wrong argument count). */
 int hpa_jobs_add(hpa_jobs *jobs, const char *name, int argc, char **argv, const char *where);
 
+/* The same, copying the argv array (not the strings): for arrays that change later. */
+int hpa_jobs_add_copy(hpa_jobs *jobs, const char *name, int argc, char *const *argv);
+
 /*
  * Split one line into words and append it as a command. Returns 0 (added, or nothing on
  * the line), 1 for quit/exit, or HPA_EXIT_USAGE after a message naming `where`.

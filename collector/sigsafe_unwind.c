@@ -21,10 +21,6 @@
 
 #include "collector.h"
 
-/* Not an enum hpc_stat slot of its own yet: skipped unwinds count as errors. */
-#ifndef HPC_STAT_UNWIND_SKIPPED
-#define HPC_STAT_UNWIND_SKIPPED HPC_STAT_UNWIND_ERRORS
-#endif
 
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "omp_model.h"
 #include "procinfo.h"
 #include "report_util.h"
 
@@ -93,6 +94,8 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
                 (double)s->tend_ns * 1e-9);
     if (s->unwinder.n)
         fprintf(f, "  Unwinder: %s\n", hpc_str_copy(s1, sizeof(s1), s->unwinder));
+    if (hpa_omp_runtime_text(p, s1, sizeof(s1)))
+        fprintf(f, "  OpenMP: %s\n", s1);
     start_text(p, s1, sizeof(s1));
     fprintf(f, "\nExperiment started %s\n", s1);
     hpa_end_text(p, s2, sizeof(s2));
@@ -130,6 +133,7 @@ static void json_process(hpa_json *j, const hpc_proc *p)
     hpa_json_kstr(j, "clock_note", hpc_str_copy(buf, sizeof(buf), s->clock_note));
     hpa_json_ku64(j, "follow", s->follow);
     hpa_json_ku64(j, "size_limit", s->size_limit);
+    hpa_json_kstr(j, "omp_runtime", hpa_omp_runtime_text(p, buf, sizeof(buf)) ? buf : "");
     hpa_json_kdouble(j, "duration_s", hpa_proc_duration(p));
     hpa_end_text(p, buf, sizeof(buf));
     hpa_json_kstr(j, "end", buf);

@@ -22,6 +22,9 @@
 #include "collector.h"
 
 
+/* Address 0 that the compiler cannot see as null (for HPCOLLECT_DEBUG_UNWIND_FAULT). */
+static volatile uintptr_t fault_addr;
+
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
                 int exact_first)
@@ -66,6 +69,9 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
         return n;
     }
     t->in_unwind = 1;
+    uint64_t every = hpc_P.cfg.debug_unwind_fault;
+    if (every && ++t->unwinds % every == 0)
+        *(volatile int *)fault_addr = 1; /* tests: a SIGSEGV while unwinding */
     unw_cursor_t c;
     if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0) {
         t->in_unwind = 0;

@@ -255,8 +255,7 @@ static void *dlopen_as_caller(const void *caller, const char *file, int mode)
         for (unsigned i = 0; i < si->dls_cnt && !h; i++) {
             char path[PATH_MAX];
             const char *dir = si->dls_serpath[i].dls_name;
-            if ((size_t)snprintf(path, sizeof path, "%s/%s", *dir ? dir : ".", file) <
-                sizeof path)
+            if ((size_t)snprintf(path, sizeof path, "%s/%s", *dir ? dir : ".", file) < sizeof path)
                 h = hpc_real.dlopen(path, mode);
         }
     free(si);

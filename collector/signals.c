@@ -180,8 +180,8 @@ HPC_INTERPOSE sighandler_t __sysv_signal(int sig, sighandler_t h)
 
 /* sigprocmask and pthread_sigmask: owned signals are kept out of the real mask and in
  * the thread's shadow mask instead. Hot: libunwind calls it twice per frame unwound. */
-static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how,
-                     const sigset_t *set, sigset_t *old)
+static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, const sigset_t *set,
+                     sigset_t *old)
 {
     if (!hpc_signals_ready)
         return real(how, set, old);
@@ -378,8 +378,7 @@ HPC_INTERPOSE int sigqueue(pid_t pid, int sig, const union sigval value)
 
 HPC_INTERPOSE int tgkill(pid_t tgid, pid_t tid, int sig)
 {
-    if (tgid == getpid() && tid == (pid_t)syscall(SYS_gettid) &&
-        send_to_self(sig, SI_TKILL, NULL))
+    if (tgid == getpid() && tid == (pid_t)syscall(SYS_gettid) && send_to_self(sig, SI_TKILL, NULL))
         return 0;
     return (int)syscall(SYS_tgkill, tgid, tid, sig);
 }

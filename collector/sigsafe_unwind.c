@@ -21,7 +21,6 @@
 
 #include "collector.h"
 
-
 /* Address 0 that the compiler cannot see as null (for HPCOLLECT_DEBUG_UNWIND_FAULT). */
 static volatile uintptr_t fault_addr;
 
@@ -86,8 +85,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
 
 /* Unwind from normal context with the clock signal blocked for real: libunwind's
  * cache lock must not be re-entered by a sample of this thread. */
-__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs,
-                                              int max)
+__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max)
 {
     volatile int n = 0;
     unw_context_t ctx;

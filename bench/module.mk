@@ -1,6 +1,7 @@
 # bench/ - benchmarks (make bench; not part of make check). Results: bench/RESULTS.md.
 #
 #   make bench-collector   collector overhead (-p on, -p hi) and bytes per sample
+#   make bench-omp         OMPT tool overhead: empty regions, barriers, 200 us regions
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 
@@ -14,3 +15,9 @@ bench-collector: all $(BENCH_CPU_BOUND) $(TESTDIR)/tools/hpexp-dump
 	    $(or $(RUNS),10) $(or $(UNITS),40)
 
 bench: bench-collector
+
+.PHONY: bench-omp
+bench-omp: all
+	bench/omp_bench.sh $(or $(RUNS),7)
+
+bench: bench-omp

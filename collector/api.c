@@ -21,6 +21,11 @@ HPCOLLECT_API bool hpcollect_recording(void)
     return hpc_recording_at(hpc_now_ns());
 }
 
+HPCOLLECT_API bool hpcollect_recording_at(uint64_t now)
+{
+    return hpc_recording_at(now);
+}
+
 static void pause_or_resume(unsigned reason, int pause)
 {
     hpc_P.paused = pause;

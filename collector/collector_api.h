@@ -65,6 +65,9 @@ HPCOLLECT_API uint64_t hpcollect_now(void);
 /* True while data should be recorded: not paused (-y, hpc_pause, MPI_Pcontrol(0)),
  * inside the -t window and under the size limit. Signal-safe. */
 HPCOLLECT_API bool hpcollect_recording(void);
+/* The same for a time the caller has just read with hpcollect_now(): tracing layers that
+ * timestamp an event anyway save a clock read (the OpenMP tool, per callback). Signal-safe. */
+HPCOLLECT_API bool hpcollect_recording_at(uint64_t now);
 
 /* Pause or resume all recording in the process; reason is an hpc_sample_reason
  * (HPC_SAMPLE_PAUSE / HPC_SAMPLE_RESUME, recorded as a sample_point) or an hpc_limit

@@ -215,6 +215,16 @@ enum hpc_p2p_op { HPC_P2P_SEND = 1, HPC_P2P_ISEND = 2, HPC_P2P_ISEND_COMPLETE = 
                   HPC_P2P_RECV = 4, HPC_P2P_IRECV_REQUEST = 5, HPC_P2P_IRECV_COMPLETE = 6,
                   HPC_P2P_REQUEST_CANCELLED = 7 };
 
+/* mpi_call.flags bits. */
+enum hpc_mpi_call_flags {
+    HPC_MPI_CALL_NESTED = 1,  /* made inside another MPI call (a user op, attribute or error
+                                 callback): its time is part of the outer call's */
+    HPC_MPI_CALL_ERROR = 2,   /* returned an error code: no detail records follow */
+    HPC_MPI_CALL_FORTRAN = 4, /* made through the Fortran bindings */
+    HPC_MPI_CALL_INTERRUPTED = 8, /* the process ended inside this call (killed, exit from
+                                     a callback): time_leave is the time of that end */
+};
+
 enum hpc_mpi_family { HPC_MPI_OTHER = 0, HPC_MPI_P2P = 1, HPC_MPI_COLL = 2,
                       HPC_MPI_WAIT = 3, HPC_MPI_COMM = 4, HPC_MPI_ONESIDED = 5,
                       HPC_MPI_IO = 6, HPC_MPI_ENV = 7 };

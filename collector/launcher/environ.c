@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "environ.h"
+#include "mpi_preload.h"
 #include "omp_runtime.h"
 
 extern char **environ;
@@ -122,8 +123,7 @@ static int rule_collector(const hpc_launch *l, char *buf, size_t cap)
 
 static const preload_rule preload_rules[] = {
     {"collector", rule_collector},
-    /* HOOK (issue 3, MPI): preload lib/libhpcollect-mpi.so when the program links libmpi,
-     *   {"MPI wrappers", rule_mpi},   rule_mpi checks l->program's DT_NEEDED for libmpi. */
+    {"MPI wrappers (mpi_preload.c)", hpc_rule_mpi},
     {"LLVM libomp for a libgomp program (--omp-runtime, omp_runtime.c)", hpc_rule_omp_runtime},
 };
 

@@ -21,8 +21,9 @@
 
 #include "collector.h"
 
-/* Address 0 that the compiler cannot see as null (for HPCOLLECT_DEBUG_UNWIND_FAULT). */
-static volatile uintptr_t fault_addr;
+/* An address in the unmapped first page, hidden from the compiler (and not null, which
+ * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
+static volatile uintptr_t fault_addr = 16;
 
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,

@@ -608,6 +608,20 @@ static void note_runtime(hpa_omp_proc *m, const hpc_proc *proc)
     }
 }
 
+bool hpa_omp_runtime_text(const hpc_proc *p, char *buf, size_t cap)
+{
+    hpa_omp_proc m = {0};
+    note_runtime(&m, p);
+    if (!m.runtime_seen)
+        return false;
+    char asked[32];
+    hpc_str_copy(asked, sizeof(asked), p->settings.omp_runtime);
+    snprintf(buf, cap, "%s: %s%s%s%s", m.runtime,
+             m.ompt ? "OpenMP states recorded" : "no OMPT, OpenMP states unavailable",
+             *asked ? " (--omp-runtime " : "", asked, *asked ? ")" : "");
+    return true;
+}
+
 int hpa_omp_load(hpa_profile *p, hpa_process *pr)
 {
     hpa_omp_proc *m = calloc(1, sizeof(*m));

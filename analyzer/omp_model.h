@@ -170,6 +170,10 @@ int hpa_omp_add_metrics(struct hpa_profile *p);
  * after loading, before reports size tables by the symbol table. Returns 0 or an hpc_err. */
 int hpa_omp_views_prepare(const struct hpa_profile *p);
 
+/* What the header says about a process's OpenMP runtime: "LLVM libomp (...): OpenMP
+ * states recorded (--omp-runtime auto)"; false when no runtime was recorded. */
+bool hpa_omp_runtime_text(const hpc_proc *p, char *buf, size_t cap);
+
 /* True if any process ran OpenMP without OMPT; a note to stderr says so once. */
 bool hpa_omp_note_native(const struct hpa_profile *p);
 

@@ -17,6 +17,7 @@ if mpirun --oversubscribe -np 3 "$HPCOLLECT" -q -o kill.hpc "$PROGS/mpi/kill" 2>
 fi
 "$HPANALYZE" abort.hpc mpi ranks >abort.txt
 "$HPANALYZE" --format json abort.hpc header >abort-header.json
+"$HPANALYZE" abort.hpc header >abort-header.txt
 $SYSPY - <<'PY'
 import json
 from hpctest import check
@@ -38,6 +39,9 @@ check("3 rank(s) ended early: 0 1 2" in text, "text report lists the ranks that 
 hdr = json.load(open("abort-header.json"))
 early = {p["rank"]: p["ended_early"] for e in hdr["experiments"] for p in e["processes"]}
 check(early == {0: True, 1: True, 2: True}, f"header: every rank ended early {early}")
+hdr = open("abort-header.txt").read()
+check(hdr.count("Ended early: it called MPI_Abort") == 1 and
+      hdr.count("Ended early: it never reached MPI_Finalize") == 2, "text header says why")
 
 k = ranks(mpi_report("kill.hpc"))
 check(sorted(k) == [0, 1, 2], f"SIGKILL job: all ranks readable {sorted(k)}")

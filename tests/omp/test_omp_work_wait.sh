@@ -29,6 +29,8 @@ for cc in ("gcc", "clang"):
     j = omp(exp)
     check(j["ompt"] and j["processes"][0]["runtime"].startswith("LLVM libomp"),
           f"{exp}: ran on LLVM libomp with OMPT: {j['processes'][0]['runtime']}")
+    hdr = js(exp, "header")["experiments"][0]["processes"][0]["omp_runtime"]
+    check(hdr.startswith("LLVM libomp") and "states recorded" in hdr, f"{exp}: header: {hdr!r}")
     th = sorted(j["threads"], key=lambda t: t["thread"])
     check(len(th) == 2, f"{exp}: 2 threads ({len(th)})")
     for wall, key in ((False, "omp_%s_s"), (True, "omp_%s_wall_s")):

@@ -24,8 +24,8 @@ trap 'rm -rf "$work"' EXIT
 run() {
     local np=$1 cond=$2 mode=$3 n=$4 pre=()
     case $cond in
-    traced) pre=("$BIN/hpcollect" -q -o "$work/t.hpc") ;;
-    m-off) pre=("$BIN/hpcollect" -q -m off -o "$work/t.hpc") ;;
+    traced) pre=("$BIN/hpcollect" -q -d "$work" -o t.hpc) ;;
+    m-off) pre=("$BIN/hpcollect" -q -m off -d "$work" -o t.hpc) ;;
     esac
     rm -rf "$work/t.hpc"
     mpirun --oversubscribe -np "$np" "${pre[@]}" "$BENCH" "$mode" "$n" | awk '{print $3, $4}'

@@ -8,8 +8,10 @@
  * entry (pmpi_send_), found here with dlsym. Buffers arrive with Fortran's sentinels
  * for MPI_IN_PLACE and MPI_BOTTOM, which are Fortran common blocks, not C's constants.
  *
- * Not covered: the `use mpi_f08` bindings (libmpi_usempif08), whose entry points call
- * the mpif.h binding's internal ompi_*_f functions directly.
+ * The `use mpi_f08` binding (libmpi_usempif08) has its own entry points (mpi_send_f08_,
+ * PMPI entries pmpi_send_f08_) with the same arguments; its handles are derived types
+ * holding the integer handle, and its optional IERROR may be NULL. Both bindings share
+ * the Fortran sentinels (the f08 library's definitions interpose the others').
  */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -10,7 +10,8 @@ into DIR:
     mpiw_fns.h    enum hpcw_fn: one id per wrapped function (HPCW_FN_MPI_Send ...)
     mpiw_fns.c    hpcw_fn_table[]: name, family and collective of every id
     wrappers_c.c  one C wrapper per function:       MPI_Send -> PMPI_Send
-    wrappers_f.c  one Fortran wrapper per function: mpi_send_ -> pmpi_send_
+    wrappers_f.c  two Fortran wrappers per function: mpi_send_ -> pmpi_send_ (mpif.h and
+                  `use mpi`), mpi_send_f08_ -> pmpi_send_f08_ (`use mpi_f08`)
 
 It stops with a message naming the file and line when a table entry does not match the
 header, when the header declares an MPI_ function no table lists (protos/unwrapped.txt
@@ -50,10 +51,12 @@ the PMPI call, after it (always, while MPI tracing is on: following requests and
 communicators), and in the record section (only while recording).
 
 FORTRAN. Open MPI's Fortran bindings (libmpi_mpifh: mpif.h and `use mpi`) call the
-C PMPI_ functions directly, so the C wrappers never see Fortran calls. Each Fortran
-wrapper takes the binding's arguments (every C parameter by reference, then ierr, then
-one hidden length per character argument), calls the binding's PMPI entry
-(pmpi_send_), and records what it needs after converting handles with PMPI_*_f2c.
+C PMPI_ functions directly, and the `use mpi_f08` ones (libmpi_usempif08) call
+libmpi_mpifh's internal ompi_*_f, so the C wrappers never see Fortran calls. Each
+Fortran wrapper takes the binding's arguments (every C parameter by reference, then
+ierr, then one hidden length per character argument; the f08 handles are derived
+types holding the same integer), calls the binding's PMPI entry (pmpi_send_,
+pmpi_send_f08_), and records what it needs after converting handles with PMPI_*_f2c.
 
 Output is marked generated and carries no time, host or user, so builds are reproducible.
 """
@@ -89,18 +92,18 @@ HPCW_EXPORT {ret} {name}({cparams})
 
 F_TEMPLATE = """\
 /* {name}: {where} */
-typedef void hpcw_f_{lname}_fn({fparams});
-HPCW_EXPORT void {lname}_({fparams})
+typedef void hpcw_{fname}fn({fparams});
+HPCW_EXPORT void {fname}({fparams})
 {{
-    static hpcw_f_{lname}_fn *real;
+    static hpcw_{fname}fn *real;
     hpcw_call c;
 {decls}\
     hpcw_enter(&c, HPCW_FN_{name}, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
 {before}\
     if (!real)
-        real = (hpcw_f_{lname}_fn *)hpcw_fortran_real("p{lname}_");
+        real = (hpcw_{fname}fn *)hpcw_fortran_real("p{fname}");
     real({fargs});
-    int rc = *ierr;
+    int rc = {rc};
     if (rc == MPI_SUCCESS && hpcw_tracking()) {{
 {after}\
     }}
@@ -110,9 +113,17 @@ HPCW_EXPORT void {lname}_({fparams})
     }}
 {end}\
 }}
-HPCW_FORTRAN_ALIASES({lname}_, {lname}, {lname}__, {uname})
-
+{aliases}
 """
+
+# The two Fortran bindings differ only in names and in IERROR: mpif.h / `use mpi`
+# (mpi_send_, also spelled mpi_send, mpi_send__, MPI_SEND) always passes it; `use
+# mpi_f08` (mpi_send_f08_) passes NULL when the program leaves the optional argument out.
+F_BINDINGS = {
+    "mpif": {"fname": "{lname}_", "rc": "*ierr",
+             "aliases": "HPCW_FORTRAN_ALIASES({lname}_, {lname}, {lname}__, {uname})\n"},
+    "f08": {"fname": "{lname}_f08_", "rc": "ierr ? *ierr : MPI_SUCCESS", "aliases": ""},
+}
 
 # What each verb adds, per section. {role} is replaced by the role's value converted for
 # the language (see value()); C and Fortran differ only where a helper takes Fortran
@@ -640,12 +651,13 @@ def fortran_params(fn):
     return params + ["MPI_Fint *ierr"] + lengths
 
 
-def f_wrapper(fn):
+def f_wrapper(fn, binding):
     s = sections(fn, "f")
     params = fortran_params(fn)
-    lname = fn.name.lower()
+    names = {"lname": fn.name.lower(), "uname": fn.name.upper()}
+    b = {k: v.format(**names) for k, v in F_BINDINGS[binding].items()}
     return F_TEMPLATE.format(
-        name=fn.name, where=fn.where, lname=lname, uname=fn.name.upper(),
+        name=fn.name, where=fn.where, **b,
         fparams=", ".join(params), fargs=", ".join(p.split()[-1].lstrip("*") for p in params),
         comm=call_comm(fn, "f"),
         decls=indent(s["decls"], 4), before=indent(s["before"], 4),
@@ -688,8 +700,10 @@ def generate(funcs, out):
           BANNER.format(what="C wrappers: MPI_X records the call and calls PMPI_X.") +
           '#include "mpiw.h"\n\n' + "".join(c_wrapper(f) for f in wrapped))
     write(os.path.join(out, "wrappers_f.c"),
-          BANNER.format(what="Fortran wrappers (mpif.h and `use mpi`): mpi_x_ calls pmpi_x_.") +
-          '#include "mpiw.h"\n\n' + "".join(f_wrapper(f) for f in wrapped if f.fortran))
+          BANNER.format(what="Fortran wrappers: mpi_x_ calls pmpi_x_ (mpif.h, `use mpi`), "
+                             "mpi_x_f08_ calls pmpi_x_f08_ (`use mpi_f08`).") +
+          '#include "mpiw.h"\n\n' +
+          "".join(f_wrapper(f, b) for f in wrapped if f.fortran for b in F_BINDINGS))
 
 
 def main():

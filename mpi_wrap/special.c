@@ -1,9 +1,9 @@
 /*
  * special.c - the wrappers gen_wrappers.py does not generate (`special` in the tables):
  * MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort and MPI_Pcontrol, in C and for
- * the Fortran bindings. They start and end the MPI layer (lifecycle.c) or switch
- * collection itself, so each has its own order of events; otherwise they follow the
- * generated template.
+ * both Fortran bindings (mpif.h / `use mpi`, and `use mpi_f08`). They start and end the MPI layer
+ * (lifecycle.c) or switch collection itself, so each has its own order of events; otherwise they
+ * follow the generated template.
  */
 #include "mpiw.h"
 
@@ -62,81 +62,125 @@ HPCW_EXPORT int MPI_Pcontrol(const int level, ...)
 
 /* ------------------------------------------------------------ Fortran bindings */
 
+/* Each special has one body for both Fortran bindings: `real` names the binding's PMPI
+ * entry (pmpi_init_ or pmpi_init_f08_) and `site` is the entry point's return address.
+ * IERROR is NULL when an mpi_f08 caller leaves it out. */
+
 typedef void hpcw_f_ierr_fn(MPI_Fint *ierr);
+typedef void hpcw_f_init_thread_fn(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+typedef void hpcw_f_abort_fn(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+typedef void hpcw_f_pcontrol_fn(MPI_Fint *level);
+
+static int f_rc(const MPI_Fint *ierr)
+{
+    return ierr ? *ierr : MPI_SUCCESS;
+}
+
+static void f_init(const char *real, void *site, MPI_Fint *ierr)
+{
+    hpcw_call c;
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Init, site, HPC_MPI_CALL_FORTRAN);
+    ((hpcw_f_ierr_fn *)hpcw_fortran_real(real))(ierr);
+    if (f_rc(ierr) == MPI_SUCCESS)
+        hpcw_init_after(&c, -1);
+    if (hpcw_leave(&c, f_rc(ierr), MPI_COMM_NULL))
+        hpcw_done(&c);
+}
+
+static void f_init_thread(const char *real, void *site, MPI_Fint *required, MPI_Fint *provided,
+                          MPI_Fint *ierr)
+{
+    hpcw_call c;
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Init_thread, site, HPC_MPI_CALL_FORTRAN);
+    ((hpcw_f_init_thread_fn *)hpcw_fortran_real(real))(required, provided, ierr);
+    if (f_rc(ierr) == MPI_SUCCESS)
+        hpcw_init_after(&c, *provided);
+    if (hpcw_leave(&c, f_rc(ierr), MPI_COMM_NULL))
+        hpcw_done(&c);
+}
+
+static void f_finalize(const char *real, void *site, MPI_Fint *ierr)
+{
+    hpcw_call c;
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Finalize, site, HPC_MPI_CALL_FORTRAN);
+    hpcw_f_ierr_fn *fn = (hpcw_f_ierr_fn *)hpcw_fortran_real(real);
+    hpcw_finalize_before();
+    fn(ierr);
+    hpcw_finalize_after(&c);
+    if (hpcw_leave(&c, f_rc(ierr), MPI_COMM_NULL))
+        hpcw_done(&c);
+}
+
+static void f_abort(const char *real, void *site, MPI_Fint *comm, MPI_Fint *errorcode,
+                    MPI_Fint *ierr)
+{
+    hpcw_call c;
+    hpcw_enter_timed(&c, HPCW_FN_MPI_Abort, site, HPC_MPI_CALL_FORTRAN);
+    hpcw_f_abort_fn *fn = (hpcw_f_abort_fn *)hpcw_fortran_real(real);
+    hpcw_abort_before(&c, PMPI_Comm_f2c(*comm), *errorcode);
+    fn(comm, errorcode, ierr);
+}
+
+/* MPI_PCONTROL has no IERROR argument in Fortran. */
+static void f_pcontrol(const char *real, void *site, MPI_Fint *level)
+{
+    hpcw_call c;
+    hpcw_enter(&c, HPCW_FN_MPI_Pcontrol, site, HPC_MPI_CALL_FORTRAN);
+    ((hpcw_f_pcontrol_fn *)hpcw_fortran_real(real))(level);
+    hpcw_pcontrol(&c, *level);
+}
 
 HPCW_EXPORT void mpi_init_(MPI_Fint *ierr)
 {
-    static hpcw_f_ierr_fn *real;
-    hpcw_call c;
-    hpcw_enter_timed(&c, HPCW_FN_MPI_Init, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
-    if (!real)
-        real = (hpcw_f_ierr_fn *)hpcw_fortran_real("pmpi_init_");
-    real(ierr);
-    if (*ierr == MPI_SUCCESS)
-        hpcw_init_after(&c, -1);
-    if (hpcw_leave(&c, *ierr, MPI_COMM_NULL))
-        hpcw_done(&c);
+    f_init("pmpi_init_", __builtin_return_address(0), ierr);
 }
 HPCW_FORTRAN_ALIASES(mpi_init_, mpi_init, mpi_init__, MPI_INIT)
 
-typedef void hpcw_f_init_thread_fn(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+HPCW_EXPORT void mpi_init_f08_(MPI_Fint *ierr)
+{
+    f_init("pmpi_init_f08_", __builtin_return_address(0), ierr);
+}
 
 HPCW_EXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
 {
-    static hpcw_f_init_thread_fn *real;
-    hpcw_call c;
-    hpcw_enter_timed(&c, HPCW_FN_MPI_Init_thread, __builtin_return_address(0),
-                     HPC_MPI_CALL_FORTRAN);
-    if (!real)
-        real = (hpcw_f_init_thread_fn *)hpcw_fortran_real("pmpi_init_thread_");
-    real(required, provided, ierr);
-    if (*ierr == MPI_SUCCESS)
-        hpcw_init_after(&c, *provided);
-    if (hpcw_leave(&c, *ierr, MPI_COMM_NULL))
-        hpcw_done(&c);
+    f_init_thread("pmpi_init_thread_", __builtin_return_address(0), required, provided, ierr);
 }
 HPCW_FORTRAN_ALIASES(mpi_init_thread_, mpi_init_thread, mpi_init_thread__, MPI_INIT_THREAD)
 
+HPCW_EXPORT void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    f_init_thread("pmpi_init_thread_f08_", __builtin_return_address(0), required, provided, ierr);
+}
+
 HPCW_EXPORT void mpi_finalize_(MPI_Fint *ierr)
 {
-    static hpcw_f_ierr_fn *real;
-    hpcw_call c;
-    hpcw_enter_timed(&c, HPCW_FN_MPI_Finalize, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
-    if (!real)
-        real = (hpcw_f_ierr_fn *)hpcw_fortran_real("pmpi_finalize_");
-    hpcw_finalize_before();
-    real(ierr);
-    hpcw_finalize_after(&c);
-    if (hpcw_leave(&c, *ierr, MPI_COMM_NULL))
-        hpcw_done(&c);
+    f_finalize("pmpi_finalize_", __builtin_return_address(0), ierr);
 }
 HPCW_FORTRAN_ALIASES(mpi_finalize_, mpi_finalize, mpi_finalize__, MPI_FINALIZE)
 
-typedef void hpcw_f_abort_fn(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+HPCW_EXPORT void mpi_finalize_f08_(MPI_Fint *ierr)
+{
+    f_finalize("pmpi_finalize_f08_", __builtin_return_address(0), ierr);
+}
 
 HPCW_EXPORT void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
 {
-    static hpcw_f_abort_fn *real;
-    hpcw_call c;
-    hpcw_enter_timed(&c, HPCW_FN_MPI_Abort, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
-    if (!real)
-        real = (hpcw_f_abort_fn *)hpcw_fortran_real("pmpi_abort_");
-    hpcw_abort_before(&c, PMPI_Comm_f2c(*comm), *errorcode);
-    real(comm, errorcode, ierr);
+    f_abort("pmpi_abort_", __builtin_return_address(0), comm, errorcode, ierr);
 }
 HPCW_FORTRAN_ALIASES(mpi_abort_, mpi_abort, mpi_abort__, MPI_ABORT)
 
-typedef void hpcw_f_pcontrol_fn(MPI_Fint *level);
+HPCW_EXPORT void mpi_abort_f08_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    f_abort("pmpi_abort_f08_", __builtin_return_address(0), comm, errorcode, ierr);
+}
 
-/* MPI_PCONTROL has no IERROR argument in Fortran. */
 HPCW_EXPORT void mpi_pcontrol_(MPI_Fint *level)
 {
-    static hpcw_f_pcontrol_fn *real;
-    hpcw_call c;
-    hpcw_enter(&c, HPCW_FN_MPI_Pcontrol, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
-    if (!real)
-        real = (hpcw_f_pcontrol_fn *)hpcw_fortran_real("pmpi_pcontrol_");
-    real(level);
-    hpcw_pcontrol(&c, *level);
+    f_pcontrol("pmpi_pcontrol_", __builtin_return_address(0), level);
 }
 HPCW_FORTRAN_ALIASES(mpi_pcontrol_, mpi_pcontrol, mpi_pcontrol__, MPI_PCONTROL)
+
+HPCW_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level)
+{
+    f_pcontrol("pmpi_pcontrol_f08_", __builtin_return_address(0), level);
+}

@@ -4,6 +4,9 @@
 # every member with its members' world ranks (and the remote group's for the
 # intercommunicator); members agree on the global id, distinct communicators differ;
 # MPI_COMM_NULL (rank 0 outside MPI_Comm_create's group) gives no record.
+# Clock offsets: every rank measured at MPI_Init and MPI_Finalize; all ranks share one
+# host clock here, so the true offset is 0 and the estimate must lie within the
+# measurement's own bound, rtt/2 (rank 0 is the reference: 0).
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
@@ -39,4 +42,15 @@ for r in range(4):
 for gid, comms in gids.items():
     check(len(comms) == 1, f"gid {gid} names one communicator: {comms}")
 check(len(gids) == 12, f"12 distinct communicators besides SELF: {len(gids)}")
+
+for r in range(4):
+    offs = records(f"comms.hpc/rank{r}/process.hpe", "clock_offset")
+    check([o["phase"] for o in offs] == [0, 1], f"rank {r}: clock offsets at MPI_Init and MPI_Finalize")
+    for o in offs:
+        if r == 0:
+            check(o["offset_ns"] == 0 and o["rtt_ns"] == 0, "rank 0 is the reference")
+        else:
+            check(0 < o["rtt_ns"] and abs(o["offset_ns"]) <= o["rtt_ns"] / 2,
+                  f"rank {r} phase {o['phase']}: |offset| {abs(o['offset_ns'])} ns <= rtt/2 "
+                  f"({o['rtt_ns'] / 2:.0f} ns)")
 PY

@@ -5,8 +5,9 @@
 #   - a prototype that does not match mpi.h, a function mpi.h has but no table lists,
 #     and an unknown directive each stop it with a message naming the file and line
 #   - lib/libhpcollect-mpi.so wraps every function the reference lists, and has a
-#     Fortran wrapper for every Fortran binding of the MPI library (bar MPI_SIZEOF and
-#     the _cptr variants, which have no C prototype, and MPI_WTIME/WTICK)
+#     Fortran wrapper for every entry of both Fortran bindings of the MPI library (bar
+#     MPI_SIZEOF, the _cptr variants and status conversions, which have no C prototype,
+#     and MPI_WTIME/WTICK)
 #   - the generated files carry no time, host or user: two runs give the same bytes
 source "$HPC_ROOT/tests/lib.sh"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
@@ -46,11 +47,17 @@ missing=$(grep -v '^#' "$HPC_ROOT/tests/mpi/reference_functions.txt" | while rea
 [ -z "$missing" ] || fail "reference functions not wrapped: $missing"
 note "ok: all $(grep -vc '^#' "$HPC_ROOT/tests/mpi/reference_functions.txt") reference functions wrapped"
 
-mpifh=$(ls /usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.* 2>/dev/null | head -1)
-if [ -n "$mpifh" ]; then
-    missing=$(nm -D --defined-only "$mpifh" | awk '{print $3}' | grep '^pmpi_.*[^_]_$' |
-        sed 's/^p//' | grep -vE '^mpi_(sizeof_|wtime_|wtick_|aint_|f_sync_reg_)|_cptr_$' |
-        while read -r f; do grep -qx "$f" <<<"$exported" || echo "$f"; done)
-    [ -z "$missing" ] || fail "Fortran bindings not wrapped: $missing"
-    note "ok: every Fortran binding of $mpifh is wrapped"
-fi
+# fortran_missing LIB SUFFIX: entry points mpi_*SUFFIX of LIB (from its pmpi_*SUFFIX) we lack
+fortran_missing() {
+    nm -D --defined-only "$1" | awk '{print $3}' | grep "^pmpi_.*[^_]$2\$" | sed 's/^p//' |
+        grep -vE '^mpi_(sizeof_|wtime_|wtick_|aint_|f_sync_reg_|status_f2f08|status_f082f)|_cptr_|_cptr_f08_$' |
+        while read -r f; do grep -qx "$f" <<<"$exported" || echo "$f"; done
+}
+for spec in "libmpi_mpifh _" "libmpi_usempif08 _f08_"; do
+    set -- $spec
+    lib=$(ls /usr/lib/x86_64-linux-gnu/$1.so.* 2>/dev/null | head -1)
+    [ -n "$lib" ] || continue
+    missing=$(fortran_missing "$lib" "$2")
+    [ -z "$missing" ] || fail "Fortran bindings of $1 not wrapped: $missing"
+    note "ok: every Fortran binding of $lib is wrapped"
+done

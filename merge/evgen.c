@@ -123,8 +123,7 @@ typedef struct gen {
     uint64_t call_enter, call_leave, call_site;
     uint32_t call_fn; /* index in proc->fns, UINT32_MAX if unknown */
     uint32_t call_region;
-    uint64_t call_sent, call_recv;
-    bool call_p2p;
+    hpa_mpi_call acc; /* pass 1: the call for the MPI numbers (mpi_stats.h), raw times */
     /* open implicit tasks */
     itask itasks[MAX_ITASKS];
     unsigned nitasks;
@@ -451,26 +450,31 @@ static void close_call(gen *g)
     emit(g, g->call_leave, MG_EV_LEAVE, g->call_region, 0, 0, 0, 0);
     if (g->pass != 1)
         return;
-    uint64_t ns = g->call_leave - g->call_enter;
+    if (!g->acc.open)
+        return; /* no mpi_fn record names the function: not counted (as hpanalyze) */
+    g->acc.open = false;
+    uint64_t ns = hpa_mpi_call_ns(&g->acc);
     mg_tsum *t = &g->loc->sum;
     mg_psum *ps = &g->proc->sum;
     t->mpi_ns += ns;
     t->mpi_calls++;
-    ps->mpi_ns += ns;
-    ps->mpi_calls++;
-    if (!g->call_p2p)
-        ps->mpi_other_calls++;
     const char *name = g->proc->regions[g->call_region].name;
-    mg_callstat_add(mg_psum_call(ps, g->call_region, name), ns, g->call_sent, g->call_recv);
+    bool lifecycle = hpa_mpi_is_lifecycle(name);
+    hpa_mpi_rank_add(&ps->mpi, &ps->win, &g->acc, lifecycle);
+    if (lifecycle)
+        return;
+    hpa_mpi_sum_add(&mg_psum_call(ps, g->call_region, name)->s, ns, &g->acc.d);
     /* call site: the return address's line, per MPI function */
     uint64_t memo_key = g->call_site ^ ((uint64_t)g->call_region << 48), idx;
     if (memo_get(&g->site_memo, memo_key, &idx)) {
-        mg_callstat_add(&ps->sites[idx], ns, g->call_sent, g->call_recv);
+        hpa_mpi_sum_add(&ps->sites[idx].s, ns, &g->acc.d);
         return;
     }
-    mg_symloc where = {0, 0};
+    mg_symloc where = {MG_SYM_UNKNOWN, 0};
     if (g->call_site)
         where = mg_symproc_resolve(symproc(g), g->call_site - 1);
+    if (!where.line)
+        where.line = mg_syms_func_line(g->job->syms, where.func);
     uint64_t key = ((uint64_t)where.line << 24) | (g->call_region & 0xffffff);
     mg_callstat *site;
     if (mg_map_get(&ps->site_by_key, key, &idx)) {
@@ -478,19 +482,18 @@ static void close_call(gen *g)
     } else {
         uint32_t lineno = 0;
         const char *file = mg_syms_line_file(g->job->syms, where.line, &lineno);
-        const char *fname =
-            g->call_site ? mg_syms_func_name(g->job->syms, where.func) : "<unknown>";
+        const char *fname = mg_syms_func_name(g->job->syms, where.func);
         char desc[1024];
         if (lineno) {
             const char *base = strrchr(file, '/');
-            snprintf(desc, sizeof(desc), "%s (%s:%u)", fname, base ? base + 1 : file, lineno);
+            snprintf(desc, sizeof(desc), "%s %s:%u", fname, base ? base + 1 : file, lineno);
         } else {
             snprintf(desc, sizeof(desc), "%s", fname);
         }
         site = mg_psum_site(ps, key, name, desc);
     }
     memo_put(&g->site_memo, memo_key, (uint64_t)(site - ps->sites));
-    mg_callstat_add(site, ns, g->call_sent, g->call_recv);
+    hpa_mpi_sum_add(&site->s, ns, &g->acc.d);
 }
 
 static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
@@ -503,8 +506,8 @@ static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
         g->call_leave = g->call_enter;
     g->call_site = c->callsite;
     g->call_region = mpi_region(g, c->fn, &g->call_fn);
-    g->call_sent = g->call_recv = 0;
-    g->call_p2p = false;
+    if (g->pass == 1 && g->call_fn != UINT32_MAX)
+        hpa_mpi_call_open(&g->acc, g->call_fn, c);
     emit(g, g->call_enter, MG_EV_ENTER, g->call_region, 0, 0, 0, 0);
 }
 
@@ -521,6 +524,8 @@ static uint64_t detail_time(gen *g, uint64_t t)
 
 static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
 {
+    if (g->pass == 1)
+        hpa_mpi_call_p2p(&g->acc, m);
     uint64_t t = detail_time(g, m->time);
     bool ok;
     uint32_t comm = local_comm(g, m->comm, &ok);
@@ -534,29 +539,16 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
         g->job->procs[m->peer_world].group == (uint64_t)m->peer_world)
         g->to_missing++;
     uint64_t tag = (uint32_t)m->tag;
-    mg_psum *ps = &g->proc->sum;
     switch (m->op) {
     case HPC_P2P_SEND:
     case HPC_P2P_ISEND:
         emit(g, t, m->op == HPC_P2P_SEND ? MG_EV_MPI_SEND : MG_EV_MPI_ISEND, peer, comm, tag,
              m->bytes, m->request);
-        if (g->pass == 1) {
-            ps->mpi_sends++;
-            ps->mpi_bytes_sent += m->bytes;
-            g->call_sent += m->bytes;
-            g->call_p2p = true;
-        }
         break;
     case HPC_P2P_RECV:
     case HPC_P2P_IRECV_COMPLETE:
         emit(g, t, m->op == HPC_P2P_RECV ? MG_EV_MPI_RECV : MG_EV_MPI_IRECV, peer, comm, tag,
              m->bytes, m->request);
-        if (g->pass == 1) {
-            ps->mpi_receives++;
-            ps->mpi_bytes_received += m->bytes;
-            g->call_recv += m->bytes;
-            g->call_p2p = true;
-        }
         break;
     case HPC_P2P_ISEND_COMPLETE:
         emit(g, t, MG_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, m->request);
@@ -574,6 +566,8 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
 
 static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
 {
+    if (g->pass == 1)
+        hpa_mpi_call_coll(&g->acc, m);
     bool ok;
     uint32_t comm = local_comm(g, m->comm, &ok);
     if (!ok || m->op == HPC_COLL_NONE || m->op > HPC_COLL_REDUCE_SCATTER_BLOCK)
@@ -584,12 +578,6 @@ static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
     uint32_t root = m->root < 0 ? UINT32_MAX : (uint32_t)m->root;
     emit(g, tb, MG_EV_MPI_COLL_BEGIN, 0, 0, 0, 0, 0);
     emit(g, te, MG_EV_MPI_COLL_END, comm, root, m->op - 1, m->bytes_sent, m->bytes_recv);
-    if (g->pass == 1) {
-        g->proc->sum.coll_bytes_sent += m->bytes_sent;
-        g->proc->sum.coll_bytes_recv += m->bytes_recv;
-        g->call_sent += m->bytes_sent;
-        g->call_recv += m->bytes_recv;
-    }
 }
 
 /* ------------------------------------------------------------ OpenMP */
@@ -743,6 +731,7 @@ static void thread_facts(gen *g, const hpc_record *r)
     } else if (r->kind == HPC_K_thread_end) {
         t->ended = true;
         t->cpu_ns = r->u.thread_end.cpu_ns;
+        hpa_mpi_window_seen(&g->proc->sum.win, r->u.thread_end.time);
     }
 }
 

@@ -141,6 +141,7 @@ typedef struct gen {
     /* problems counted once per location */
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
     uint64_t to_missing; /* messages with a rank that left no data */
+    uint64_t bad_peer;   /* peers beyond their communicator */
 } gen;
 
 static inline uint64_t ct(gen *g, uint64_t t)
@@ -550,6 +551,10 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
                       m->op == HPC_P2P_IRECV_COMPLETE;
     if (needs_peer && (m->peer < 0 || !ok))
         return; /* MPI_PROC_NULL moves nothing; an unknown comm cannot be named */
+    if (needs_peer && (uint64_t)m->peer >= g->proc->comms[comm].size) {
+        g->bad_peer++; /* damaged: no such rank in the communicator */
+        return;
+    }
     uint32_t peer = (uint32_t)m->peer;
     if (g->pass == 1 && needs_peer && m->peer_world >= 0 &&
         (uint64_t)m->peer_world < g->job->nprocs && g->job->procs[m->peer_world].placeholder &&
@@ -592,7 +597,9 @@ static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
     uint64_t tb = detail_time(g, m->time_begin), te = detail_time(g, m->time_end);
     if (te < tb)
         te = tb;
-    uint32_t root = m->root < 0 ? UINT32_MAX : (uint32_t)m->root;
+    uint32_t root = m->root < 0 || (uint64_t)m->root >= g->proc->comms[comm].size
+                        ? UINT32_MAX
+                        : (uint32_t)m->root;
     emit(g, tb, MG_EV_MPI_COLL_BEGIN, 0, 0, 0, 0, 0);
     emit(g, te, MG_EV_MPI_COLL_END, comm, root, m->op - 1, m->bytes_sent, m->bytes_recv);
 }
@@ -885,6 +892,11 @@ static void report_counts(gen *g)
     if (g->bad_fn)
         mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record", path,
                        (unsigned long long)g->bad_fn);
+    if (g->bad_peer)
+        mg_job_problem(g->job,
+                       "%s: %llu messages name a peer beyond their communicator's size; "
+                       "left out of the trace",
+                       path, (unsigned long long)g->bad_peer);
     if (g->to_missing)
         mg_job_problem(g->job,
                        "%s: %llu messages to or from ranks that left no data have no partner in "

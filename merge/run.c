@@ -42,7 +42,6 @@ typedef struct run {
     size_t locs_done, locs_mine;
     long peak_anon_kb; /* RssAnon at the fullest point of each location */
     uint64_t mine_records, mine_events;
-    unsigned long killed_after;
 } run;
 
 /* ------------------------------------------------------------ diagnostics */
@@ -373,8 +372,11 @@ static int merge_mine(run *R)
             R->locs_done++;
             if (R->progress)
                 progress_line(R, false);
-            if (R->opts->kill_after && ++R->killed_after == R->opts->kill_after)
-                raise(SIGKILL); /* test hook: an interrupted merge */
+            /* test hooks: a merge killed, or interrupted, after some locations */
+            if (R->opts->kill_after && R->locs_done == R->opts->kill_after)
+                raise(SIGKILL);
+            if (R->opts->stop_after && R->locs_done == R->opts->stop_after)
+                raise(SIGINT);
         }
         /* what only this process needed */
         mg_symproc_close(p->sym);

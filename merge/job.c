@@ -432,8 +432,7 @@ void mg_proc_free(mg_proc *p)
     }
     free(p->locs);
     mg_symproc_close(p->sym);
-    mg_map_free(&p->omp_by_id);
-    free(p->ompregs);
+    mg_regtab_close(p->omptab);
     mg_psum_free(&p->sum);
     free(p->name);
     free(p->host);

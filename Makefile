@@ -39,6 +39,10 @@ CFLAGS   += -DHPC_VERSION=\"$(VERSION)\"
 # $(call objs,SOURCES) -> object files
 objs = $(patsubst %.c,$(OBJDIR)/%.o,$(1))
 
+# The experiment library every stage links (built by experiment/module.mk); defined here
+# because fragments are read alphabetically and use it before experiment/ is read.
+EXP_LIB      := $(OBJDIR)/libhpcexp.a
+
 ALL_TARGETS  :=
 CHECK_DEPS   :=
 INSTALL_BIN  :=

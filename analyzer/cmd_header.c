@@ -17,20 +17,27 @@
 #include <string.h>
 #include <time.h>
 
+#include "omp_model.h"
 #include "procinfo.h"
 #include "report_util.h"
-
-static void start_text(const hpc_proc *p, char *buf, size_t cap)
-{
-    time_t t = (time_t)(p->begin.real_time / 1000000000u);
-    struct tm tm;
-    if (!p->has_begin || !localtime_r(&t, &tm) || !strftime(buf, cap, "%a %b %e %H:%M:%S %Y", &tm))
-        snprintf(buf, cap, "(unknown)");
-}
 
 static const char *onoff(uint64_t v)
 {
     return v ? "on" : "off";
+}
+
+/* Why a process that ended early did: for `header` (the mpi report says it too). */
+static const char *early_reason(const hpc_proc *p)
+{
+    size_t i = 0;
+    if (hpc_proc_next_of(p, HPC_K_mpi_abort, &i))
+        return "it called MPI_Abort";
+    i = 0;
+    bool in_mpi = hpc_proc_next_of(p, HPC_K_mpi_init, &i) != NULL;
+    i = 0;
+    if (in_mpi && !hpc_proc_next_of(p, HPC_K_mpi_finalize, &i))
+        return "it never reached MPI_Finalize";
+    return "no normal exit was recorded";
 }
 
 static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
@@ -79,10 +86,14 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
                 (double)s->tend_ns * 1e-9);
     if (s->unwinder.n)
         fprintf(f, "  Unwinder: %s\n", hpc_str_copy(s1, sizeof(s1), s->unwinder));
-    start_text(p, s1, sizeof(s1));
+    if (hpa_omp_runtime_text(p, s1, sizeof(s1)))
+        fprintf(f, "  OpenMP: %s\n", s1);
+    hpa_start_text(p, s1, sizeof(s1));
     fprintf(f, "\nExperiment started %s\n", s1);
     hpa_end_text(p, s2, sizeof(s2));
     fprintf(f, "Experiment ended: %.3f s, %s\n", hpa_proc_duration(p), s2);
+    if (p->ended_early)
+        fprintf(f, "Ended early: %s; its data is complete up to its end\n", early_reason(p));
 }
 
 static void json_process(hpa_json *j, const hpc_proc *p)
@@ -114,6 +125,7 @@ static void json_process(hpa_json *j, const hpc_proc *p)
     hpa_json_kstr(j, "clock_note", hpc_str_copy(buf, sizeof(buf), s->clock_note));
     hpa_json_ku64(j, "follow", s->follow);
     hpa_json_ku64(j, "size_limit", s->size_limit);
+    hpa_json_kstr(j, "omp_runtime", hpa_omp_runtime_text(p, buf, sizeof(buf)) ? buf : "");
     hpa_json_kdouble(j, "duration_s", hpa_proc_duration(p));
     hpa_end_text(p, buf, sizeof(buf));
     hpa_json_kstr(j, "end", buf);

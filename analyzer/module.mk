@@ -1,11 +1,8 @@
 # analyzer/ - hpanalyze: er_print-style reports over experiments.
-# This fragment is read before experiment/module.mk (alphabetical), so $(EXP_LIB) is not
-# set yet where rules expand it at once: name the library's path here.
-ANALYZER_EXP_LIB := $(OBJDIR)/libhpcexp.a
 ANALYZER_SRCS    := $(wildcard analyzer/*.c)
 ANALYZER_BIN     := $(BINDIR)/hpanalyze
 
-$(ANALYZER_BIN): $(call objs,$(ANALYZER_SRCS)) $(ANALYZER_EXP_LIB)
+$(ANALYZER_BIN): $(call objs,$(ANALYZER_SRCS)) $(EXP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf -lstdc++ -lm
 
@@ -15,8 +12,8 @@ CHECK_DEPS  += $(ANALYZER_BIN)
 
 # The experiment synthesizer used by tests/analyzer links the experiment library.
 PROG_FLAGS_analyzer_synth := -Iexperiment $(SANFLAGS)
-PROG_LIBS_analyzer_synth  := $(ANALYZER_EXP_LIB) -ldl
-$(TESTDIR)/analyzer/synth: $(ANALYZER_EXP_LIB)
+PROG_LIBS_analyzer_synth  := $(EXP_LIB) -ldl
+$(TESTDIR)/analyzer/synth: $(EXP_LIB)
 
 # Ground-truth programs beyond tests/module.mk's one-C-file rule: shared and dlopen'd
 # libraries, a stripped copy of split, a C++ program.

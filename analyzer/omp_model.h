@@ -75,8 +75,9 @@ typedef struct hpa_omp_region {
 typedef struct hpa_omp_construct {
     uint64_t codeptr;
     uint64_t executions;
-    uint32_t max_team;
-    uint64_t wall_ns; /* sum of region durations */
+    uint32_t max_team;    /* most threads requested (parallel-begin) */
+    uint32_t actual_team; /* most threads the runtime gave (implicit tasks), 0 = unknown */
+    uint64_t wall_ns;     /* sum of region durations */
 } hpa_omp_construct;
 
 /* A construct reached by one call path on one encountering thread. */
@@ -130,6 +131,7 @@ typedef struct hpa_omp_proc {
     /* classification cache */
     uint64_t last_region;
     uint32_t last_index;
+    uint32_t last_seq, last_type;
 } hpa_omp_proc;
 
 /*
@@ -165,6 +167,14 @@ unsigned hpa_omp_context_room(const struct hpa_profile *p);
 
 /* Add the OpenMP Work and Wait metrics when any process recorded OpenMP states. */
 int hpa_omp_add_metrics(struct hpa_profile *p);
+
+/* Make every function and line id the OpenMP views will use (view_omp.c): called once
+ * after loading, before reports size tables by the symbol table. Returns 0 or an hpc_err. */
+int hpa_omp_views_prepare(const struct hpa_profile *p);
+
+/* What the header says about a process's OpenMP runtime: "LLVM libomp (...): OpenMP
+ * states recorded (--omp-runtime auto)"; false when no runtime was recorded. */
+bool hpa_omp_runtime_text(const hpc_proc *p, char *buf, size_t cap);
 
 /* True if any process ran OpenMP without OMPT; a note to stderr says so once. */
 bool hpa_omp_note_native(const struct hpa_profile *p);

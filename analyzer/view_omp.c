@@ -24,8 +24,15 @@
  * machine is the identity (frames as recorded); processes that ran without OMPT are
  * shown that way in every view.
  *
- * How frames are recognised: runtime frames by their module (libomp, libiomp5, libgomp,
- * and the collector's own libraries, which the machine view alone shows); outlined bodies by the compilers' names (clang ".omp_outlined.",
+ * The views make functions and lines up (pseudo functions, expert names, body lines moved
+ * into the construct's function). Reports size their tables by the symbol table before
+ * walking paths, so hpa_omp_views_prepare() walks every path once right after loading:
+ * every id a view can make exists before any report runs (transforms are deterministic).
+ *
+ * How frames are recognised: runtime frames by their module (libomp, libiomp5, libgomp;
+ * what they call, libc, is hidden with them until they call the program's code again);
+ * the collector's own frames (main wrapper, interposed functions) are hidden alone; outlined bodies
+ * by the compilers' names (clang ".omp_outlined.",
  * ".omp_task_entry.", gcc "func._omp_fn.N"). The region body's entry is the innermost
  * outlined frame called by a runtime frame (deeper outlined frames are tasks run inside
  * the region, or bodies of serialized inner regions).
@@ -37,7 +44,7 @@
 #include "omp_model.h"
 #include "view.h"
 
-enum { FK_UNKNOWN = 0, FK_USER, FK_RUNTIME, FK_OUTLINED };
+enum { FK_UNKNOWN = 0, FK_USER, FK_RUNTIME, FK_OUTLINED, FK_COLLECTOR };
 
 /* Per-function classification, by function id of the current symbol table. */
 static struct {
@@ -55,7 +62,7 @@ static bool has_prefix(const char *s, const char *p)
 static unsigned classify_func(const hpa_func *f)
 {
     if (f->collector)
-        return FK_RUNTIME;
+        return FK_COLLECTOR; /* our wrappers: hidden, what they call is the program's */
     const char *m = f->module ? f->module : "";
     if (has_prefix(m, "libomp.so") || has_prefix(m, "libiomp5") || has_prefix(m, "libgomp.so") ||
         has_prefix(m, "libhpcollect"))
@@ -140,6 +147,20 @@ static uint32_t expert_name(tx *t, hpa_loc con, bool task)
     return hpa_symtab_pseudo(t->st, name);
 }
 
+/* True if the outlined frame in[i] is a parallel region's body: the runtime called it
+ * through its microtask invoker (libomp's __kmp_invoke_microtask, with a wrapper between
+ * for gcc-built code) or, on the encountering thread of gcc-built code, from
+ * GOMP_parallel*; task bodies are called from the task scheduler. */
+static bool called_for_region(tx *t, const hpa_frame *in, unsigned i)
+{
+    while (i-- > 0 && fkind(t->st, in[i].func) == FK_RUNTIME) {
+        const char *name = hpa_symtab_func(t->st, in[i].func)->name;
+        if (strstr(name, "invoke_microtask") || strncmp(name, "GOMP_parallel", 13) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Index of the region body's entry: innermost outlined frame called by the runtime. */
 static int body_entry(tx *t, const hpa_frame *in, unsigned n)
 {
@@ -162,6 +183,8 @@ static void walk(tx *t, const hpa_frame *in, unsigned from, unsigned n, hpa_loc 
     for (unsigned i = from; i < n; i++) {
         hpa_frame f = in[i];
         unsigned k = fkind(t->st, f.func);
+        if (k == FK_COLLECTOR)
+            continue;
         if (k == FK_RUNTIME) {
             in_runtime = true;
             continue;
@@ -174,9 +197,7 @@ static void walk(tx *t, const hpa_frame *in, unsigned from, unsigned n, hpa_loc 
         in_runtime = false;
         if (t->expert) {
             if (i == from) {
-                bool task =
-                    i > 0 && !strstr(hpa_symtab_func(t->st, in[i - 1].func)->name, "microtask");
-                f.func = expert_name(t, con, task);
+                f.func = expert_name(t, con, !called_for_region(t, in, i));
                 f.line = hpa_symtab_line_in(t->st, f.func, f.line);
             }
             emit(t, f);
@@ -310,3 +331,20 @@ const hpa_view hpa_view_omp_expert = {
     .help = "as user, with outlined bodies shown as 'func -- OMP parallel region from line N'",
     .transform = transform,
 };
+
+static void ignore_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames, unsigned n,
+                        const uint64_t *vals)
+{
+    (void)arg, (void)ctx, (void)frames, (void)n, (void)vals;
+}
+
+int hpa_omp_views_prepare(const hpa_profile *p)
+{
+    bool any = false;
+    for (size_t i = 0; i < p->nprocs; i++)
+        any |= p->procs[i].omp && p->procs[i].omp->ompt;
+    if (!any)
+        return 0;
+    int rc = hpa_profile_paths(p, &hpa_view_omp_user, ignore_path, NULL);
+    return rc ? rc : hpa_profile_paths(p, &hpa_view_omp_expert, ignore_path, NULL);
+}

@@ -5,9 +5,13 @@
  *   omp_overhead barrier N        one region of 2 threads passing N explicit barriers
  *   omp_overhead loop N US        N regions, each a parallel for whose iterations take
  *                                 US microseconds of computation per thread in total
+ *   omp_overhead empty1 N         N empty parallel regions of 1 thread
+ *   omp_overhead barrier1 N       one region of 1 thread passing N explicit barriers
  *
- * Prints "<mode> <ops> <seconds> <ns/op>" on stdout. Time is wall-clock
- * (CLOCK_MONOTONIC) around the measured part only.
+ * Prints "<mode> <ops> <seconds> <ns/op> <cpu seconds>" on stdout: wall-clock time
+ * (CLOCK_MONOTONIC) around the measured part only, and the main thread's CPU time there.
+ * The 1-thread modes make the same OMPT events per thread without any waiting, so their
+ * CPU time is the cost of the events themselves even on a loaded machine.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -15,11 +19,16 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
+static double clock_s(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double now(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
 }
 
 static volatile double sink;
@@ -36,11 +45,11 @@ static long iters_per_us(void)
     return us > 0 ? (long)(n / us) : 1000;
 }
 
-static double run_empty(long n)
+static double run_empty(long n, int threads)
 {
     double t0 = now();
     for (long i = 0; i < n; i++) {
-#pragma omp parallel num_threads(2)
+#pragma omp parallel num_threads(threads)
         {
             sink = 0;
         }
@@ -48,10 +57,10 @@ static double run_empty(long n)
     return now() - t0;
 }
 
-static double run_barrier(long n)
+static double run_barrier(long n, int threads)
 {
     double t0 = now();
-#pragma omp parallel num_threads(2)
+#pragma omp parallel num_threads(threads)
     for (long i = 0; i < n; i++) {
 #pragma omp barrier
     }
@@ -80,21 +89,26 @@ static double run_loop(long n, long us)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: omp_overhead empty|barrier N | loop N US\n");
+        fprintf(stderr, "usage: omp_overhead empty|barrier|empty1|barrier1 N | loop N US\n");
         return 2;
     }
     long n = atol(argv[2]);
-    double s;
+    double s, c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
     if (strcmp(argv[1], "empty") == 0)
-        s = run_empty(n);
+        s = run_empty(n, 2);
     else if (strcmp(argv[1], "barrier") == 0)
-        s = run_barrier(n);
+        s = run_barrier(n, 2);
+    else if (strcmp(argv[1], "empty1") == 0)
+        s = run_empty(n, 1);
+    else if (strcmp(argv[1], "barrier1") == 0)
+        s = run_barrier(n, 1);
     else if (strcmp(argv[1], "loop") == 0 && argc > 3)
         s = run_loop(n, atol(argv[3]));
     else {
         fprintf(stderr, "omp_overhead: unknown mode %s\n", argv[1]);
         return 2;
     }
-    printf("%s %ld %.6f %.1f\n", argv[1], n, s, s * 1e9 / (double)n);
+    double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+    printf("%s %ld %.6f %.1f %.6f\n", argv[1], n, s, s * 1e9 / (double)n, cpu);
     return 0;
 }

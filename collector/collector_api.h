@@ -34,14 +34,14 @@
 /* Per-thread collector state. The public part comes first and is stable; the
  * collector's private part follows it in collector/thread.h. */
 typedef struct hpc_thread {
-    hpc_stream stream;           /* this thread's t<seq>.hpe */
-    uint32_t seq;                /* 0 = main thread */
+    hpc_stream stream; /* this thread's t<seq>.hpe */
+    uint32_t seq;      /* 0 = main thread */
     pid_t tid;
-    volatile sig_atomic_t busy;  /* rule 1 */
+    volatile sig_atomic_t busy; /* rule 1 */
     /* Recorded with every clock and counter sample: */
-    volatile uint32_t state;     /* HPC_STATE_* bits (MPI bit, OpenMP state) */
-    volatile uint64_t region;    /* current OpenMP parallel region id, 0 = none */
-    volatile uint32_t mpi_fn;    /* MPI function id while inside MPI, else 0 */
+    volatile uint32_t state;  /* HPC_STATE_* bits (MPI bit, OpenMP state) */
+    volatile uint64_t region; /* current OpenMP parallel region id, 0 = none */
+    volatile uint32_t mpi_fn; /* MPI function id while inside MPI, else 0 */
 } hpc_thread;
 
 /* This thread's state, or NULL (rule 5). Signal-safe. */
@@ -65,6 +65,9 @@ HPCOLLECT_API uint64_t hpcollect_now(void);
 /* True while data should be recorded: not paused (-y, hpc_pause, MPI_Pcontrol(0)),
  * inside the -t window and under the size limit. Signal-safe. */
 HPCOLLECT_API bool hpcollect_recording(void);
+/* The same for a time the caller has just read with hpcollect_now(): tracing layers that
+ * timestamp an event anyway save a clock read (the OpenMP tool, per callback). Signal-safe. */
+HPCOLLECT_API bool hpcollect_recording_at(uint64_t now);
 
 /* Pause or resume all recording in the process; reason is an hpc_sample_reason
  * (HPC_SAMPLE_PAUSE / HPC_SAMPLE_RESUME, recorded as a sample_point) or an hpc_limit
@@ -98,9 +101,9 @@ HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size);
 
 /* Settings read once from HPCOLLECT_* at start-up (see collector/config.h). */
 typedef struct hpcollect_settings {
-    int mpi_trace;          /* -m on|off */
-    int follow;             /* -F on|off */
-    const char *omp_runtime;/* --omp-runtime as asked */
+    int mpi_trace;           /* -m on|off */
+    int follow;              /* -F on|off */
+    const char *omp_runtime; /* --omp-runtime as asked */
     uint64_t clock_interval_ns;
 } hpcollect_settings;
 HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void);

@@ -141,6 +141,7 @@ enum hpc_stat {
     HPC_STAT_REMAPS,            /* chunk changes */
     HPC_STAT_TORN,              /* (reader only) torn records skipped */
     HPC_STAT_EVENTS_DROPPED,    /* trace events (MPI/OMP) not recorded: limit or error */
+    HPC_STAT_UNWIND_SKIPPED,    /* stack not unwound (inside dlopen/dlclose): leaf only */
     HPC_STAT_COUNT_              /* keep last */
 };
 _Static_assert(HPC_STAT_COUNT_ <= HPC_NSTATS, "too many stats slots");
@@ -213,6 +214,16 @@ enum hpc_omp_task_event { HPC_OMP_TASK_CREATE = 1, HPC_OMP_TASK_BEGIN = 2,
 enum hpc_p2p_op { HPC_P2P_SEND = 1, HPC_P2P_ISEND = 2, HPC_P2P_ISEND_COMPLETE = 3,
                   HPC_P2P_RECV = 4, HPC_P2P_IRECV_REQUEST = 5, HPC_P2P_IRECV_COMPLETE = 6,
                   HPC_P2P_REQUEST_CANCELLED = 7 };
+
+/* mpi_call.flags bits. */
+enum hpc_mpi_call_flags {
+    HPC_MPI_CALL_NESTED = 1,  /* made inside another MPI call (a user op, attribute or error
+                                 callback): its time is part of the outer call's */
+    HPC_MPI_CALL_ERROR = 2,   /* returned an error code: no detail records follow */
+    HPC_MPI_CALL_FORTRAN = 4, /* made through the Fortran bindings */
+    HPC_MPI_CALL_INTERRUPTED = 8, /* the process ended inside this call (killed, exit from
+                                     a callback): time_leave is the time of that end */
+};
 
 enum hpc_mpi_family { HPC_MPI_OTHER = 0, HPC_MPI_P2P = 1, HPC_MPI_COLL = 2,
                       HPC_MPI_WAIT = 3, HPC_MPI_COMM = 4, HPC_MPI_ONESIDED = 5,

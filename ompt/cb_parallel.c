@@ -28,10 +28,11 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
     thread_data->value = 0;
     omptool_publish(th);
 
-    hpc_thread *t = omptool_writer();
+    uint64_t now = hpcollect_now();
+    hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
-    hpc_rec_omp_thread r = {.time = hpcollect_now(), .type = (uint64_t)type};
+    hpc_rec_omp_thread r = {.time = now, .type = (uint64_t)type};
     hpcollect_write_begin(t);
     int rc = hpc_write_omp_thread(&t->stream, &r);
     hpcollect_write_end(t);
@@ -60,14 +61,15 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     parallel_data->value = id;
     omptool_push(th, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id);
 
-    hpc_thread *t = omptool_writer();
+    uint64_t now = hpcollect_now();
+    hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
     hpcollect_write_begin(t);
     const void *enter = encountering_task_frame ? encountering_task_frame->enter_frame.ptr : NULL;
     uint64_t node = omptool_context_at_construct(th, t, enter, codeptr_ra);
     hpc_rec_omp_parallel_begin r = {
-        .time = hpcollect_now(),
+        .time = now,
         .region = id,
         .parent_region = parent,
         .team_size = requested_parallelism,
@@ -88,24 +90,26 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     uint64_t id = parallel_data ? parallel_data->value : 0;
     omptool_pop(th, OMPTOOL_F_FORK, 0, NULL);
 
-    hpc_thread *t = omptool_writer();
+    uint64_t now = hpcollect_now();
+    hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
-    hpc_rec_omp_parallel_end r = {.time = hpcollect_now(), .region = id};
+    hpc_rec_omp_parallel_end r = {.time = now, .region = id};
     hpcollect_write_begin(t);
     int rc = hpc_write_omp_parallel_end(&t->stream, &r);
     hpcollect_write_end(t);
     omptool_check_write(t, rc);
 }
 
-static void write_implicit_task(unsigned endpoint, uint64_t region, uint64_t team_size,
-                                uint64_t thread_num)
+static void write_implicit_task(omptool_thread *th, unsigned endpoint, uint64_t region,
+                                uint64_t team_size, uint64_t thread_num)
 {
-    hpc_thread *t = omptool_writer();
+    uint64_t now = hpcollect_now();
+    hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
     hpc_rec_omp_implicit_task r = {
-        .time = hpcollect_now(),
+        .time = now,
         .endpoint = endpoint,
         .region = region,
         .team_size = team_size,
@@ -149,7 +153,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         omptool_frame *f = omptool_push(th, OMPTOOL_F_IMPLICIT, HPC_OMP_STATE_WORK, region);
         if (f != NULL)
             f->id = task_data->value;
-        write_implicit_task(1, region, team_size_now(actual_parallelism), index);
+        write_implicit_task(th, 1, region, team_size_now(actual_parallelism), index);
         return;
     }
 
@@ -163,7 +167,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         region = f.region;
     else if (parallel_data != NULL)
         region = parallel_data->value;
-    write_implicit_task(2, region, actual_parallelism, index);
+    write_implicit_task(th, 2, region, actual_parallelism, index);
 }
 
 void omptool_register_parallel(void)

@@ -43,14 +43,15 @@ static void sync_kind(ompt_sync_region_t kind, unsigned *state, unsigned *sync)
     }
 }
 
-static void write_sync(const omptool_frame *f, uint64_t now)
+static void write_sync(omptool_thread *th, const omptool_frame *f)
 {
-    hpc_thread *t = omptool_writer();
+    uint64_t end = f->t_wait_end ? f->t_wait_end : hpcollect_now();
+    hpc_thread *t = omptool_writer(th, end);
     if (t == NULL)
         return;
     hpc_rec_omp_sync r = {
         .time_begin = f->t_wait ? f->t_wait : f->t_begin,
-        .time_end = f->t_wait_end ? f->t_wait_end : now,
+        .time_end = end,
         .kind = f->sub,
         .region = f->region,
         .codeptr = f->codeptr,
@@ -72,7 +73,9 @@ static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t
     if (f == NULL)
         return;
     f->sub = (uint8_t)sync;
-    f->t_begin = hpcollect_now();
+    /* The wait callbacks give the times of a barrier; a reduction has none. */
+    if (frame_kind != OMPTOOL_F_SYNC || !omptool_g.sync_wait)
+        f->t_begin = hpcollect_now();
     f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
 }
 
@@ -81,7 +84,7 @@ static void sync_end(unsigned frame_kind)
     omptool_thread *th = omptool_self();
     omptool_frame f;
     if (omptool_pop(th, frame_kind, 0, &f))
-        write_sync(&f, hpcollect_now());
+        write_sync(th, &f);
 }
 
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -223,7 +226,7 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
             break;
         }
     }
-    hpc_thread *t = omptool_writer();
+    hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
     hpc_rec_omp_mutex r = {
@@ -257,7 +260,8 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
 void omptool_register_sync(void)
 {
     omptool_register(ompt_callback_sync_region, (ompt_callback_t)on_sync_region);
-    omptool_register(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
+    omptool_g.sync_wait =
+        omptool_register(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
     omptool_register(ompt_callback_reduction, (ompt_callback_t)on_reduction);
     omptool_register(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
     omptool_register(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);

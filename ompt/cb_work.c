@@ -16,9 +16,9 @@
  * <omp.h>, which belongs to whichever compiler builds us. */
 enum { TOOL_START = 1, TOOL_PAUSE = 2, TOOL_FLUSH = 3, TOOL_END = 4, TOOL_SUCCESS = 0 };
 
-static void write_work(const omptool_work *w, uint64_t now, uint64_t region)
+static void write_work(omptool_thread *th, const omptool_work *w, uint64_t now, uint64_t region)
 {
-    hpc_thread *t = omptool_writer();
+    hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
     hpc_rec_omp_work r = {
@@ -62,7 +62,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
     if (w.count == 0)
         w.count = count;
     uint64_t region = parallel_data ? parallel_data->value : omptool_current_region(th);
-    write_work(&w, now, region);
+    write_work(th, &w, now, region);
 }
 
 static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
@@ -75,7 +75,7 @@ static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data
         th->masked_begin = now;
         return;
     }
-    hpc_thread *t = omptool_writer();
+    hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
     hpc_rec_omp_masked r = {
@@ -94,11 +94,12 @@ static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data
 static void write_task(unsigned event, uint64_t task, uint64_t parent, int flags,
                        const void *codeptr_ra)
 {
-    hpc_thread *t = omptool_writer();
+    uint64_t now = hpcollect_now();
+    hpc_thread *t = omptool_writer(omptool_self(), now);
     if (t == NULL)
         return;
     hpc_rec_omp_task r = {
-        .time = hpcollect_now(),
+        .time = now,
         .event = event,
         .task = task >> 1,
         .parent_task = parent >> 1,

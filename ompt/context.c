@@ -154,7 +154,8 @@ __attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *
                                                                 const void *codeptr)
 {
     uintptr_t enter = (uintptr_t)enter_frame, ra = (uintptr_t)codeptr;
-    struct omptool_ctx_cache *c = (enter && ra) ? cache_of(th) : NULL;
+    struct omptool_ctx_cache *c =
+        (enter && ra && !omptool_g.no_context_cache) ? cache_of(th) : NULL;
     if (c == NULL) {
         atomic_fetch_add_explicit(&n_uncacheable, 1, memory_order_relaxed);
         return hpcollect_capture_context(t, 1);

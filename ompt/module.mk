@@ -1,12 +1,21 @@
-# ompt/ - the OpenMP tool (OMPT). Its objects are linked into lib/libhpcollect.so by
-# collector/module.mk ($(OMPT_OBJS)); it needs libunwind (context.c), as the collector does.
+# ompt/ - the OpenMP tool (OMPT), linked into lib/libhpcollect.so: collector/module.mk
+# (read before this file) compiles preloaded objects with PRELOAD_CFLAGS and lets other
+# stages add theirs as prerequisites of $(LIBHPCOLLECT). context.c uses libunwind, which
+# the library links anyway.
 OMPT_SRCS := $(sort $(wildcard ompt/*.c))
-OMPT_OBJS := $(call objs,$(OMPT_SRCS))
 # omp-tools.h comes with libomp-dev (LLVM's resource directory); -idirafter so that the
 # compiler's own headers keep priority over the rest of that directory.
 OMPT_INC  := $(patsubst %/omp-tools.h,%,$(firstword $(wildcard /usr/include/omp-tools.h \
                /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h)))
+ifdef LIBHPCOLLECT
+OMPT_OBJS := $(call preload_objs,$(OMPT_SRCS))
+$(LIBHPCOLLECT): $(OMPT_OBJS)
+$(OMPT_OBJS): PRELOAD_CFLAGS += -idirafter $(OMPT_INC)
+else
+OMPT_OBJS := $(call objs,$(OMPT_SRCS))   # until the collector lands: compiled, not linked
 $(OMPT_OBJS): CFLAGS += -idirafter $(OMPT_INC)
+ALL_TARGETS += $(OMPT_OBJS)
+endif
 
 # tests/omp ground-truth programs, each built by both compilers: tests/module.mk's rule
 # makes the gcc variant $(TESTDIR)/omp/NAME (libgomp; hpcollect runs it on libomp), the

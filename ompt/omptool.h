@@ -79,6 +79,7 @@ typedef struct omptool_thread {
     omptool_work work[OMPTOOL_MAX_WORK];
     uint64_t masked_begin;
     struct omptool_ctx_cache *ctx; /* call paths at parallel constructs, lazily mapped */
+    hpc_thread *t;                 /* the collector's state of this thread, once known */
 } omptool_thread;
 
 /* The tool's global facts, set once in initialize. */
@@ -86,6 +87,8 @@ typedef struct omptool_global {
     bool active;
     ompt_get_parallel_info_t get_parallel_info;
     ompt_set_callback_t set_callback;
+    bool no_context_cache; /* HPCOLLECT_OMP_CONTEXT=unwind: unwind at every construct (bench) */
+    bool sync_wait;        /* the runtime reports wait begin/end inside sync regions */
     char runtime_version[128];
     char runtime_path[512];
 } omptool_global;
@@ -117,11 +120,21 @@ void omptool_publish(omptool_thread *th);
 
 /* ---- write helpers ---- */
 
-/* The calling thread's collector state when records should be written now, else NULL. */
-static inline hpc_thread *omptool_writer(void)
+/* The calling thread's collector state, cached in th (the collector's per-thread state
+ * lives as long as the thread; a fork child drops the cache, see tool.c), or NULL. */
+static inline hpc_thread *omptool_collector(omptool_thread *th)
 {
-    hpc_thread *t = hpcollect_self();
-    if (t == NULL || !hpcollect_recording())
+    if (th->t == NULL)
+        th->t = hpcollect_self();
+    return th->t;
+}
+
+/* The calling thread's collector state when a record of time `now` (just read with
+ * hpcollect_now()) should be written, else NULL. One clock read per record. */
+static inline hpc_thread *omptool_writer(omptool_thread *th, uint64_t now)
+{
+    hpc_thread *t = omptool_collector(th);
+    if (t == NULL || !hpcollect_recording_at(now))
         return NULL;
     return t;
 }

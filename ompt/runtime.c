@@ -76,6 +76,15 @@ static const char *loaded(struct find_lib *f, const char *prefix)
     return dl_iterate_phdr(find_lib_cb, f) ? f->path : NULL;
 }
 
+/* At load, after the collector's constructor (plain constructors of libhpcollect.so run
+ * in link order, the collector's objects first; before it, collection is not on and the
+ * process stream is not open, so this does nothing). The program's libgomp is mapped
+ * by then; a runtime that OMPT starts later records itself. */
+__attribute__((constructor)) static void omptool_at_load(void)
+{
+    omptool_note_native_runtime();
+}
+
 void omptool_note_native_runtime(void)
 {
     if (omptool_g.active || atomic_load(&recorded))

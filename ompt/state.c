@@ -53,7 +53,7 @@ uint64_t omptool_current_region(omptool_thread *th)
 
 void omptool_publish(omptool_thread *th)
 {
-    hpc_thread *t = hpcollect_self();
+    hpc_thread *t = omptool_collector(th);
     if (t == NULL)
         return;
     omptool_frame *f = omptool_top(th);

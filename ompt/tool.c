@@ -8,6 +8,8 @@
  * libgomp never calls it: without OMPT the program still runs and is sampled, and the
  * reports fall back to the machine view (runtime.c says which runtime ran).
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "omptool.h"
@@ -25,6 +27,13 @@ bool omptool_register(ompt_callbacks_t event, ompt_callback_t cb)
     return r != ompt_set_error && r != ompt_set_never;
 }
 
+/* A fork child's only thread has its parent's TLS: forget the parent's collector state
+ * (the collector makes the child's own). */
+static void forget_collector_in_child(void)
+{
+    omptool_self()->t = NULL;
+}
+
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data)
 {
@@ -33,6 +42,10 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     omptool_g.get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
     if (omptool_g.set_callback == NULL)
         return 0; /* not a usable OMPT: stay out of the way */
+    /* Read once: for the benchmark of the context cache (bench/omp_bench.sh). */
+    const char *ctx = getenv("HPCOLLECT_OMP_CONTEXT");
+    omptool_g.no_context_cache = ctx != NULL && strcmp(ctx, "unwind") == 0;
+    pthread_atfork(NULL, NULL, forget_collector_in_child);
     omptool_register_parallel();
     omptool_register_sync();
     omptool_register_work();

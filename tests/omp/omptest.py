@@ -47,8 +47,20 @@ def calltree(exp, view="user", threads=None):
 
 
 def under(nodes, path):
-    """Attributed CPU seconds of the node with exactly this path (0 if absent)."""
-    return sum(n["attr_cpu_s"] for n in nodes if n["path"] == list(path))
+    """Attributed CPU seconds of the nodes whose path ends with this one (from main on:
+    the frames above main, _start ..., are not the test's business)."""
+    path = list(path)
+    return sum(n["attr_cpu_s"] for n in nodes if n["path"][-len(path):] == path)
+
+
+def called_from(nodes, name):
+    """The distinct paths leading to nodes called name, from main on."""
+    out = set()
+    for n in nodes:
+        if n["name"] == name:
+            p = n["path"]
+            out.add(tuple(p[p.index("main"):] if "main" in p else p))
+    return out
 
 
 def paths_of(nodes, name):
@@ -57,3 +69,19 @@ def paths_of(nodes, name):
 
 def total(nodes):
     return next(n["attr_cpu_s"] for n in nodes if n["parent"] < 0)
+
+
+def truths(path):
+    """The "truth thread=T what=W cpu_ns=N wall_ns=N" lines a program printed, as
+    {(thread, what): (cpu_s, wall_s)}."""
+    out = {}
+    for line in open(path):
+        if not line.startswith("truth "):
+            continue
+        f = dict(kv.split("=", 1) for kv in line.split()[1:])
+        out[(int(f["thread"]), f["what"])] = (int(f["cpu_ns"]) * 1e-9, int(f["wall_ns"]) * 1e-9)
+    return out
+
+
+def truth_sum(t, what, wall=False):
+    return sum(v[1 if wall else 0] for (th, w), v in t.items() if w == what)

@@ -29,4 +29,6 @@ machine = js("native.hpc", "functions", opts=["--view", "machine"])["functions"]
 check([f["name"] for f in user] == [f["name"] for f in machine],
       "user view falls back to the machine view")
 check(any(f["module"].startswith("libgomp") for f in machine), "libgomp frames are there")
+hdr = js("native.hpc", "header")["experiments"][0]["processes"][0]["omp_runtime"]
+check(hdr.startswith("GNU libgomp") and "unavailable" in hdr, f"header: {hdr!r}")
 PY

@@ -4,7 +4,8 @@
 # both threads work and wait), gcc and clang builds:
 #   user     on every thread, the region's work (burn_cpu) and its barrier wait
 #            (<OMP-implicit_barrier>) are under main > imbalanced, the function holding
-#            the construct; no runtime frames; a worker's time between regions is <OMP-idle>
+#            the construct, and nowhere else; no runtime frames; a worker's time between
+#            regions is <OMP-idle>, at the root; both threads waited (traced)
 #   expert   the outlined body is "imbalanced -- OMP parallel region from line N"
 #   machine  libomp's frames are visible
 source "$HPC_ROOT/tests/lib.sh"
@@ -19,19 +20,36 @@ from hpctest import check, near
 from omptest import *
 
 line = int(sys.argv[1])
+barrier_cpu = {"gcc.hpc": 0.0, "clang.hpc": 0.0}
 for exp in ("gcc.hpc", "clang.hpc"):
     for t in (0, 1):
         nodes = calltree(exp, "user", threads=t)
-        tot = total(nodes)
+        burn = sum(n["attr_cpu_s"] for n in nodes if n["name"] == "burn_cpu")
         work = under(nodes, ["main", "imbalanced", "burn_cpu"])
-        wait = under(nodes, ["main", "imbalanced", "<OMP-implicit_barrier>"])
-        print(f"# {exp} thread {t}: total {tot:.3f} work {work:.3f} wait {wait:.3f}")
-        near(work / tot, 0.75, 0.05, f"{exp} thread {t}: burn_cpu under main > imbalanced")
-        near(wait / tot, 0.25, 0.05,
-             f"{exp} thread {t}: <OMP-implicit_barrier> under main > imbalanced")
+        print(f"# {exp} thread {t}: total {total(nodes):.3f} burn_cpu {burn:.3f}")
+        check(burn > 0.1 and called_from(nodes, "burn_cpu") == {("main", "imbalanced", "burn_cpu")},
+              f"{exp} thread {t}: burn_cpu only under main > imbalanced "
+              f"({called_from(nodes, 'burn_cpu')})")
+        leaf = "<OMP-implicit_barrier>"
+        check(called_from(nodes, leaf) <= {("main", "imbalanced", leaf)},
+              f"{exp} thread {t}: {leaf} only under main > imbalanced ({called_from(nodes, leaf)})")
+        prof = next(x for x in omp(exp)["threads"] if x["thread"] == t)
+        near(under(nodes, ["main", "imbalanced", leaf]), prof["omp_wait_implicit_barrier_s"], 0.002,
+             f"{exp} thread {t}: all its barrier wait (CPU) is there")
+        barrier_cpu[exp] += prof["omp_wait_implicit_barrier_s"]
+        idle = called_from(nodes, "<OMP-idle>")
+        check(idle <= {("<OMP-idle>",)}, f"{exp} thread {t}: <OMP-idle> at the root ({idle})")
         mods = {n["module"] for n in nodes}
         check(not [m for m in mods if m.startswith(("libomp", "libgomp", "libhpcollect"))],
               f"{exp} thread {t}: no runtime frames in the user view ({mods})")
+    check(barrier_cpu[exp] > 0, f"{exp}: some barrier wait used CPU ({barrier_cpu[exp]:.3f} s)")
+    j = omp(exp)
+    for t in j["threads"]:
+        check(t["omp_wait_implicit_barrier_wall_s"] > 0,
+              f"{exp}: thread {t['thread']} waited at the barrier (traced "
+              f"{t['omp_wait_implicit_barrier_wall_s']:.3f} s)")
+    only = [t["thread"] for t in omp(exp, "--threads", "1")["threads"]]
+    check(only == [1], f"{exp}: omp --threads 1 lists thread 1 only ({only})")
     expert = {n["name"] for n in calltree(exp, "expert")}
     name = f"imbalanced -- OMP parallel region from line {line}"
     check(name in expert, f"{exp}: expert view shows '{name}'")

@@ -1,51 +1,73 @@
 #!/bin/bash
 # timeout: 120
 # OpenMP Work and Wait against ground truth (progs/omp_imbalance.c), gcc and clang builds:
-# 40 regions of 2 threads, thread t burns t+1 units of 5 ms of CPU, then the implicit
-# barrier. Work is 3/4 and wait 1/4 of the threads' time, each within 3 percentage points,
-# for the sampled CPU metrics and for the traced wall-clock ones. The gcc build links
-# libgomp: hpcollect runs it on LLVM libomp (--omp-runtime auto).
+# 40 regions of 2 threads; thread t burns t+1 units of 5 ms of CPU, then the barrier.
+# Work is 3/4 and wait 1/4 of the threads' time; the profile must match within 3
+# percentage points, for the sampled CPU metrics (OpenMP Work/Wait) and for the traced
+# wall-clock ones. The gcc build links libgomp: hpcollect runs it on LLVM libomp
+# (--omp-runtime auto).
 #
 # On Linux OpenMP Wait is CPU time (reference: clock profiling for OpenMP programs): a
-# waiting thread counts only while it spins. OMP_WAIT_POLICY=active makes the waits spin,
-# as libomp's default does for waits shorter than KMP_BLOCKTIME (200 ms).
+# waiting thread counts while it spins. OMP_WAIT_POLICY=active makes every wait spin (as
+# libomp's default does for waits shorter than KMP_BLOCKTIME, 200 ms). How much CPU a
+# spinning wait gets depends on how the scheduler shares the 2 cores with the rest of
+# the machine (libomp's spin loops also call sched_yield), so the program measures its own
+# work and wait (thread CPU and wall clock around the work and the barrier) and the
+# profile is compared with that: on an idle machine it is 3/4 and 1/4.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp" OMP_WAIT_POLICY=active
-"$HPCOLLECT" -q -p hi -o gcc.hpc "$PROGS/omp/omp_imbalance" 40 5 >/dev/null
-"$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 >/dev/null
+"$HPCOLLECT" -q -p hi -o gcc.hpc "$PROGS/omp/omp_imbalance" 40 5 explicit >gcc.out
+"$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 explicit >clang.out
 $SYSPY - <<'PY'
 from hpctest import check, near
 from omptest import *
 
-for exp in ("gcc.hpc", "clang.hpc"):
+for cc in ("gcc", "clang"):
+    exp = f"{cc}.hpc"
+    tr = truths(f"{cc}.out")
     j = omp(exp)
     check(j["ompt"] and j["processes"][0]["runtime"].startswith("LLVM libomp"),
           f"{exp}: ran on LLVM libomp with OMPT: {j['processes'][0]['runtime']}")
-    th = j["threads"]
+    hdr = js(exp, "header")["experiments"][0]["processes"][0]["omp_runtime"]
+    check(hdr.startswith("LLVM libomp") and "states recorded" in hdr, f"{exp}: header: {hdr!r}")
+    th = sorted(j["threads"], key=lambda t: t["thread"])
     check(len(th) == 2, f"{exp}: 2 threads ({len(th)})")
-    work = sum(t["omp_work_s"] for t in th)
+    # Traced work of the regions only: the program's own truth does not see its serial
+    # code, whose wall-clock time (start-up, between regions) grows on a loaded machine.
+    for t in th:
+        t["omp_work_wall_s"] = t["omp_in_region_wall_s"] - t["omp_wait_wall_s"]
+    for wall, key in ((False, "omp_%s_s"), (True, "omp_%s_wall_s")):
+        what = "wall-clock, traced" if wall else "CPU, sampled"
+        tw, tt = truth_sum(tr, "work", wall), truth_sum(tr, "wait", wall)
+        work = sum(t[key % "work"] for t in th)
+        wait = sum(t[key % "wait"] for t in th)
+        print(f"# {exp} {what}: program work {tw:.3f} wait {tt:.3f}; "
+              f"profile work {work:.3f} wait {wait:.3f}")
+        if not wall and abs(100 * tw / (tw + tt) - 75) > 3:
+            print(f"# note: the program itself worked {100 * tw / (tw + tt):.1f}% (75% on "
+                  "an idle machine): the scheduler shared the cores unevenly")
+        near(100 * work / (work + wait), 100 * tw / (tw + tt), 3, f"{exp}: OpenMP Work % ({what})")
+        near(100 * wait / (work + wait), 100 * tt / (tw + tt), 3, f"{exp}: OpenMP Wait % ({what})")
+        # Per thread: the master measured its barrier wait and its wait at the region's
+        # end; the worker only its barrier wait (its time between leaving its body and the
+        # region's end is implicit-barrier wait it cannot see, more of it when the master
+        # is kept from running).
+        for t in th:
+            n = t["thread"]
+            mine = tr[(n, "wait")][1 if wall else 0]
+            prof = t[key % "wait"] if n == 0 else t[key % "wait_explicit_barrier"]
+            both = t[key % "work"] + prof
+            near(100 * prof / both, 100 * mine / (tr[(n, "work")][1 if wall else 0] + mine), 3,
+                 f"{exp}: thread {n} {'' if n == 0 else 'barrier '}wait % ({what})")
     wait = sum(t["omp_wait_s"] for t in th)
-    other = sum(t["omp_idle_s"] + t["omp_overhead_s"] for t in th)
-    tot = work + wait + other
-    print(f"# {exp}: work {work:.3f} wait {wait:.3f} idle+overhead {other:.3f} s")
-    near(100 * work / tot, 75, 3, f"{exp}: OpenMP Work % of thread time (CPU)")
-    near(100 * wait / tot, 25, 3, f"{exp}: OpenMP Wait % of thread time (CPU)")
-    barrier = sum(t["omp_wait_implicit_barrier_s"] for t in th)
-    near(barrier / wait, 1.0, 0.02, f"{exp}: the wait is at the implicit barrier")
-    m0, m1 = sorted(th, key=lambda t: t["thread"])
-    near(m0["omp_wait_s"] / m0["omp_work_s"], 1.0, 0.15, f"{exp}: master waits as long as it works")
-    near(m1["omp_wait_s"] / m1["omp_work_s"], 0.0, 0.05, f"{exp}: the worker hardly waits")
-    ww = sum(t["omp_work_wall_s"] for t in th)
-    wt = sum(t["omp_wait_wall_s"] for t in th)
-    near(100 * ww / (ww + wt), 75, 3, f"{exp}: traced work % of thread time (wall)")
-    near(100 * wt / (ww + wt), 25, 3, f"{exp}: traced wait % of thread time (wall)")
+    barriers = sum(t["omp_wait_explicit_barrier_s"] + t["omp_wait_implicit_barrier_s"] for t in th)
+    near(barriers / wait, 1.0, 0.01, f"{exp}: all the wait is at barriers")
     regs = j["regions"]
     check(len(regs) == 1 and regs[0]["function"] == "imbalanced",
           f"{exp}: one region, in imbalanced: {[(r['function'], r['line']) for r in regs]}")
     r = regs[0]
     check(r["executions"] == 40 and r["threads"] == 2,
           f"{exp}: 40 executions of 2 threads ({r['executions']}, {r['threads']})")
-    near(r["imbalance"], 4 / 3, 0.07, f"{exp}: imbalance max/mean thread work")
-    near(r["wall_s"], 40 * 0.010, 0.1, f"{exp}: region wall time (s)")
+    near(r["imbalance"], 4 / 3, 0.05, f"{exp}: imbalance (max/mean thread work)")
 PY

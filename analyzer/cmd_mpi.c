@@ -1,0 +1,831 @@
+/*
+ * cmd_mpi.c - `mpi`: MPI time, messages and call sites of an MPI job, from the MPI
+ * trace records of every rank (mpi_call followed by its mpi_p2p / mpi_coll details),
+ * laid out as mpiP reports them:
+ *
+ *     MPI time per rank
+ *     Rank  AppTime(s)  MPITime(s)   MPI%  Sends  Bytes sent  Receives  Bytes recv  Other
+ *        0       2.012       0.350  17.40     10        7048         9        5000     21
+ *        *       8.048       1.402  17.42     38       24096        38       24096     84
+ *
+ *     Aggregate time by call (all ranks)
+ *     Call              Calls   Time(s)   App%   MPI%    COV   Mean(us)   Min(us)   Max(us)
+ *     MPI_Recv             14     0.601   7.47  42.87   0.12     42.930     2.100   300.200
+ *
+ *     Aggregate time by call site
+ *     Site  Call              Calls   Time(s)   App%   MPI%    COV   Max(us)  Location
+ *        1  MPI_Recv             12     0.500   6.21  35.66   0.10   300.200  ring traffic.c:42
+ *
+ *     Message sizes: point-to-point sends by call site, collectives by operation, and a
+ *     histogram of point-to-point message sizes.
+ *
+ * The numbers are computed by mpi_stats.c, which hpmerge's summary shares. Meanings,
+ * from the reference's Table 2-4: MPI Sends counts point-to-point sends
+ * started, MPI Receives point-to-point receives completed (bytes as received), Other
+ * MPI Events the calls that neither send nor receive; a message to or from
+ * MPI_PROC_NULL is none. AppTime runs from the end of MPI_Init to the start of
+ * MPI_Finalize (to the process's last record when it never got there: then the End
+ * column says how it ended). MPITime sums the calls in that window except MPI_Init and
+ * MPI_Finalize and calls made from inside other MPI calls (user reduction operators,
+ * callbacks), which are part of the outer call's time. The call and call-site tables
+ * leave out MPI_Init and MPI_Finalize, as mpiP does. COV is the standard deviation of
+ * the ranks' times over their mean, among the ranks that made the call (0 for one rank).
+ * Call sites are the calling function and source line, unified across ranks.
+ *
+ * `mpi [ranks|calls|sites|sizes|collectives]`: CSV prints one table (default ranks),
+ * text prints the one named (default all), JSON always prints all. CSV columns and JSON
+ * keys are stable; per rank: rank, app_time_s, mpi_time_s, mpi_pct, mpi_sends,
+ * mpi_bytes_sent, mpi_receives, mpi_bytes_received, mpi_other_calls, ...
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_stats.h"
+#include "procinfo.h"
+#include "report_util.h"
+#include "u64map.h"
+
+#define NBUCKETS 41 /* message size histogram: 0, then [2^k, 2^(k+1)) for k < 40 */
+
+/* Sums of a rank, a function or a call site. */
+typedef hpa_mpi_sum mpi_sum;
+
+typedef struct rank_row {
+    const hpa_process *pr;
+    mpi_sum s;
+    hpa_mpi_window w; /* MPI_Init to MPI_Finalize (or the end), how it ended */
+    uint64_t nested, dropped, damaged;
+    int64_t died_in; /* function the process ended inside (HPC_MPI_CALL_INTERRUPTED), or -1 */
+} rank_row;
+
+/* A function or call site row: totals and one mpi_sum per rank. */
+typedef struct call_row {
+    uint32_t fn;   /* index into names */
+    uint32_t line; /* call sites: symbol table line id; 0 for function rows */
+    uint32_t site; /* call sites: number shown in the report */
+    mpi_sum s;
+    mpi_sum *per_rank;
+    double cov;
+} call_row;
+
+typedef struct row_set {
+    call_row *v;
+    size_t n, cap;
+    hpa_u64map index;
+} row_set;
+
+typedef struct mpi_model {
+    hpa_profile *prof;
+    size_t nranks;
+    rank_row *ranks;
+    char **names; /* MPI function names, global index */
+    size_t nnames;
+    row_set fns, sites;
+    uint64_t coll_calls[32], coll_sent[32], coll_recv[32]; /* by enum hpc_mpi_coll */
+    uint64_t hist[NBUCKETS];
+    mpi_sum total;
+} mpi_model;
+
+/* One call being read: its record and the details that followed it. */
+typedef hpa_mpi_call call_acc;
+
+static const char *const coll_names[] = {
+    [HPC_COLL_BARRIER] = "Barrier",
+    [HPC_COLL_BCAST] = "Bcast",
+    [HPC_COLL_GATHER] = "Gather",
+    [HPC_COLL_GATHERV] = "Gatherv",
+    [HPC_COLL_SCATTER] = "Scatter",
+    [HPC_COLL_SCATTERV] = "Scatterv",
+    [HPC_COLL_ALLGATHER] = "Allgather",
+    [HPC_COLL_ALLGATHERV] = "Allgatherv",
+    [HPC_COLL_ALLTOALL] = "Alltoall",
+    [HPC_COLL_ALLTOALLV] = "Alltoallv",
+    [HPC_COLL_ALLTOALLW] = "Alltoallw",
+    [HPC_COLL_ALLREDUCE] = "Allreduce",
+    [HPC_COLL_REDUCE] = "Reduce",
+    [HPC_COLL_REDUCE_SCATTER] = "Reduce_scatter",
+    [HPC_COLL_SCAN] = "Scan",
+    [HPC_COLL_EXSCAN] = "Exscan",
+    [HPC_COLL_REDUCE_SCATTER_BLOCK] = "Reduce_scatter_block",
+};
+
+/* ---------------------------------------------------------------- model */
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static uint32_t name_index(mpi_model *m, hpc_str name)
+{
+    for (size_t i = 0; i < m->nnames; i++)
+        if (hpc_str_eq(name, m->names[i]))
+            return (uint32_t)i;
+    char **v = realloc(m->names, (m->nnames + 1) * sizeof *v);
+    if (!v)
+        return UINT32_MAX;
+    m->names = v;
+    m->names[m->nnames] = strndup(name.p, name.n);
+    if (!m->names[m->nnames])
+        return UINT32_MAX;
+    return (uint32_t)m->nnames++;
+}
+
+/* The row for key in rs, created empty when new; NULL when out of memory. */
+static call_row *row_get(mpi_model *m, row_set *rs, uint32_t fn, uint32_t line)
+{
+    uint64_t key = (uint64_t)fn << 32 | line;
+    uint32_t at;
+    if (hpa_u64map_get(&rs->index, key, &at))
+        return &rs->v[at];
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? 2 * rs->cap : 64;
+        call_row *v = realloc(rs->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        rs->v = v;
+        rs->cap = cap;
+    }
+    call_row *r = &rs->v[rs->n];
+    memset(r, 0, sizeof *r);
+    r->fn = fn;
+    r->line = line;
+    hpa_mpi_sum_init(&r->s);
+    r->per_rank = malloc(m->nranks * sizeof *r->per_rank);
+    if (!r->per_rank || hpa_u64map_put(&rs->index, key, (uint32_t)rs->n) < 0) {
+        free(r->per_rank);
+        return NULL;
+    }
+    for (size_t k = 0; k < m->nranks; k++)
+        hpa_mpi_sum_init(&r->per_rank[k]);
+    return &rs->v[rs->n++];
+}
+
+static unsigned size_bucket(uint64_t bytes)
+{
+    unsigned b = 0;
+    while (bytes && b < NBUCKETS - 1) {
+        bytes >>= 1;
+        b++;
+    }
+    return b;
+}
+
+/* The call in acc is complete: add it to its rank, function and call site. */
+static int flush_call(mpi_model *m, size_t ri, call_acc *acc)
+{
+    rank_row *rr = &m->ranks[ri];
+    if (!acc->open)
+        return 0;
+    acc->open = false;
+    uint64_t dur = hpa_mpi_call_ns(acc);
+    rr->nested += (acc->flags & HPC_MPI_CALL_NESTED) != 0;
+    if (acc->flags & HPC_MPI_CALL_INTERRUPTED)
+        rr->died_in = acc->fn;
+    bool lifecycle = hpa_mpi_is_lifecycle(m->names[acc->fn]);
+    mpi_sum d = acc->d;
+    hpa_mpi_rank_add(&rr->s, &rr->w, acc, lifecycle);
+    if (lifecycle)
+        return 0;
+    hpa_loc loc = acc->site_pc ? hpa_modmap_resolve(rr->pr->map, acc->site_pc - 1)
+                               : (hpa_loc){HPA_FUNC_UNKNOWN, 0};
+    if (!loc.line)
+        loc.line = hpa_symtab_func_line(m->prof->syms, loc.func);
+    call_row *f = row_get(m, &m->fns, acc->fn, 0), *s = row_get(m, &m->sites, acc->fn, loc.line);
+    if (!f || !s)
+        return HPC_E_NOMEM;
+    hpa_mpi_sum_add(&f->s, dur, &d);
+    hpa_mpi_sum_add(&f->per_rank[ri], dur, &d);
+    hpa_mpi_sum_add(&s->s, dur, &d);
+    hpa_mpi_sum_add(&s->per_rank[ri], dur, &d);
+    return 0;
+}
+
+static void add_p2p(mpi_model *m, call_acc *acc, const hpc_rec_mpi_p2p *p)
+{
+    if (hpa_mpi_call_p2p(acc, p))
+        m->hist[size_bucket(p->bytes)]++;
+}
+
+static void add_coll(mpi_model *m, call_acc *acc, const hpc_rec_mpi_coll *c)
+{
+    if (!hpa_mpi_call_coll(acc, c))
+        return;
+    unsigned op = c->op < 32 ? (unsigned)c->op : 0;
+    m->coll_calls[op]++;
+    m->coll_sent[op] += c->bytes_sent;
+    m->coll_recv[op] += c->bytes_recv;
+}
+
+/* Read one thread stream of rank ri; fnmap maps the process's mpi_fn ids to names. */
+static int read_thread(mpi_model *m, size_t ri, const char *path, const uint32_t *fnmap, size_t nfn)
+{
+    rank_row *rr = &m->ranks[ri];
+    hpc_reader *r;
+    hpc_record rec;
+    call_acc acc = {0};
+    int rc = hpc_reader_open(&r, path, rr->pr->proc->schema, m->prof->diag);
+    if (rc < 0)
+        return 0; /* reported; the other streams still count */
+    while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
+        switch (rec.kind) {
+        case HPC_K_mpi_call: {
+            const hpc_rec_mpi_call *c = &rec.u.mpi_call;
+            rc = flush_call(m, ri, &acc);
+            if (c->fn >= nfn || fnmap[c->fn] == UINT32_MAX)
+                break; /* no mpi_fn record names it: not counted */
+            hpa_mpi_call_open(&acc, fnmap[c->fn], c);
+            break;
+        }
+        case HPC_K_mpi_p2p:
+            add_p2p(m, &acc, &rec.u.mpi_p2p);
+            break;
+        case HPC_K_mpi_coll:
+            add_coll(m, &acc, &rec.u.mpi_coll);
+            break;
+        case HPC_K_thread_end:
+            hpa_mpi_window_seen(&rr->w, rec.u.thread_end.time);
+            break;
+        }
+    }
+    if (rc == 0)
+        rc = flush_call(m, ri, &acc);
+    rr->damaged += hpc_reader_damaged(r);
+    hpc_reader_close(r);
+    return rc;
+}
+
+/* Process records: the window, how it ended, and its function ids. */
+static int read_process(mpi_model *m, size_t ri)
+{
+    rank_row *rr = &m->ranks[ri];
+    const hpc_proc *p = rr->pr->proc;
+    size_t it = 0, nfn = 0;
+    const hpc_record *r;
+    while ((r = hpc_proc_next_of(p, HPC_K_mpi_fn, &it)))
+        nfn = max_u64(nfn, r->u.mpi_fn.id + 1);
+    uint32_t *fnmap = malloc((nfn ? nfn : 1) * sizeof *fnmap);
+    if (!fnmap)
+        return HPC_E_NOMEM;
+    for (size_t i = 0; i < nfn; i++)
+        fnmap[i] = UINT32_MAX;
+    for (it = 0; (r = hpc_proc_next_of(p, HPC_K_mpi_fn, &it));)
+        fnmap[r->u.mpi_fn.id] = name_index(m, r->u.mpi_fn.name);
+    hpa_mpi_window_init(&rr->w, p);
+    rr->dropped = p->stats[HPC_STAT_EVENTS_DROPPED];
+    int rc = 0;
+    for (size_t t = 0; rc == 0 && t < p->nthreads; t++)
+        if (hpa_filter_thread(&m->prof->filter, p->threads[t].seq))
+            rc = read_thread(m, ri, p->threads[t].path, fnmap, nfn);
+    free(fnmap);
+    return rc;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const call_row *x = a, *y = b;
+    if (x->s.time_ns != y->s.time_ns)
+        return x->s.time_ns < y->s.time_ns ? 1 : -1;
+    return x->s.calls < y->s.calls ? 1 : x->s.calls > y->s.calls ? -1 : 0;
+}
+
+static void finish_rows(mpi_model *m, row_set *rs, bool number)
+{
+    if (rs->n)
+        qsort(rs->v, rs->n, sizeof *rs->v, by_time);
+    for (size_t i = 0; i < rs->n; i++) {
+        rs->v[i].cov = hpa_mpi_cov(rs->v[i].per_rank, m->nranks);
+        if (number)
+            rs->v[i].site = (uint32_t)i + 1;
+    }
+}
+
+static void model_free(mpi_model *m)
+{
+    row_set *sets[] = {&m->fns, &m->sites};
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sets[s]->n; i++)
+            free(sets[s]->v[i].per_rank);
+        free(sets[s]->v);
+        hpa_u64map_free(&sets[s]->index);
+    }
+    for (size_t i = 0; i < m->nnames; i++)
+        free(m->names[i]);
+    free(m->names);
+    free(m->ranks);
+}
+
+static int model_build(mpi_model *m, hpa_profile *prof)
+{
+    memset(m, 0, sizeof *m);
+    m->prof = prof;
+    hpa_mpi_sum_init(&m->total);
+    m->ranks = calloc(prof->nprocs ? prof->nprocs : 1, sizeof *m->ranks);
+    if (!m->ranks)
+        return HPC_E_NOMEM;
+    for (size_t i = 0; i < prof->nprocs; i++) {
+        const hpa_process *pr = &prof->procs[i];
+        if (!pr->map) /* left out by a filter */
+            continue;
+        if (!hpc_proc_next_of(pr->proc, HPC_K_mpi_fn, &(size_t){0}) &&
+            !hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0}))
+            continue; /* not an MPI process */
+        rank_row *rr = &m->ranks[m->nranks++];
+        rr->pr = pr;
+        rr->died_in = -1;
+        hpa_mpi_sum_init(&rr->s);
+    }
+    for (size_t i = 0; i < m->nranks; i++) {
+        int rc = read_process(m, i);
+        if (rc < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < m->nranks; i++) {
+        rank_row *rr = &m->ranks[i];
+        mpi_sum *s = &rr->s, *t = &m->total;
+        t->calls += s->calls;
+        t->time_ns += s->time_ns;
+        t->sends += s->sends;
+        t->bytes_sent += s->bytes_sent;
+        t->recvs += s->recvs;
+        t->bytes_recv += s->bytes_recv;
+        t->other += s->other;
+        t->coll_calls += s->coll_calls;
+        t->coll_sent += s->coll_sent;
+        t->coll_recv += s->coll_recv;
+    }
+    finish_rows(m, &m->fns, false);
+    finish_rows(m, &m->sites, true);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- derived values */
+
+static uint64_t app_ns(const rank_row *rr)
+{
+    return hpa_mpi_app_ns(&rr->w);
+}
+
+static uint64_t total_app_ns(const mpi_model *m)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < m->nranks; i++)
+        t += app_ns(&m->ranks[i]);
+    return t;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static double secs(uint64_t ns)
+{
+    return (double)ns * 1e-9;
+}
+
+static double usecs(uint64_t ns)
+{
+    return (double)ns * 1e-3;
+}
+
+static int rank_of(const rank_row *rr)
+{
+    return rr->pr->proc->rank;
+}
+
+static bool ended_early(const rank_row *rr)
+{
+    return rr->pr->proc->ended_early || rr->w.aborted || (rr->w.has_init && !rr->w.has_fin);
+}
+
+/* How the rank ended, for the End column. */
+static void end_text(const mpi_model *m, const rank_row *rr, char *buf, size_t cap)
+{
+    char how[256], in[128] = "";
+    hpa_end_text(rr->pr->proc, how, sizeof how);
+    if (rr->died_in >= 0)
+        snprintf(in, sizeof in, " inside %s", m->names[rr->died_in]);
+    if (rr->w.aborted)
+        snprintf(buf, cap, "MPI_Abort(%" PRId64 "), %s", rr->w.abort_code, how);
+    else if (rr->w.has_init && !rr->w.has_fin)
+        snprintf(buf, cap, "no MPI_Finalize, %s%s", how, in);
+    else
+        snprintf(buf, cap, "%s%s", how, in);
+}
+
+static void site_location(const mpi_model *m, const call_row *r, char *buf, size_t cap)
+{
+    const hpa_line *l = hpa_symtab_line(m->prof->syms, r->line);
+    const hpa_func *f = l ? hpa_symtab_func(m->prof->syms, l->func) : NULL;
+    const char *file = l && l->file ? strrchr(l->file, '/') : NULL;
+    file = file ? file + 1 : l ? l->file : "";
+    if (!f)
+        snprintf(buf, cap, "<Unknown>");
+    else if (l->lineno)
+        snprintf(buf, cap, "%s %s:%u", f->name, file, l->lineno);
+    else
+        snprintf(buf, cap, "%s", f->name);
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void text_ranks(const mpi_model *m, FILE *f)
+{
+    char end[512];
+    fprintf(f, "MPI time per rank\n\n");
+    fprintf(f, "%5s %11s %11s %7s %8s %12s %8s %12s %8s  %s\n", "Rank", "AppTime(s)", "MPITime(s)",
+            "MPI%", "Sends", "Bytes sent", "Receives", "Bytes recv", "Other", "End");
+    for (size_t i = 0; i < m->nranks; i++) {
+        const rank_row *rr = &m->ranks[i];
+        end_text(m, rr, end, sizeof end);
+        fprintf(f,
+                "%5d %11.6f %11.6f %7.2f %8" PRIu64 " %12" PRIu64 " %8" PRIu64 " %12" PRIu64
+                " %8" PRIu64 "  %s%s\n",
+                rank_of(rr), secs(app_ns(rr)), secs(rr->s.time_ns), pct(rr->s.time_ns, app_ns(rr)),
+                rr->s.sends, rr->s.bytes_sent, rr->s.recvs, rr->s.bytes_recv, rr->s.other,
+                ended_early(rr) ? "ENDED EARLY: " : "", end);
+    }
+    const mpi_sum *t = &m->total;
+    uint64_t app = total_app_ns(m);
+    fprintf(f,
+            "%5s %11.6f %11.6f %7.2f %8" PRIu64 " %12" PRIu64 " %8" PRIu64 " %12" PRIu64
+            " %8" PRIu64 "\n",
+            "*", secs(app), secs(t->time_ns), pct(t->time_ns, app), t->sends, t->bytes_sent,
+            t->recvs, t->bytes_recv, t->other);
+    size_t early = 0;
+    for (size_t i = 0; i < m->nranks; i++)
+        early += ended_early(&m->ranks[i]);
+    if (early) {
+        fprintf(f, "\n%zu rank(s) ended early:", early);
+        for (size_t i = 0; i < m->nranks; i++)
+            if (ended_early(&m->ranks[i]))
+                fprintf(f, " %d", rank_of(&m->ranks[i]));
+        fprintf(f, " (their data is complete up to their end)\n");
+    }
+}
+
+static size_t limit_rows(const hpa_ctx *ctx, size_t n)
+{
+    return ctx->opts.limit && ctx->opts.limit < n ? ctx->opts.limit : n;
+}
+
+static void text_calls(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
+{
+    uint64_t app = total_app_ns(m), mpi = m->total.time_ns;
+    fprintf(f, "Aggregate time by call (all ranks; MPI_Init and MPI_Finalize left out)\n\n");
+    fprintf(f, "%-24s %9s %11s %7s %7s %6s %11s %11s %11s\n", "Call", "Calls", "Time(s)", "App%",
+            "MPI%", "COV", "Mean(us)", "Min(us)", "Max(us)");
+    for (size_t i = 0; i < limit_rows(ctx, m->fns.n); i++) {
+        const call_row *r = &m->fns.v[i];
+        fprintf(f, "%-24s %9" PRIu64 " %11.6f %7.2f %7.2f %6.2f %11.3f %11.3f %11.3f\n",
+                m->names[r->fn], r->s.calls, secs(r->s.time_ns), pct(r->s.time_ns, app),
+                pct(r->s.time_ns, mpi), r->cov,
+                r->s.calls ? usecs(r->s.time_ns) / (double)r->s.calls : 0, usecs(r->s.min_ns),
+                usecs(r->s.max_ns));
+    }
+}
+
+static void text_sites(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
+{
+    char where[1024];
+    uint64_t app = total_app_ns(m), mpi = m->total.time_ns;
+    fprintf(f, "Aggregate time by call site (all ranks)\n\n");
+    fprintf(f, "%5s %-22s %9s %11s %7s %7s %6s %11s  %s\n", "Site", "Call", "Calls", "Time(s)",
+            "App%", "MPI%", "COV", "Max(us)", "Location");
+    for (size_t i = 0; i < limit_rows(ctx, m->sites.n); i++) {
+        const call_row *r = &m->sites.v[i];
+        site_location(m, r, where, sizeof where);
+        fprintf(f, "%5u %-22s %9" PRIu64 " %11.6f %7.2f %7.2f %6.2f %11.3f  %s\n", r->site,
+                m->names[r->fn], r->s.calls, secs(r->s.time_ns), pct(r->s.time_ns, app),
+                pct(r->s.time_ns, mpi), r->cov, usecs(r->s.max_ns), where);
+    }
+}
+
+static void text_sizes(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
+{
+    fprintf(f, "Point-to-point bytes sent by call site (all ranks)\n\n");
+    fprintf(f, "%5s %-22s %9s %14s %12s %12s %12s\n", "Site", "Call", "Sends", "Bytes", "Mean",
+            "Min", "Max");
+    size_t shown = 0;
+    for (size_t i = 0; i < m->sites.n && shown < limit_rows(ctx, m->sites.n); i++) {
+        const call_row *r = &m->sites.v[i];
+        if (!r->s.sends)
+            continue;
+        shown++;
+        fprintf(f, "%5u %-22s %9" PRIu64 " %14" PRIu64 " %12.1f %12" PRIu64 " %12" PRIu64 "\n",
+                r->site, m->names[r->fn], r->s.sends, r->s.bytes_sent,
+                (double)r->s.bytes_sent / (double)r->s.sends, r->s.msg_min, r->s.msg_max);
+    }
+    fprintf(f, "\nPoint-to-point message sizes (sends, all ranks)\n\n%-24s %9s\n", "Bytes",
+            "Messages");
+    for (unsigned b = 0; b < NBUCKETS; b++) {
+        if (!m->hist[b])
+            continue;
+        char range[64];
+        if (b == 0)
+            snprintf(range, sizeof range, "0");
+        else
+            snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, (uint64_t)1 << (b - 1),
+                     ((uint64_t)1 << b) - 1);
+        fprintf(f, "%-24s %9" PRIu64 "\n", range, m->hist[b]);
+    }
+}
+
+static void text_colls(const mpi_model *m, FILE *f)
+{
+    fprintf(f, "Collectives by operation (all ranks; bytes as each rank's buffers describe)\n\n");
+    fprintf(f, "%-22s %9s %14s %14s\n", "Operation", "Calls", "Bytes sent", "Bytes recv");
+    for (unsigned op = 1; op < sizeof coll_names / sizeof coll_names[0]; op++)
+        if (m->coll_calls[op])
+            fprintf(f, "%-22s %9" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n", coll_names[op],
+                    m->coll_calls[op], m->coll_sent[op], m->coll_recv[op]);
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+static const char *const rank_cols =
+    "rank,process,app_time_s,mpi_time_s,mpi_pct,mpi_calls,mpi_sends,mpi_bytes_sent,mpi_receives,"
+    "mpi_bytes_received,mpi_other_calls,coll_calls,coll_bytes_sent,coll_bytes_received,"
+    "nested_calls,events_dropped,ended_early,end\n";
+
+static void csv_ranks(const mpi_model *m, FILE *f)
+{
+    char end[512];
+    fputs(rank_cols, f);
+    for (size_t i = 0; i < m->nranks; i++) {
+        const rank_row *rr = &m->ranks[i];
+        end_text(m, rr, end, sizeof end);
+        fprintf(f, "%d,", rank_of(rr));
+        hpa_csv_field(f, rr->pr->proc->name, ',');
+        fprintf(f,
+                "%.9f,%.9f,%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,",
+                secs(app_ns(rr)), secs(rr->s.time_ns), pct(rr->s.time_ns, app_ns(rr)), rr->s.calls,
+                rr->s.sends, rr->s.bytes_sent, rr->s.recvs, rr->s.bytes_recv, rr->s.other,
+                rr->s.coll_calls, rr->s.coll_sent, rr->s.coll_recv, rr->nested, rr->dropped,
+                ended_early(rr));
+        hpa_csv_field(f, end, '\n');
+    }
+}
+
+static void csv_rows(const hpa_ctx *ctx, const mpi_model *m, const row_set *rs, bool sites, FILE *f)
+{
+    char where[1024];
+    uint64_t app = total_app_ns(m), mpi = m->total.time_ns;
+    fprintf(f,
+            "%sname,calls,time_s,app_pct,mpi_pct,cov,mean_s,min_s,max_s,sends,bytes_sent,"
+            "receives,bytes_received,coll_bytes_sent,coll_bytes_received%s\n",
+            sites ? "site," : "", sites ? ",location" : "");
+    for (size_t i = 0; i < limit_rows(ctx, rs->n); i++) {
+        const call_row *r = &rs->v[i];
+        if (sites)
+            fprintf(f, "%u,", r->site);
+        hpa_csv_field(f, m->names[r->fn], ',');
+        fprintf(f,
+                "%" PRIu64 ",%.9f,%.4f,%.4f,%.4f,%.9f,%.9f,%.9f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+                r->s.calls, secs(r->s.time_ns), pct(r->s.time_ns, app), pct(r->s.time_ns, mpi),
+                r->cov, r->s.calls ? secs(r->s.time_ns) / (double)r->s.calls : 0, secs(r->s.min_ns),
+                secs(r->s.max_ns), r->s.sends, r->s.bytes_sent, r->s.recvs, r->s.bytes_recv,
+                r->s.coll_sent, r->s.coll_recv);
+        if (sites) {
+            site_location(m, r, where, sizeof where);
+            fputc(',', f);
+            hpa_csv_field(f, where, 0);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void csv_sizes(const mpi_model *m, FILE *f)
+{
+    fputs("bytes_min,bytes_max,messages\n", f);
+    for (unsigned b = 0; b < NBUCKETS; b++)
+        if (m->hist[b])
+            fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", b ? (uint64_t)1 << (b - 1) : 0,
+                    b ? ((uint64_t)1 << b) - 1 : 0, m->hist[b]);
+}
+
+static void csv_colls(const mpi_model *m, FILE *f)
+{
+    fputs("operation,calls,bytes_sent,bytes_received\n", f);
+    for (unsigned op = 1; op < sizeof coll_names / sizeof coll_names[0]; op++)
+        if (m->coll_calls[op])
+            fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", coll_names[op],
+                    m->coll_calls[op], m->coll_sent[op], m->coll_recv[op]);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_sum(hpa_json *j, const mpi_sum *s)
+{
+    hpa_json_ku64(j, "calls", s->calls);
+    hpa_json_kdouble(j, "time_s", secs(s->time_ns));
+    hpa_json_kdouble(j, "min_s", s->calls ? secs(s->min_ns) : 0);
+    hpa_json_kdouble(j, "max_s", secs(s->max_ns));
+    hpa_json_ku64(j, "sends", s->sends);
+    hpa_json_ku64(j, "bytes_sent", s->bytes_sent);
+    hpa_json_ku64(j, "receives", s->recvs);
+    hpa_json_ku64(j, "bytes_received", s->bytes_recv);
+    hpa_json_ku64(j, "other_calls", s->other);
+    hpa_json_ku64(j, "coll_bytes_sent", s->coll_sent);
+    hpa_json_ku64(j, "coll_bytes_received", s->coll_recv);
+}
+
+static void json_rank(hpa_json *j, const mpi_model *m, const rank_row *rr)
+{
+    char end[512];
+    hpa_json_begin_obj(j);
+    hpa_json_ki64(j, "rank", rank_of(rr));
+    hpa_json_kstr(j, "process", rr->pr->proc->name);
+    hpa_json_kdouble(j, "app_time_s", secs(app_ns(rr)));
+    hpa_json_kdouble(j, "mpi_time_s", secs(rr->s.time_ns));
+    hpa_json_kdouble(j, "mpi_pct", pct(rr->s.time_ns, app_ns(rr)));
+    hpa_json_ku64(j, "mpi_calls", rr->s.calls);
+    hpa_json_ku64(j, "mpi_sends", rr->s.sends);
+    hpa_json_ku64(j, "mpi_bytes_sent", rr->s.bytes_sent);
+    hpa_json_ku64(j, "mpi_receives", rr->s.recvs);
+    hpa_json_ku64(j, "mpi_bytes_received", rr->s.bytes_recv);
+    hpa_json_ku64(j, "mpi_other_calls", rr->s.other);
+    hpa_json_ku64(j, "coll_calls", rr->s.coll_calls);
+    hpa_json_ku64(j, "coll_bytes_sent", rr->s.coll_sent);
+    hpa_json_ku64(j, "coll_bytes_received", rr->s.coll_recv);
+    hpa_json_ku64(j, "nested_calls", rr->nested);
+    hpa_json_ku64(j, "events_dropped", rr->dropped);
+    hpa_json_ku64(j, "damaged_records", rr->damaged);
+    hpa_json_key(j, "ended_early");
+    hpa_json_bool(j, ended_early(rr));
+    hpa_json_key(j, "mpi_abort");
+    hpa_json_bool(j, rr->w.aborted);
+    end_text(m, rr, end, sizeof end);
+    hpa_json_kstr(j, "end", end);
+    hpa_json_kstr(j, "died_in", rr->died_in >= 0 ? m->names[rr->died_in] : "");
+    hpa_json_end_obj(j);
+}
+
+static void json_rows(hpa_json *j, const mpi_model *m, const row_set *rs, bool sites)
+{
+    char where[1024];
+    uint64_t app = total_app_ns(m), mpi = m->total.time_ns;
+    hpa_json_begin_arr(j);
+    for (size_t i = 0; i < rs->n; i++) {
+        const call_row *r = &rs->v[i];
+        hpa_json_begin_obj(j);
+        if (sites) {
+            const hpa_line *l = hpa_symtab_line(m->prof->syms, r->line);
+            hpa_json_ku64(j, "site", r->site);
+            hpa_json_kstr(j, "name", m->names[r->fn]);
+            site_location(m, r, where, sizeof where);
+            hpa_json_kstr(j, "location", where);
+            hpa_json_kstr(j, "function",
+                          l ? hpa_symtab_func(m->prof->syms, l->func)->name : "<Unknown>");
+            hpa_json_kstr(j, "file", l && l->file ? l->file : "");
+            hpa_json_ku64(j, "line", l ? l->lineno : 0);
+        } else {
+            hpa_json_kstr(j, "name", m->names[r->fn]);
+        }
+        json_sum(j, &r->s);
+        hpa_json_kdouble(j, "app_pct", pct(r->s.time_ns, app));
+        hpa_json_kdouble(j, "mpi_pct", pct(r->s.time_ns, mpi));
+        hpa_json_kdouble(j, "cov", r->cov);
+        hpa_json_key(j, "ranks");
+        hpa_json_begin_arr(j);
+        for (size_t k = 0; k < m->nranks; k++) {
+            if (!r->per_rank[k].calls)
+                continue;
+            hpa_json_begin_obj(j);
+            hpa_json_ki64(j, "rank", rank_of(&m->ranks[k]));
+            json_sum(j, &r->per_rank[k]);
+            hpa_json_end_obj(j);
+        }
+        hpa_json_end_arr(j);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+}
+
+static void json_report(const mpi_model *m, FILE *f)
+{
+    hpa_json j;
+    hpa_json_init(&j, f);
+    hpa_json_begin_obj(&j);
+    hpa_json_kstr(&j, "report", "mpi");
+    hpa_json_key(&j, "ranks");
+    hpa_json_begin_arr(&j);
+    for (size_t i = 0; i < m->nranks; i++)
+        json_rank(&j, m, &m->ranks[i]);
+    hpa_json_end_arr(&j);
+    hpa_json_key(&j, "total");
+    hpa_json_begin_obj(&j);
+    hpa_json_kdouble(&j, "app_time_s", secs(total_app_ns(m)));
+    hpa_json_kdouble(&j, "mpi_time_s", secs(m->total.time_ns));
+    hpa_json_kdouble(&j, "mpi_pct", pct(m->total.time_ns, total_app_ns(m)));
+    hpa_json_ku64(&j, "mpi_sends", m->total.sends);
+    hpa_json_ku64(&j, "mpi_bytes_sent", m->total.bytes_sent);
+    hpa_json_ku64(&j, "mpi_receives", m->total.recvs);
+    hpa_json_ku64(&j, "mpi_bytes_received", m->total.bytes_recv);
+    hpa_json_ku64(&j, "mpi_other_calls", m->total.other);
+    hpa_json_end_obj(&j);
+    hpa_json_key(&j, "calls");
+    json_rows(&j, m, &m->fns, false);
+    hpa_json_key(&j, "sites");
+    json_rows(&j, m, &m->sites, true);
+    hpa_json_key(&j, "collectives");
+    hpa_json_begin_arr(&j);
+    for (unsigned op = 1; op < sizeof coll_names / sizeof coll_names[0]; op++) {
+        if (!m->coll_calls[op])
+            continue;
+        hpa_json_begin_obj(&j);
+        hpa_json_kstr(&j, "operation", coll_names[op]);
+        hpa_json_ku64(&j, "calls", m->coll_calls[op]);
+        hpa_json_ku64(&j, "bytes_sent", m->coll_sent[op]);
+        hpa_json_ku64(&j, "bytes_received", m->coll_recv[op]);
+        hpa_json_end_obj(&j);
+    }
+    hpa_json_end_arr(&j);
+    hpa_json_key(&j, "message_sizes");
+    hpa_json_begin_arr(&j);
+    for (unsigned b = 0; b < NBUCKETS; b++) {
+        if (!m->hist[b])
+            continue;
+        hpa_json_begin_obj(&j);
+        hpa_json_ku64(&j, "bytes_min", b ? (uint64_t)1 << (b - 1) : 0);
+        hpa_json_ku64(&j, "bytes_max", b ? ((uint64_t)1 << b) - 1 : 0);
+        hpa_json_ku64(&j, "messages", m->hist[b]);
+        hpa_json_end_obj(&j);
+    }
+    hpa_json_end_arr(&j);
+    hpa_json_end_obj(&j);
+}
+
+/* ---------------------------------------------------------------- command */
+
+static const char *const sections[] = {"ranks", "calls", "sites", "sizes", "collectives"};
+
+int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
+{
+    int which = -1; /* all */
+    if (argc > 0) {
+        for (int i = 0; i < 5; i++)
+            if (!strcmp(argv[0], sections[i]))
+                which = i;
+        if (which < 0)
+            return hpa_usage_error("mpi",
+                                   "unknown table '%s' (ranks, calls, sites, sizes, "
+                                   "collectives)",
+                                   argv[0]);
+    }
+    hpa_profile *prof = hpa_ctx_profile(ctx);
+    if (!prof)
+        return HPA_EXIT_DATA;
+    mpi_model m;
+    int rc = model_build(&m, prof);
+    if (rc < 0) {
+        fprintf(stderr, "hpanalyze: mpi: %s\n", hpc_strerror(rc));
+        model_free(&m);
+        return HPA_EXIT_DATA;
+    }
+    FILE *f = ctx->out;
+    if (m.nranks == 0 && ctx->opts.format == HPA_TEXT) {
+        fprintf(f, "No MPI data: the program made no MPI calls, or ran with -m off.\n");
+    } else if (ctx->opts.format == HPA_JSON) {
+        json_report(&m, f);
+    } else if (ctx->opts.format == HPA_CSV) {
+        switch (which < 0 ? 0 : which) {
+        case 0:
+            csv_ranks(&m, f);
+            break;
+        case 1:
+            csv_rows(ctx, &m, &m.fns, false, f);
+            break;
+        case 2:
+            csv_rows(ctx, &m, &m.sites, true, f);
+            break;
+        case 3:
+            csv_sizes(&m, f);
+            break;
+        default:
+            csv_colls(&m, f);
+        }
+    } else {
+        void (*const show[])(const hpa_ctx *, const mpi_model *,
+                             FILE *) = {NULL, text_calls, text_sites, text_sizes, NULL};
+        for (int i = 0; i < 5; i++) {
+            if (which >= 0 && which != i)
+                continue;
+            if (which < 0 && i)
+                fputc('\n', f);
+            if (i == 0)
+                text_ranks(&m, f);
+            else if (i == 4)
+                text_colls(&m, f);
+            else
+                show[i](ctx, &m, f);
+        }
+    }
+    model_free(&m);
+    return HPA_EXIT_OK;
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""Collector overhead and size benchmark (make bench-collector; not a test).
+
+Runs bench/cpu_bound plain, under `hpcollect -p on` and under `hpcollect -p hi`,
+alternating, RUNS times each, and reports per configuration the median wall time and
+CPU time (user+system of the program and hpcollect, from wait4) as a ratio to the plain
+run, plus bytes on disk per sample of the main thread's stream (steady stack).
+
+    bench/collector_bench.py BIN_DIR PROGRAM [RUNS] [UNITS]
+"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(cmd, cwd):
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    if status != 0:
+        sys.exit(f"bench: {cmd} failed: status {status}")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def main():
+    bindir, prog = sys.argv[1], os.path.abspath(sys.argv[2])
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+    units = sys.argv[4] if len(sys.argv) > 4 else "40"
+    hpc = os.path.join(os.path.abspath(bindir), "hpcollect")
+    configs = {"plain": [], "-p on": ["-p", "on"], "-p hi": ["-p", "hi"]}
+    res = {k: [] for k in configs}
+    load_before = loadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        run([prog, units], tmp)  # warm the page cache
+        for i in range(runs):
+            for name, opts in configs.items():
+                if name == "plain":
+                    cmd = [prog, units]
+                else:
+                    cmd = [hpc, "-q", "-o", f"r{i}{opts[1]}"] + opts + [prog, units]
+                res[name].append(run(cmd, tmp))
+        sizes = {}
+        for name, opts in configs.items():
+            if name == "plain":
+                continue
+            t0 = os.path.join(tmp, f"r0{opts[1]}.hpc", "main", "t0.hpe")
+            dump = os.path.join(os.environ.get("HPC_TESTDIR", "build/tests"), "tools",
+                                "hpexp-dump")
+            out = subprocess.run([dump, t0], capture_output=True, text=True).stdout
+            samples = out.count('"record":"sample_clock"')
+            sizes[name] = (os.path.getsize(t0), samples)
+    load_after = loadavg()
+    base_wall = statistics.median(w for w, _ in res["plain"])
+    base_cpu = statistics.median(c for _, c in res["plain"])
+    print(f"runs: {runs} of each, alternating; load average before {load_before}, "
+          f"after {load_after}")
+    print(f"{'config':8} {'wall s':>8} {'ratio':>7} {'cpu s':>8} {'ratio':>7} "
+          f"{'samples':>8} {'bytes/sample':>13}")
+    for name in configs:
+        wall = statistics.median(w for w, _ in res[name])
+        cpu = statistics.median(c for _, c in res[name])
+        line = (f"{name:8} {wall:8.3f} {wall / base_wall:7.4f} {cpu:8.3f} "
+                f"{cpu / base_cpu:7.4f}")
+        if name in sizes:
+            size, n = sizes[name]
+            line += f" {n:8d} {size / max(n, 1):13.1f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+# bench/ - benchmarks (make bench; not part of make check). Results: bench/RESULTS.md.
+#
+#   make bench-collector   collector overhead (-p on, -p hi) and bytes per sample
+#   make bench-omp         OMPT tool overhead: empty regions, barriers, 200 us regions
+BENCH_DIR := $(OUT)/build/bench
+BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
+
+$(BENCH_CPU_BOUND): bench/cpu_bound.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $<
+
+.PHONY: bench-collector
+bench-collector: all $(BENCH_CPU_BOUND) $(TESTDIR)/tools/hpexp-dump
+	HPC_TESTDIR=$(TESTDIR) bench/collector_bench.py $(BINDIR) $(BENCH_CPU_BOUND) \
+	    $(or $(RUNS),10) $(or $(UNITS),40)
+
+bench: bench-collector
+
+.PHONY: bench-omp
+bench-omp: all
+	bench/omp_bench.sh $(or $(RUNS),7)
+
+bench: bench-omp

@@ -1,0 +1,114 @@
+/*
+ * api.c - collector_api.h: what the OpenMP tool and the MPI wrappers call.
+ */
+#include <string.h>
+
+#include "collector.h"
+
+HPCOLLECT_API hpc_thread *hpcollect_self(void)
+{
+    hpc_thread_priv *t = hpc_self();
+    return t && hpc_P.active ? &t->pub : NULL;
+}
+
+HPCOLLECT_API uint64_t hpcollect_now(void)
+{
+    return hpc_now_ns();
+}
+
+HPCOLLECT_API bool hpcollect_recording(void)
+{
+    return hpc_recording_at(hpc_now_ns());
+}
+
+HPCOLLECT_API bool hpcollect_recording_at(uint64_t now)
+{
+    return hpc_recording_at(now);
+}
+
+static void pause_or_resume(unsigned reason, int pause)
+{
+    hpc_P.paused = pause;
+    hpc_stream *s = hpc_proc_lock();
+    if (!s)
+        return;
+    if (reason & HPCOLLECT_REASON_LIMIT_BIT) {
+        hpc_rec_limit r = {
+            .time = hpc_now_ns(),
+            .what = reason & ~HPCOLLECT_REASON_LIMIT_BIT,
+            .detail = hpc_cstr(pause ? "recording paused" : "recording resumed"),
+        };
+        hpc_write_limit(s, &r);
+    } else {
+        hpc_write_sample_point_locked(s, reason, pause ? "pause" : "resume");
+    }
+    hpc_proc_unlock();
+}
+
+HPCOLLECT_API void hpcollect_pause(unsigned reason)
+{
+    pause_or_resume(reason, 1);
+}
+
+HPCOLLECT_API void hpcollect_resume(unsigned reason)
+{
+    pause_or_resume(reason, 0);
+}
+
+HPCOLLECT_API hpc_stream *hpcollect_proc_lock(void)
+{
+    return hpc_proc_lock();
+}
+
+HPCOLLECT_API void hpcollect_proc_unlock(void)
+{
+    hpc_proc_unlock();
+}
+
+HPCOLLECT_API void hpcollect_sample_point(unsigned reason, const char *label)
+{
+    hpc_stream *s = hpc_proc_lock();
+    if (!s)
+        return;
+    hpc_write_sample_point_locked(s, reason, label);
+    hpc_proc_unlock();
+}
+
+__attribute__((noinline)) HPCOLLECT_API uint64_t hpcollect_capture_context(hpc_thread *pub,
+                                                                           int skip)
+{
+    hpc_thread_priv *t = (hpc_thread_priv *)pub;
+    if (!t || !hpc_P.active)
+        return 0;
+    int n = hpc_unwind_here(t, skip, t->pcs, HPC_MAX_DEPTH);
+    if (n <= 0)
+        return 0;
+    int err = 0;
+    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    if (err == HPC_E_LIMIT)
+        hpc_limit_reached();
+    return err ? 0 : node;
+}
+
+/* The rank is recorded by the MPI layer's own mpi_init record; the collector keeps it
+ * for its own use (names of later descendants stay as they were). */
+HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size)
+{
+    hpc_P.mpi_rank = rank;
+    hpc_P.mpi_size = size;
+}
+
+HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void)
+{
+    hpcollect_settings *s = &hpc_P.settings;
+    s->mpi_trace = hpc_P.cfg.mpi_trace;
+    s->follow = hpc_P.cfg.follow;
+    s->omp_runtime = hpc_P.cfg.omp_runtime;
+    s->clock_interval_ns = hpc_P.cfg.clock_ns;
+    return s;
+}
+
+HPCOLLECT_API void hpcollect_register_end_hook(hpcollect_end_hook hook)
+{
+    hpc_P.end_hook = hook;
+}

@@ -1,0 +1,124 @@
+/*
+ * collector.h - process-wide state of libhpcollect.so and the internal interfaces
+ * between its files. Nothing here is exported (-fvisibility=hidden).
+ */
+#ifndef HPC_COLLECTOR_H
+#define HPC_COLLECTOR_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collector_api.h"
+#include "config.h"
+#include "thread.h"
+
+/* Exported names of the library: interposed standard functions and hpcollect_*. */
+#define HPC_INTERPOSE __attribute__((visibility("default")))
+
+typedef struct hpc_process {
+    hpc_config cfg;
+    volatile int active; /* collecting in this process */
+    volatile int ended;  /* proc_end written */
+    char dir[PATH_MAX];  /* EXP/<name> */
+    char name[256];      /* sub-experiment name */
+    char parent[256];
+    int descent;
+    hpc_stream proc;          /* process.hpe: written under hpc_proc_lock() */
+    hpc_budget budget;        /* -L, shared by the thread streams */
+    uint64_t start_ns;        /* proc_begin time; -t is relative to it */
+    int clock_source;         /* main thread's source */
+    char clock_note[160];     /* why a fallback ran */
+    unsigned fork_count;      /* .f<k> */
+    unsigned exec_count;      /* .x<k> */
+    volatile int paused;      /* hpcollect_pause */
+    volatile int limit_noted; /* the size-limit record is written (or being written) */
+    volatile int window_start_noted, window_end_noted;
+    volatile int exit_status_known;
+    int exit_status;
+    int mpi_rank, mpi_size;
+    hpcollect_end_hook end_hook;
+    hpcollect_settings settings;
+    uint64_t sample_index;
+} hpc_process;
+
+extern hpc_process hpc_P;
+
+/* init.c */
+/* Start collecting in this process as sub-experiment `name` (directory made already).
+ * Used by the constructor and by a fork child. Returns 0 or -1. NOT signal-safe. */
+int hpc_process_begin(const char *name, const char *parent, int descent,
+                      hpc_thread_priv *main_thread);
+/* Normal end: thread_end of the caller, sample_point end, proc_end. NOT signal-safe. */
+void hpc_process_end(int reason, int status);
+/* End from a fatal signal handler: sample_point end and proc_end. Signal-safe. */
+void hpc_process_end_sigsafe(int sig);
+
+/* Lock for process.hpe (hpcollect_proc_lock): blocks the collector's signals. Returns
+ * the stream or NULL when collection is off. trylock gives up after a bounded spin
+ * (signal handlers use it). */
+hpc_stream *hpc_proc_lock(void);
+hpc_stream *hpc_proc_trylock(void);
+void hpc_proc_unlock(void);
+/* Fork child: the lock may have been held by a thread that the child does not have. */
+void hpc_proc_lock_reset(void);
+
+/* limits.c: -L and -t. */
+/* True while samples may be recorded now. Signal-safe. */
+bool hpc_recording_at(uint64_t now);
+/* The size limit refused a write: say so once in process.hpe. Signal-safe. */
+void hpc_limit_reached(void);
+/* Write a limit record (time window crossings). Signal-safe. */
+void hpc_note_limit(unsigned what, uint64_t when, const char *detail);
+
+/* sigsafe_sample.c */
+void hpc_sample_clock(hpc_thread_priv *t, void *ucontext);
+
+/* sigsafe_unwind.c: leaf-first pcs of the interrupted context; returns the count. */
+int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max);
+/* pcs of the caller of the caller, skipping `skip` more frames. NOT signal-safe. */
+int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max);
+
+/* sigsafe_cct.c */
+/* Node id for the stack pcs[0..n) (leaf first), writing cct_node records for new nodes
+ * to t's stream first. Returns 0 if the stack could not be stored (*err says why:
+ * an hpc_err from the writer, or 0 when the tree was full). Signal-safe. */
+uint64_t hpc_cct_insert(hpc_thread_priv *t, const uint64_t *pcs, int n, int *err);
+void hpc_cct_free(hpc_cct *c);
+
+/* signals.c */
+void hpc_signals_install(void);
+/* Give a delivery that is not ours to the program (its handler, ignore, or default
+ * action). Signal-safe. */
+void hpc_signal_forward(int sig, siginfo_t *si, void *uc);
+/* Unblock owned signals for real in this thread, keeping the program's view. */
+void hpc_signals_thread_init(uint64_t inherited_blocked);
+/* Real mask for exec: the program's view of owned signals restored. */
+void hpc_signals_before_exec(void);
+/* Deliver foreign signals held while the program had them blocked. */
+void hpc_signals_deliver_held(void);
+/* Bit mask of the owned signals. */
+uint64_t hpc_signals_owned_mask(void);
+
+/* modules.c */
+/* Record the load map in a new process.hpe: the modules known already (a fork child's
+ * inherited map) and everything loaded now. */
+void hpc_modules_init(void);
+void hpc_modules_rescan(void); /* after dlopen/dlclose */
+
+/* descendants.c */
+void hpc_descendants_init(void); /* pthread_atfork */
+
+/* util */
+uint64_t hpc_now_ns(void);
+uint64_t hpc_realtime_ns(void);
+void hpc_stat(hpc_thread_priv *t, enum hpc_stat s, uint64_t n);
+hpc_str hpc_cstr(const char *s);
+/* rusage of the process in the fields a sample_point / proc_end wants. Signal-safe. */
+typedef struct hpc_usage {
+    uint64_t utime_ns, stime_ns, maxrss_kb, minflt, majflt, nvcsw, nivcsw, inblock, oublock;
+} hpc_usage;
+void hpc_get_usage(hpc_usage *u);
+void hpc_write_sample_point_locked(hpc_stream *s, unsigned reason, const char *label);
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * init.c - start and end of collection in a process.
+ *
+ * The constructor does little: read the HPCOLLECT_* settings, take over the collector's
+ * signals, open process.hpe and the main thread's stream, arm the main thread's clock.
+ * The end is written by whichever comes first: exit (an on_exit handler; returning from
+ * main is an exit too), _exit, exec (descendants.c), or a fatal signal (signal-safe). A
+ * SIGKILLed process has no proc_end; the launcher's launcher.hpe still has its status.
+ */
+#define UNW_LOCAL_ONLY
+#include <errno.h>
+#include <fcntl.h>
+#include <libunwind.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "real.h"
+#include "source.h"
+
+#ifndef HPC_VERSION
+#define HPC_VERSION "0.0.0"
+#endif
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+
+hpc_process hpc_P;
+
+/* ------------------------------------------------------- process stream lock */
+
+static int proc_lock_word;
+static __thread int proc_lock_held __attribute__((tls_model("initial-exec")));
+static __thread sigset_t proc_lock_saved __attribute__((tls_model("initial-exec")));
+
+static void block_clock_signal(sigset_t *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, HPC_CLOCK_SIGNAL);
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, saved, 8);
+}
+
+hpc_stream *hpc_proc_lock(void)
+{
+    if (!hpc_P.active || proc_lock_held)
+        return NULL;
+    block_clock_signal(&proc_lock_saved);
+    while (__atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE))
+        __builtin_ia32_pause();
+    if (!hpc_P.proc.open) { /* ended meanwhile */
+        __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+        syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
+        return NULL;
+    }
+    proc_lock_held = 1;
+    return &hpc_P.proc;
+}
+
+hpc_stream *hpc_proc_trylock(void)
+{
+    if (!hpc_P.proc.open || proc_lock_held)
+        return NULL;
+    /* the holder runs normal code with our signals blocked, so it finishes soon; bound
+     * the wait anyway (it may be a thread that is dying) */
+    for (long i = 0; __atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE); i++) {
+        if (i > 50000000L)
+            return NULL;
+        __builtin_ia32_pause();
+    }
+    if (!hpc_P.proc.open) {
+        __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    proc_lock_held = 2; /* 2: nothing to restore */
+    return &hpc_P.proc;
+}
+
+void hpc_proc_lock_reset(void)
+{
+    __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+    proc_lock_held = 0;
+}
+
+void hpc_proc_unlock(void)
+{
+    int held = proc_lock_held;
+    if (!held)
+        return;
+    proc_lock_held = 0;
+    __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+    if (held == 1)
+        syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
+}
+
+/* ------------------------------------------------------------- begin */
+
+static char cmdline[32768];
+static uint32_t cmdline_len;
+
+static void read_cmdline(void)
+{
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n, total = 0;
+    while ((n = read(fd, cmdline + total, sizeof cmdline - (size_t)total)) > 0)
+        total += n;
+    close(fd);
+    cmdline_len = (uint32_t)total;
+}
+
+static long env_rank(const char *const *names)
+{
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        char *end;
+        if (v && *v) {
+            long r = strtol(v, &end, 10);
+            if (!*end)
+                return r;
+        }
+    }
+    return -1;
+}
+
+static void write_proc_begin(hpc_stream *s)
+{
+    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                        "SLURM_PROCID", NULL};
+    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", NULL};
+    char host[256] = "", cwd[PATH_MAX] = "", exe[PATH_MAX] = "", os[512] = "";
+    struct utsname u;
+    gethostname(host, sizeof host - 1);
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = 0;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    if (uname(&u) == 0)
+        snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
+    hpc_rec_proc_begin r = {
+        .time = hpc_P.start_ns,
+        .real_time = hpc_realtime_ns(),
+        .pid = (uint64_t)getpid(),
+        .ppid = (uint64_t)getppid(),
+        .name = hpc_cstr(hpc_P.name),
+        .parent = hpc_cstr(hpc_P.parent),
+        .descent = (uint64_t)hpc_P.descent,
+        .rank = env_rank(ranks),
+        .world_size = env_rank(sizes),
+        .host = hpc_cstr(host),
+        .cwd = hpc_cstr(cwd),
+        .exe = hpc_cstr(exe),
+        .argv = {cmdline, cmdline_len},
+        .page_size = (uint64_t)sysconf(_SC_PAGESIZE),
+        .ncpus = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
+        .os = hpc_cstr(os),
+        .version = hpc_cstr(HPC_VERSION),
+    };
+    hpc_write_proc_begin(s, &r);
+}
+
+static void write_settings(hpc_stream *s)
+{
+    const hpc_config *c = &hpc_P.cfg;
+    static const char unwinder[] =
+        "libunwind " STR(UNW_VERSION_MAJOR) "." STR(UNW_VERSION_MINOR) "." STR(UNW_VERSION_EXTRA);
+    hpc_rec_settings r = {
+        .clock_source = (uint64_t)hpc_P.clock_source,
+        .clock_interval_ns = c->clock_ns,
+        .clock_note = hpc_cstr(hpc_P.clock_note),
+        .follow = (uint64_t)c->follow,
+        .size_limit = c->limit_bytes,
+        .tstart_ns = c->tstart_ns,
+        .tend_ns = c->tend_ns,
+        .mpi_trace = (uint64_t)c->mpi_trace,
+        .omp_runtime = hpc_cstr(c->omp_runtime),
+        .unwinder = hpc_cstr(unwinder),
+    };
+    hpc_write_settings(s, &r);
+}
+
+int hpc_process_begin(const char *name, const char *parent, int descent,
+                      hpc_thread_priv *main_thread)
+{
+    char path[PATH_MAX + 64];
+    snprintf(hpc_P.dir, sizeof hpc_P.dir, "%s/%s", hpc_P.cfg.exp, name);
+    snprintf(hpc_P.name, sizeof hpc_P.name, "%s", name);
+    snprintf(hpc_P.parent, sizeof hpc_P.parent, "%s", parent);
+    hpc_P.descent = descent;
+    hpc_P.ended = 0;
+    hpc_P.limit_noted = hpc_P.window_start_noted = hpc_P.window_end_noted = 0;
+    hpc_P.exit_status_known = 0;
+    hpc_P.fork_count = hpc_P.exec_count = 0;
+    hpc_P.sample_index = 0;
+    memset(&hpc_P.budget, 0, sizeof hpc_P.budget);
+    hpc_P.budget.limit = hpc_P.cfg.limit_bytes;
+    snprintf(path, sizeof path, "%s/%s", hpc_P.dir, HPC_PROCESS_FILE);
+    /* process.hpe is outside the -L budget: it is small, and must be able to say that
+     * the limit was reached */
+    int err = hpc_stream_create(&hpc_P.proc, path, HPC_STREAM_PROCESS, 0, 0, NULL, 1);
+    if (err < 0) {
+        fprintf(stderr, "hpcollect: %s: %s; not collecting in process %ld\n", path,
+                errno ? strerror(errno) : hpc_strerror(err), (long)getpid());
+        return -1;
+    }
+    hpc_P.start_ns = hpc_now_ns();
+    hpc_P.active = 1;
+    if (hpc_thread_begin(main_thread) != 0)
+        hpc_thread_free(main_thread);
+    hpc_stream *s = hpc_proc_lock();
+    if (s) {
+        write_proc_begin(s);
+        write_settings(s);
+        hpc_proc_unlock();
+    }
+    hpc_modules_init();
+    if ((s = hpc_proc_lock())) {
+        hpc_write_sample_point_locked(s, HPC_SAMPLE_START, "start");
+        hpc_proc_unlock();
+    }
+    return 0;
+}
+
+/* A process started with HPCOLLECT_* that the collector did not see coming (a raw
+ * clone+exec, or popen's internal spawn): record it as "<SUBEXP>.p<pid>". */
+static int unexpected_descendant(char *name, size_t cap)
+{
+    char want[320];
+    snprintf(want, sizeof want, "%s.p%ld", hpc_P.cfg.subexp, (long)getpid());
+    return hpc_layout_subexp(name, cap, hpc_P.cfg.exp, want);
+}
+
+/* The normal end. on_exit handlers get the status given to exit(), also the one glibc
+ * passes after main returns. Ours is registered before the program starts, so it runs
+ * after the program's atexit handlers and after the destructors (ld.so registers its
+ * fini later): everything the program does is recorded. */
+static void on_exit_status(int status, void *arg)
+{
+    (void)arg;
+    hpc_P.exit_status = status;
+    hpc_P.exit_status_known = 1;
+    hpc_process_end(HPC_END_EXIT, status);
+}
+
+__attribute__((constructor)) static void hpc_init(void)
+{
+    int saved = errno;
+    hpc_real_init();
+    hpc_config_init(&hpc_P.cfg);
+    if (!hpc_P.cfg.active)
+        goto out;
+    char name[256];
+    const char *parent = hpc_P.cfg.parent;
+    int descent = hpc_P.cfg.descent;
+    if (hpc_P.cfg.owner_ok) {
+        snprintf(name, sizeof name, "%s", hpc_P.cfg.subexp);
+    } else {
+        if (!hpc_P.cfg.follow || unexpected_descendant(name, sizeof name) < 0)
+            goto out;
+        parent = hpc_P.cfg.subexp;
+        descent = HPC_DESCENT_SPAWN;
+    }
+    read_cmdline();
+    hpc_schema_hash();
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+    hpc_signals_install();
+    hpc_signals_thread_init(0);
+    hpc_descendants_init();
+    on_exit(on_exit_status, NULL);
+    hpc_thread_priv *t = hpc_thread_alloc(-1, 0);
+    if (t)
+        hpc_process_begin(name, parent, descent, t);
+out:
+    errno = saved;
+}
+
+/* ------------------------------------------------------------- end */
+
+static void write_proc_end(hpc_stream *s, int reason, int status)
+{
+    hpc_usage u;
+    hpc_get_usage(&u);
+    hpc_rec_proc_end r = {
+        .time = hpc_now_ns(),
+        .reason = (uint64_t)reason,
+        .status = status,
+        .utime_ns = u.utime_ns,
+        .stime_ns = u.stime_ns,
+        .maxrss_kb = u.maxrss_kb,
+        .minflt = u.minflt,
+        .majflt = u.majflt,
+        .nvcsw = u.nvcsw,
+        .nivcsw = u.nivcsw,
+        .inblock = u.inblock,
+        .oublock = u.oublock,
+        .nthreads = hpc_threads_seen(),
+    };
+    hpc_write_proc_end(s, &r);
+}
+
+/* Notes a -t window end that passed while no sample came to write it. */
+static void note_window_end(void)
+{
+    const hpc_config *c = &hpc_P.cfg;
+    if (c->tend_ns && hpc_now_ns() - hpc_P.start_ns >= c->tend_ns)
+        hpc_note_limit(HPC_LIMIT_TIME_END, hpc_P.start_ns + c->tend_ns,
+                       "end of the -t window: recording stopped");
+}
+
+void hpc_process_end(int reason, int status)
+{
+    if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
+        return;
+    if (reason != HPC_END_EXEC)
+        hpc_thread_end();
+    if (hpc_P.end_hook)
+        hpc_P.end_hook(0);
+    note_window_end();
+    hpc_stream *s = hpc_proc_lock();
+    if (!s)
+        return;
+    hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
+    write_proc_end(s, reason, status);
+    if (reason != HPC_END_EXEC) {
+        hpc_P.active = 0;
+        hpc_stream_close(s);
+    }
+    hpc_proc_unlock();
+}
+
+void hpc_process_end_sigsafe(int sig)
+{
+    if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
+        return;
+    if (hpc_P.end_hook)
+        hpc_P.end_hook(1);
+    hpc_stream *s = hpc_proc_trylock();
+    if (!s)
+        return;
+    hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
+    write_proc_end(s, HPC_END_SIGNAL, sig);
+    hpc_P.active = 0;
+    hpc_stream_close(s);
+    hpc_proc_unlock();
+}
+
+HPC_INTERPOSE void _exit(int status)
+{
+    hpc_real_init();
+    hpc_process_end(HPC_END_EXIT, status);
+    hpc_real._exit(status);
+}
+
+HPC_INTERPOSE void _Exit(int status)
+{
+    hpc_real_init();
+    hpc_process_end(HPC_END_EXIT, status);
+    hpc_real._Exit(status);
+}

@@ -1,0 +1,175 @@
+/*
+ * environ.c - build the program's environment: HPCOLLECT_* settings and LD_PRELOAD.
+ *
+ * Libraries are preloaded by rules in preload_rules[]: each says whether this program
+ * needs it and where it is. The collector itself is always preloaded; the MPI and OpenMP
+ * parts add their rule to the table (see the hooks below).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "environ.h"
+#include "mpi_preload.h"
+#include "omp_runtime.h"
+
+extern char **environ;
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n);
+    if (!p) {
+        fprintf(stderr, "hpcollect: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d) {
+        fprintf(stderr, "hpcollect: out of memory\n");
+        exit(2);
+    }
+    return d;
+}
+
+static void env_push(hpc_env *e, char *kv)
+{
+    if (e->n + 2 > e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 64;
+        e->v = xrealloc(e->v, e->cap * sizeof *e->v);
+    }
+    e->v[e->n++] = kv;
+    e->v[e->n] = NULL;
+}
+
+void hpc_env_from_current(hpc_env *e)
+{
+    memset(e, 0, sizeof *e);
+    for (char **p = environ; p && *p; p++)
+        env_push(e, xstrdup(*p));
+    if (!e->v) { /* empty environment: still a valid, NULL-terminated array */
+        e->cap = 64;
+        e->v = xrealloc(NULL, e->cap * sizeof *e->v);
+        e->v[0] = NULL;
+    }
+}
+
+static ssize_t env_find(const hpc_env *e, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < e->n; i++)
+        if (!strncmp(e->v[i], name, len) && e->v[i][len] == '=')
+            return (ssize_t)i;
+    return -1;
+}
+
+const char *hpc_env_get(const hpc_env *e, const char *name)
+{
+    ssize_t i = env_find(e, name);
+    return i < 0 ? NULL : e->v[i] + strlen(name) + 1;
+}
+
+void hpc_env_set(hpc_env *e, const char *name, const char *value)
+{
+    size_t len = strlen(name) + strlen(value) + 2;
+    char *kv = xrealloc(NULL, len);
+    snprintf(kv, len, "%s=%s", name, value);
+    ssize_t i = env_find(e, name);
+    if (i >= 0) {
+        free(e->v[i]);
+        e->v[i] = kv;
+    } else {
+        env_push(e, kv);
+    }
+}
+
+static void env_set_u64(hpc_env *e, const char *name, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    hpc_env_set(e, name, buf);
+}
+
+/* ------------------------------------------------------------- preload rules */
+
+typedef struct preload_rule {
+    const char *what;
+    /* Write the library to preload into buf and return 1, 0 if not wanted, -1 on error
+     * (after printing why). */
+    int (*lib)(const hpc_launch *l, char *buf, size_t cap);
+} preload_rule;
+
+static int our_lib(const hpc_launch *l, const char *name, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s/%s", l->libdir, name);
+    if (access(buf, R_OK) != 0) {
+        fprintf(stderr, "hpcollect: %s: %s (is hpcollect installed completely?)\n", buf,
+                strerror(errno));
+        return -1;
+    }
+    return 1;
+}
+
+static int rule_collector(const hpc_launch *l, char *buf, size_t cap)
+{
+    return our_lib(l, "libhpcollect.so", buf, cap);
+}
+
+static const preload_rule preload_rules[] = {
+    {"collector", rule_collector},
+    {"MPI wrappers (mpi_preload.c)", hpc_rule_mpi},
+    {"LLVM libomp for a libgomp program (--omp-runtime, omp_runtime.c)", hpc_rule_omp_runtime},
+};
+
+/* LD_PRELOAD = the user's list (kept first, as given) + ours. */
+static int add_preloads(hpc_env *e, const hpc_launch *l)
+{
+    const char *user = hpc_env_get(e, "LD_PRELOAD");
+    size_t cap = 8192;
+    char *preload = xrealloc(NULL, cap), *ours = xrealloc(NULL, cap);
+    snprintf(preload, cap, "%s", user ? user : "");
+    ours[0] = 0;
+    for (size_t i = 0; i < sizeof preload_rules / sizeof preload_rules[0]; i++) {
+        char lib[4096];
+        int r = preload_rules[i].lib(l, lib, sizeof lib);
+        if (r < 0) {
+            free(preload), free(ours);
+            return -1;
+        }
+        if (r == 0)
+            continue;
+        size_t pl = strlen(preload), ol = strlen(ours);
+        snprintf(preload + pl, cap - pl, "%s%s", pl ? ":" : "", lib);
+        snprintf(ours + ol, cap - ol, "%s%s", ol ? ":" : "", lib);
+    }
+    hpc_env_set(e, "LD_PRELOAD", preload);
+    hpc_env_set(e, "HPCOLLECT_PRELOAD", ours);
+    free(preload), free(ours);
+    return 0;
+}
+
+int hpc_env_prepare(hpc_env *e, const hpc_launch *l)
+{
+    const hpc_opts *o = l->opts;
+    char owner[64];
+    hpc_env_set(e, "HPCOLLECT_EXP", l->exp);
+    hpc_env_set(e, "HPCOLLECT_SUBEXP", l->subexp);
+    hpc_env_set(e, "HPCOLLECT_PARENT", "");
+    hpc_env_set(e, "HPCOLLECT_DESCENT", "0");
+    snprintf(owner, sizeof owner, "ppid:%ld", (long)getpid());
+    hpc_env_set(e, "HPCOLLECT_OWNER", owner);
+    env_set_u64(e, "HPCOLLECT_CLOCK_NS", o->clock_ns);
+    env_set_u64(e, "HPCOLLECT_FOLLOW", (uint64_t)o->follow);
+    env_set_u64(e, "HPCOLLECT_LIMIT_BYTES", o->limit_bytes);
+    env_set_u64(e, "HPCOLLECT_TSTART_NS", o->tstart_ns);
+    env_set_u64(e, "HPCOLLECT_TEND_NS", o->tend_ns);
+    env_set_u64(e, "HPCOLLECT_MPI_TRACE", (uint64_t)o->mpi_trace);
+    hpc_env_set(e, "HPCOLLECT_OMP_RUNTIME", o->omp_runtime);
+    return add_preloads(e, l);
+}

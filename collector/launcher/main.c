@@ -1,0 +1,261 @@
+/*
+ * main.c - hpcollect, the launcher: hpcollect [options] [--] program [args]
+ *
+ * Checks every option and the program first (nothing is created for a bad command
+ * line), creates or joins the job experiment and this process's sub-experiment, runs
+ * the program with libhpcollect.so preloaded and the settings in HPCOLLECT_*, and after
+ * it ends records its exit status and rusage in launcher.hpe (the one record that
+ * survives even a SIGKILLed program). hpcollect then ends as the program did.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "environ.h"
+#include "experiment.h"
+#include "options.h"
+#include "resolve.h"
+#include "run.h"
+
+#ifndef HPC_VERSION
+#define HPC_VERSION "0.0.0"
+#endif
+
+static uint64_t clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The launcher's job id: launchers of one MPI job share it and so one experiment. */
+static const char *job_id(char *buf, size_t cap)
+{
+    const char *v;
+    if ((v = getenv("PMIX_NAMESPACE")) && *v)
+        return v;
+    if ((v = getenv("OMPI_MCA_ess_base_jobid")) && *v)
+        return v;
+    if ((v = getenv("SLURM_JOB_ID")) && *v) {
+        const char *step = getenv("SLURM_STEP_ID");
+        snprintf(buf, cap, "%s.%s", v, step ? step : "0");
+        return buf;
+    }
+    return NULL;
+}
+
+static const char *first_env(const char *const *names)
+{
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        if (v && *v)
+            return v;
+    }
+    return NULL;
+}
+
+/* "rank<R>" under an MPI launcher, else "main". */
+static void founder_name(char *buf, size_t cap)
+{
+    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                        "SLURM_PROCID", NULL};
+    const char *r = first_env(ranks);
+    char *end;
+    long v = r ? strtol(r, &end, 10) : -1;
+    if (r && !*end && v >= 0)
+        snprintf(buf, cap, "rank%ld", v);
+    else
+        snprintf(buf, cap, "main");
+}
+
+static long world_size(void)
+{
+    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", NULL};
+    const char *s = first_env(sizes);
+    return s ? atol(s) : -1;
+}
+
+/* Our lib/ directory: ../lib/hpcollect (installed) or ../lib (build tree). */
+static int find_libdir(char *out, size_t cap)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        fprintf(stderr, "hpcollect: /proc/self/exe: %s\n", strerror(errno));
+        return -1;
+    }
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    *slash = 0;
+    static const char *const cands[] = {"../lib/hpcollect", "../lib"};
+    for (size_t i = 0; i < 2; i++) {
+        char path[PATH_MAX + 64], real[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s/libhpcollect.so", exe, cands[i]);
+        if (access(path, R_OK) == 0 && realpath(path, real)) {
+            *strrchr(real, '/') = 0;
+            snprintf(out, cap, "%s", real);
+            return 0;
+        }
+    }
+    fprintf(stderr,
+            "hpcollect: libhpcollect.so not found in %s/../lib (is hpcollect "
+            "installed completely?)\n",
+            exe);
+    return -1;
+}
+
+/* NUL-separated copy of argv for the records. */
+static hpc_str join_args(char **argv, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (; *argv; argv++) {
+        size_t len = strlen(*argv) + 1;
+        if (n + len > cap)
+            break;
+        memcpy(buf + n, *argv, len);
+        n += len;
+    }
+    return (hpc_str){buf, (uint32_t)n};
+}
+
+static hpc_str cstr(const char *s)
+{
+    return (hpc_str){s, (uint32_t)strlen(s)};
+}
+
+static void write_job_begin(const char *exp, const char *id, char **argv)
+{
+    char path[PATH_MAX + 16], host[256] = "", cwd[PATH_MAX] = "";
+    static char args[32768];
+    hpc_stream s;
+    snprintf(path, sizeof path, "%s/%s", exp, HPC_JOB_FILE);
+    gethostname(host, sizeof host - 1);
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = 0;
+    int err = hpc_stream_create(&s, path, HPC_STREAM_JOB, 0, 0, NULL, 1);
+    if (err < 0) {
+        fprintf(stderr, "hpcollect: %s: %s\n", path, hpc_strerror(err));
+        return;
+    }
+    hpc_rec_job_begin r = {
+        .time = clock_ns(CLOCK_MONOTONIC),
+        .real_time = clock_ns(CLOCK_REALTIME),
+        .job_id = cstr(id ? id : ""),
+        .host = cstr(host),
+        .cwd = cstr(cwd),
+        .argv = join_args(argv, args, sizeof args),
+        .world_size = world_size(),
+        .version = cstr(HPC_VERSION),
+    };
+    hpc_write_job_begin(&s, &r);
+    hpc_stream_close(&s);
+}
+
+static void write_launcher_exit(const char *subdir, const hpc_child_result *c)
+{
+    char path[2 * PATH_MAX];
+    hpc_stream s;
+    snprintf(path, sizeof path, "%s/%s", subdir, HPC_LAUNCHER_FILE);
+    int err = hpc_stream_create(&s, path, HPC_STREAM_LAUNCHER, 0, 0, NULL, 1);
+    if (err < 0) {
+        fprintf(stderr, "hpcollect: %s: %s\n", path, hpc_strerror(err));
+        return;
+    }
+    const struct rusage *ru = &c->ru;
+    hpc_rec_launcher_exit r = {
+        .time = c->end_ns,
+        .pid = (uint64_t)c->pid,
+        .exited = WIFEXITED(c->status) ? 1 : 0,
+        .status = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : WTERMSIG(c->status),
+        .core_dumped = WIFSIGNALED(c->status) && WCOREDUMP(c->status),
+        .utime_ns = (uint64_t)ru->ru_utime.tv_sec * 1000000000ULL + ru->ru_utime.tv_usec * 1000ULL,
+        .stime_ns = (uint64_t)ru->ru_stime.tv_sec * 1000000000ULL + ru->ru_stime.tv_usec * 1000ULL,
+        .maxrss_kb = (uint64_t)ru->ru_maxrss,
+        .minflt = (uint64_t)ru->ru_minflt,
+        .majflt = (uint64_t)ru->ru_majflt,
+        .nvcsw = (uint64_t)ru->ru_nvcsw,
+        .nivcsw = (uint64_t)ru->ru_nivcsw,
+        .inblock = (uint64_t)ru->ru_inblock,
+        .oublock = (uint64_t)ru->ru_oublock,
+    };
+    hpc_write_launcher_exit(&s, &r);
+    hpc_stream_close(&s);
+}
+
+/* The experiment's name as the user would type it: relative to the cwd when inside it. */
+static const char *display_name(const char *exp)
+{
+    static char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd)) {
+        size_t n = strlen(cwd);
+        if (!strncmp(exp, cwd, n) && exp[n] == '/')
+            return exp + n + 1;
+    }
+    return exp;
+}
+
+int main(int argc, char **argv)
+{
+    hpc_opts o;
+    if (hpc_opts_parse(&o, argc, argv) != 0)
+        return 2;
+    if (o.help) {
+        hpc_opts_usage();
+        return 0;
+    }
+    if (o.version) {
+        printf("hpcollect %s\n", HPC_VERSION);
+        return 0;
+    }
+    if (!o.argv[0]) {
+        fprintf(stderr, "hpcollect: no program given; try 'hpcollect --help'\n");
+        return 2;
+    }
+    static char program[PATH_MAX], libdir[PATH_MAX], exp[PATH_MAX], sub[256], subdir[PATH_MAX];
+    int rc = hpc_resolve_program(o.argv[0], program, sizeof program);
+    if (rc)
+        return rc;
+    if (find_libdir(libdir, sizeof libdir) != 0)
+        return 2;
+
+    char idbuf[256], want[64];
+    const char *id = job_id(idbuf, sizeof idbuf);
+    const char *base = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
+    int created = hpc_layout_job_dir(exp, sizeof exp, o.dir, o.name, base, id);
+    if (created < 0) {
+        fprintf(stderr, "hpcollect: cannot create the experiment in %s: %s\n", o.dir ? o.dir : ".",
+                errno ? strerror(errno) : hpc_strerror(created));
+        return 2;
+    }
+    if (created)
+        write_job_begin(exp, id, argv);
+    founder_name(want, sizeof want);
+    int err = hpc_layout_subexp(sub, sizeof sub, exp, want);
+    if (err < 0) {
+        fprintf(stderr, "hpcollect: %s/%s: %s\n", exp, want, hpc_strerror(err));
+        return 2;
+    }
+    if ((size_t)snprintf(subdir, sizeof subdir, "%s/%s", exp, sub) >= sizeof subdir) {
+        fprintf(stderr, "hpcollect: %s: path too long\n", exp);
+        return 2;
+    }
+
+    hpc_env env;
+    hpc_env_from_current(&env);
+    hpc_launch l = {&o, program, libdir, exp, sub};
+    if (hpc_env_prepare(&env, &l) != 0)
+        return 2;
+
+    hpc_child_result res;
+    if (hpc_run_program(program, o.argv, env.v, &res) != 0)
+        return 126;
+    write_launcher_exit(subdir, &res);
+    if (!o.quiet && created)
+        fprintf(stderr, "hpcollect: experiment %s\n", display_name(exp));
+    hpc_exit_like(res.status);
+}

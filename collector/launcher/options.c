@@ -1,0 +1,300 @@
+/*
+ * options.c - the table of hpcollect's options (as DESIGN.md lists them, following
+ * Oracle collect where one exists) and their value parsers.
+ *
+ * Every value is checked completely before anything runs: a bad option or value names
+ * itself ("hpcollect: -p: bad value 'x': expected ...") and hpcollect exits 2. Options
+ * of later issues are listed with opt_unimplemented until their developer fills them in.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "options.h"
+
+#define NS_PER_MS 1000000ULL
+
+typedef struct hpc_option {
+    const char *name; /* "-p" or "--omp-runtime" */
+    const char *arg;  /* value's name in the usage text, NULL for a flag */
+    int (*parse)(hpc_opts *o, const char *opt, const char *val);
+    const char *help;
+} hpc_option;
+
+static int bad_value(const char *opt, const char *val, const char *expected)
+{
+    fprintf(stderr, "hpcollect: %s: bad value '%s': expected %s\n", opt, val, expected);
+    return -1;
+}
+
+/* Parse a non-negative decimal number ("12", "2.5"); whole string must be used. */
+static int parse_decimal(const char *s, double *out)
+{
+    char *end;
+    if (!*s || (!(s[0] >= '0' && s[0] <= '9') && s[0] != '.'))
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int on_off(const char *val)
+{
+    if (!strcmp(val, "on"))
+        return 1;
+    if (!strcmp(val, "off"))
+        return 0;
+    return -1;
+}
+
+static int opt_name(hpc_opts *o, const char *opt, const char *val)
+{
+    if (!*val || strchr(val, '/') || !strcmp(val, ".") || !strcmp(val, ".."))
+        return bad_value(opt, val, "a directory name without '/' (e.g. run1.hpc)");
+    o->name = val;
+    return 0;
+}
+
+static int opt_dir(hpc_opts *o, const char *opt, const char *val)
+{
+    struct stat st;
+    if (stat(val, &st) != 0) {
+        fprintf(stderr, "hpcollect: %s: %s: %s\n", opt, val, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "hpcollect: %s: %s: Not a directory\n", opt, val);
+        return -1;
+    }
+    o->dir = val;
+    return 0;
+}
+
+/* -p on|off|hi|lo|<ms>[u]: 10 ms, off, 1 ms, 100 ms, or a number of ms (µs with 'u'). */
+static int opt_clock(hpc_opts *o, const char *opt, const char *val)
+{
+    static const struct {
+        const char *word;
+        uint64_t ns;
+    } words[] = {
+        {"on", 10 * NS_PER_MS}, {"off", 0}, {"hi", 1 * NS_PER_MS}, {"lo", 100 * NS_PER_MS}};
+    const char *expected = "on|off|hi|lo or an interval in ms (e.g. 5, 0.5, 200u for µs) "
+                           "between 10u and 1000";
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(val, words[i].word)) {
+            o->clock_ns = words[i].ns;
+            return 0;
+        }
+    char num[64];
+    size_t n = strlen(val);
+    double scale = 1e6; /* ms -> ns */
+    if (n == 0 || n >= sizeof num)
+        return bad_value(opt, val, expected);
+    memcpy(num, val, n + 1);
+    if (num[n - 1] == 'u') {
+        num[n - 1] = 0;
+        scale = 1e3;
+    }
+    double v;
+    if (parse_decimal(num, &v) != 0)
+        return bad_value(opt, val, expected);
+    double ns = v * scale;
+    if (ns < 10e3 || ns > 1000e6)
+        return bad_value(opt, val, expected);
+    o->clock_ns = (uint64_t)(ns + 0.5);
+    return 0;
+}
+
+static int opt_follow(hpc_opts *o, const char *opt, const char *val)
+{
+    int v = on_off(val);
+    if (v < 0)
+        return bad_value(opt, val, "on|off");
+    o->follow = v;
+    return 0;
+}
+
+/* -L MB: a positive whole number of megabytes, or "unlimited"/"none". */
+static int opt_limit(hpc_opts *o, const char *opt, const char *val)
+{
+    if (!strcmp(val, "unlimited") || !strcmp(val, "none")) {
+        o->limit_bytes = 0;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long mb = strtoull(val, &end, 10);
+    if (!(val[0] >= '0' && val[0] <= '9') || *end || errno || mb == 0 || mb > (1ULL << 40))
+        return bad_value(opt, val, "a size in MB (a whole number >= 1) or unlimited");
+    o->limit_bytes = mb << 20;
+    return 0;
+}
+
+/* -t [start-]end in seconds (decimals allowed), start < end. */
+static int opt_window(hpc_opts *o, const char *opt, const char *val)
+{
+    const char *expected = "[start-]end in seconds, start < end (e.g. 10 or 2.5-10)";
+    char buf[128];
+    if (strlen(val) >= sizeof buf)
+        return bad_value(opt, val, expected);
+    strcpy(buf, val);
+    char *dash = strchr(buf, '-');
+    double start = 0, end;
+    if (dash) {
+        *dash = 0;
+        if (parse_decimal(buf, &start) != 0 || parse_decimal(dash + 1, &end) != 0)
+            return bad_value(opt, val, expected);
+    } else if (parse_decimal(buf, &end) != 0) {
+        return bad_value(opt, val, expected);
+    }
+    if (end <= start || end > 1e7)
+        return bad_value(opt, val, expected);
+    o->tstart_ns = (uint64_t)(start * 1e9 + 0.5);
+    o->tend_ns = (uint64_t)(end * 1e9 + 0.5);
+    return 0;
+}
+
+static int opt_mpi(hpc_opts *o, const char *opt, const char *val)
+{
+    int v = on_off(val);
+    if (v < 0)
+        return bad_value(opt, val, "on|off");
+    o->mpi_trace = v;
+    return 0;
+}
+
+static int opt_omp_runtime(hpc_opts *o, const char *opt, const char *val)
+{
+    if (strcmp(val, "auto") && strcmp(val, "llvm") && strcmp(val, "native"))
+        return bad_value(opt, val, "auto|llvm|native");
+    o->omp_runtime = val;
+    return 0;
+}
+
+static int opt_quiet(hpc_opts *o, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    o->quiet = 1;
+    return 0;
+}
+
+static int opt_version(hpc_opts *o, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    o->version = 1;
+    return 0;
+}
+
+static int opt_help(hpc_opts *o, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    o->help = 1;
+    return 0;
+}
+
+/* Listed in DESIGN.md, implemented by a later issue. */
+static int opt_unimplemented(hpc_opts *o, const char *opt, const char *val)
+{
+    (void)o, (void)val;
+    fprintf(stderr, "hpcollect: %s: not implemented yet in this version\n", opt);
+    return -1;
+}
+
+static const hpc_option options[] = {
+    {"-o", "NAME", opt_name, "experiment name (default <program>.<N>.hpc, next free N)"},
+    {"-d", "DIR", opt_dir, "directory to create the experiment in (default .)"},
+    {"-p", "on|off|hi|lo|<ms>", opt_clock,
+     "clock profiling: on = 10 ms, hi = 1 ms, lo = 100 ms, or ms ('u' suffix: µs)"},
+    {"-h", "EVENT[,INTERVAL]...", opt_unimplemented, "counter overflow profiling; -h list"},
+    {"-S", "on|off|<s>", opt_unimplemented, "periodic global samples"},
+    {"-l", "SIGNAL", opt_unimplemented, "record a sample point on each SIGNAL"},
+    {"-y", "SIGNAL[,r]", opt_unimplemented, "pause/resume on SIGNAL (r: start paused)"},
+    {"-m", "on|off", opt_mpi, "MPI tracing (default on)"},
+    {"-F", "on|off", opt_follow, "follow fork/exec descendants (default on)"},
+    {"-L", "MB", opt_limit, "stop recording when the experiment reaches MB megabytes"},
+    {"-t", "[START-]END", opt_window, "record only between START and END seconds"},
+    {"--omp-runtime", "auto|llvm|native", opt_omp_runtime,
+     "OpenMP runtime for libgomp programs (default auto)"},
+    {"-q", NULL, opt_quiet, "no messages from hpcollect"},
+    {"-V", NULL, opt_version, "print the version and exit"},
+    {"--help", NULL, opt_help, "print this help and exit"},
+};
+
+static const hpc_option *find_option(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strlen(options[i].name) == len && !strncmp(options[i].name, name, len))
+            return &options[i];
+    return NULL;
+}
+
+static void set_defaults(hpc_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->clock_ns = 10 * NS_PER_MS;
+    o->follow = 1;
+    o->mpi_trace = 1;
+    o->omp_runtime = "auto";
+}
+
+int hpc_opts_parse(hpc_opts *o, int argc, char **argv)
+{
+    set_defaults(o);
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || a[1] == 0)
+            break;
+        /* "--long=value" is accepted besides "--long value" */
+        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        const hpc_option *opt = find_option(a, len);
+        if (!opt) {
+            fprintf(stderr, "hpcollect: %s: unknown option; try 'hpcollect --help'\n", a);
+            return -1;
+        }
+        const char *val = NULL;
+        if (opt->arg) {
+            if (eq) {
+                val = eq + 1;
+            } else if (i + 1 < argc) {
+                val = argv[++i];
+            } else {
+                fprintf(stderr, "hpcollect: %s: missing value (%s)\n", opt->name, opt->arg);
+                return -1;
+            }
+        } else if (eq) {
+            fprintf(stderr, "hpcollect: %s: takes no value\n", opt->name);
+            return -1;
+        }
+        if (opt->parse(o, opt->name, val) != 0)
+            return -1;
+    }
+    o->argv = argv + i;
+    return 0;
+}
+
+void hpc_opts_usage(void)
+{
+    printf("usage: hpcollect [options] [--] program [args]\n\n"
+           "Runs program with the collector and writes an experiment directory\n"
+           "(prog.1.hpc/) that hpanalyze and hpmerge read. The program's output and exit\n"
+           "status are its own.\n\noptions:\n");
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        printf("  %-26s %s%s\n", left, options[i].help,
+               options[i].parse == opt_unimplemented ? " [not yet]" : "");
+    }
+}

@@ -1,0 +1,39 @@
+/*
+ * options.h - hpcollect's command-line options: one table (options.c), one parser.
+ *
+ * Adding an option is one entry in the table plus, if it needs a value, one parse
+ * function that stores it in struct hpc_opts; launch.c turns hpc_opts into HPCOLLECT_*
+ * variables (collector/config.h).
+ */
+#ifndef HPC_LAUNCHER_OPTIONS_H
+#define HPC_LAUNCHER_OPTIONS_H
+
+#include <stdint.h>
+
+typedef struct hpc_opts {
+    const char *name;        /* -o, NULL = default "<prog>.<N>.hpc" */
+    const char *dir;         /* -d, NULL = current directory */
+    uint64_t clock_ns;       /* -p, 0 = off */
+    int follow;              /* -F */
+    uint64_t limit_bytes;    /* -L, 0 = none */
+    uint64_t tstart_ns;      /* -t */
+    uint64_t tend_ns;        /* 0 = none */
+    int mpi_trace;           /* -m */
+    const char *omp_runtime; /* --omp-runtime */
+    int quiet;               /* -q */
+    int version;             /* -V */
+    int help;                /* --help */
+    char **argv;             /* the program and its arguments, NULL-terminated */
+} hpc_opts;
+
+/*
+ * Parse argv into o (defaults first). On a bad option or value prints
+ * "hpcollect: OPTION: what is wrong" to stderr and returns -1; else 0. Parsing stops at
+ * "--" or the first argument that is not an option (the program).
+ */
+int hpc_opts_parse(hpc_opts *o, int argc, char **argv);
+
+/* Print the usage text, generated from the table, to stdout. */
+void hpc_opts_usage(void);
+
+#endif

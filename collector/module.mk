@@ -1,0 +1,59 @@
+# collector/ - bin/hpcollect (the launcher, collector/launcher/) and lib/libhpcollect.so
+# (the sampling engine preloaded into the program, collector/*.c).
+#
+# Other stages that live inside the preloaded library (ompt/) add their objects with
+#     $(LIBHPCOLLECT): $(call preload_objs,ompt/foo.c ...)
+# and libraries with LIBHPCOLLECT_LDLIBS += ... ; objects are compiled with
+# PRELOAD_CFLAGS (see below) into $(OBJDIR)/preload/.
+
+HPCOLLECT_BIN := $(BINDIR)/hpcollect
+LIBHPCOLLECT  := $(LIBDIR)/libhpcollect.so
+
+# experiment/module.mk is read after this file: name its outputs directly.
+COLLECTOR_EXP_SRCS := $(wildcard experiment/*.c)
+
+LAUNCHER_SRCS  := $(wildcard collector/launcher/*.c)
+COLLECTOR_SRCS := $(wildcard collector/*.c)
+
+$(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The preloaded library runs inside other people's programs. Under SANITIZE=1 it gets
+# UBSan only: ASan would have to come first in the LD_PRELOAD of every profiled program,
+# replacing its malloc and reserving terabytes of shadow memory, and ASan's own SIGSEGV
+# handling and stack bookkeeping collide with the collector's signal interposition and
+# its siglongjmp out of unwinding faults: the program would no longer behave as it does
+# without us. UBSan's runtime needs no such place, so it is a plain dependency. The
+# experiment writer is compiled again with these flags for the same reason.
+PRELOAD_CFLAGS := $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) \
+                  $(if $(filter 1,$(SANITIZE)),-fsanitize=undefined -fno-sanitize-recover=undefined)
+PRELOAD_LDFLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=undefined)
+preload_objs = $(patsubst %.c,$(OBJDIR)/preload/%.o,$(1))
+
+$(OBJDIR)/preload/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
+
+LIBHPCOLLECT_LDLIBS = -lunwind -lunwind-x86_64 -ldl -lpthread -lrt
+
+$(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS) $(COLLECTOR_EXP_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(PRELOAD_LDFLAGS) -Wl,-z,defs -Wl,--as-needed -o $@ $(filter %.o,$^) \
+	    $(LIBHPCOLLECT_LDLIBS)
+
+ALL_TARGETS += $(HPCOLLECT_BIN) $(LIBHPCOLLECT)
+INSTALL_BIN += $(HPCOLLECT_BIN)
+INSTALL_LIB += $(LIBHPCOLLECT)
+# tests/collector/ ground-truth programs with special needs:
+#
+# dlopen_prog loads plugin/hpcplug.c as $(TESTDIR)/collector/plug/libhpcplug.so by name,
+# through its RUNPATH ($ORIGIN/plug).
+COLLECTOR_PLUGIN := $(TESTDIR)/collector/plug/libhpcplug.so
+$(COLLECTOR_PLUGIN): tests/collector/plugin/hpcplug.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -shared -fPIC -o $@ $<
+PROG_FLAGS_collector_dlopen_prog := -Wl,-rpath,'$$ORIGIN/plug'
+PROG_LIBS_collector_dlopen_prog := -ldl
+$(TESTDIR)/collector/dlopen_prog: $(COLLECTOR_PLUGIN)
+CHECK_DEPS += $(COLLECTOR_PLUGIN)

@@ -1,0 +1,75 @@
+/*
+ * sigsafe_sample.c - one clock-profiling sample, in the SIGPROF handler.
+ *
+ * Every way a sample can be lost bumps a named slot in the thread's stream header
+ * (hpcrun's sample_event.c is the model):
+ *   - the thread was writing (busy, rule 1 of collector_api.h): HPC_STAT_BLOCKED; its
+ *     CPU time stays unrecorded and goes into the next sample's weight
+ *   - paused or outside the -t window: HPC_STAT_PAUSED; its CPU time is dropped
+ *   - the size limit: HPC_STAT_DROPPED_LIMIT; the file could not grow: HPC_STAT_DROPPED_IO
+ * The weight of a recorded sample is the thread CPU time since its previous recorded
+ * sample, so the sampled total matches the CPU time the kernel accounted.
+ */
+#include <sched.h>
+
+#include "collector.h"
+
+static void record_failure(hpc_thread_priv *t, int err)
+{
+    if (err == HPC_E_LIMIT) {
+        hpc_stat(t, HPC_STAT_DROPPED_LIMIT, 1);
+        hpc_limit_reached();
+    } else {
+        hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
+    }
+}
+
+void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
+{
+    if (t->in_handler)
+        return; /* re-entered through a nested signal: the outer sample goes on */
+    t->in_handler = 1;
+    if (t->pub.busy) {
+        hpc_stat(t, HPC_STAT_BLOCKED, 1);
+        goto out;
+    }
+    uint64_t now = hpc_now_ns();
+    uint64_t cpu = hpc_thread_cpu_ns();
+    if (!hpc_recording_at(now)) {
+        hpc_stat(t, hpc_P.budget.exceeded ? HPC_STAT_DROPPED_LIMIT : HPC_STAT_PAUSED, 1);
+        t->last_cpu_ns = cpu;
+        goto out;
+    }
+    hpcollect_write_begin(&t->pub);
+    /* libunwind calls sigprocmask (ours) around dl_iterate_phdr; a fault may cut that
+     * short, so the program's shadow mask is restored here */
+    uint64_t user_blocked = hpc_user_blocked;
+    int n = hpc_unwind_signal(t, ucontext, t->pcs, HPC_MAX_DEPTH);
+    hpc_user_blocked = user_blocked;
+    int err = 0;
+    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    if (err) {
+        record_failure(t, err);
+    } else {
+        hpc_rec_sample_clock r = {
+            .time = now,
+            .node = node,
+            .cpu_ns = cpu - t->last_cpu_ns,
+            .cpu = (uint64_t)sched_getcpu(),
+            .state = t->pub.state,
+            .region = t->pub.region,
+            .mpi_fn = t->pub.mpi_fn,
+        };
+        err = hpc_write_sample_clock(&t->pub.stream, &r);
+        if (err) {
+            record_failure(t, err);
+        } else {
+            t->last_cpu_ns = cpu;
+            t->samples++;
+            hpc_stat(t, HPC_STAT_SAMPLES, 1);
+        }
+    }
+    hpcollect_write_end(&t->pub);
+out:
+    t->in_handler = 0;
+}

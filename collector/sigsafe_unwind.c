@@ -1,0 +1,118 @@
+/*
+ * sigsafe_unwind.c - call stacks with libunwind, from the signal's ucontext (samples)
+ * or from the caller (hpcollect_capture_context).
+ *
+ * Recorded pcs: the exact pc for the interrupted (leaf) frame and for a frame
+ * interrupted by a nested signal; the return address minus one for caller frames, so
+ * the pc lies inside the call instruction's line.
+ *
+ * A fault while unwinding (damaged stack, unmapped unwind data) raises SIGSEGV/SIGBUS
+ * while t->in_unwind is set; the signal dispatcher then siglongjmps back here and the
+ * frames found so far are kept (HPC_STAT_UNWIND_FAULTS). Inside dlopen/dlclose the
+ * loader's data are changing under libunwind's dl_iterate_phdr, so only the leaf is kept.
+ */
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <ucontext.h>
+
+#include "collector.h"
+
+/* An address in the unmapped first page, hidden from the compiler (and not null, which
+ * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
+static volatile uintptr_t fault_addr = 16;
+
+/* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
+static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
+                int exact_first)
+{
+    int exact = exact_first;
+    for (;;) {
+        unw_word_t ip = 0;
+        if (unw_get_reg(c, UNW_REG_IP, &ip) < 0 || ip == 0)
+            break;
+        if (*n == max) {
+            hpc_stat(t, HPC_STAT_UNWIND_TRUNCATED, 1);
+            break;
+        }
+        pcs[(*n)++] = exact ? (uint64_t)ip : (uint64_t)ip - 1;
+        exact = unw_is_signal_frame(c) > 0;
+        int r = unw_step(c);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            hpc_stat(t, HPC_STAT_UNWIND_ERRORS, 1);
+            break;
+        }
+    }
+    return *n;
+}
+
+int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max)
+{
+    ucontext_t *uc = ucontext;
+    volatile int n = 0;
+    if (t->in_dl) {
+        pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+        hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
+        return 1;
+    }
+    /* the mask needs no saving: returning from the sample handler restores it */
+    if (sigsetjmp(t->unwind_env, 0)) {
+        t->in_unwind = 0;
+        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
+        if (n == 0)
+            pcs[n++] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+        return n;
+    }
+    t->in_unwind = 1;
+    uint64_t every = hpc_P.cfg.debug_unwind_fault;
+    if (every && ++t->unwinds % every == 0)
+        *(volatile int *)fault_addr = 1; /* tests: a SIGSEGV while unwinding */
+    unw_cursor_t c;
+    if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0) {
+        t->in_unwind = 0;
+        hpc_stat(t, HPC_STAT_UNWIND_ERRORS, 1);
+        pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+        return 1;
+    }
+    walk(t, &c, pcs, &n, max, 1);
+    t->in_unwind = 0;
+    return n;
+}
+
+/* Unwind from normal context with the clock signal blocked for real: libunwind's
+ * cache lock must not be re-entered by a sample of this thread. */
+__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max)
+{
+    volatile int n = 0;
+    unw_context_t ctx;
+    unw_cursor_t c;
+    sigset_t prof, old;
+    if (t->in_dl)
+        return 0;
+    sigemptyset(&prof);
+    sigaddset(&prof, SIGPROF);
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &prof, &old, 8);
+    uint64_t user_blocked = hpc_user_blocked;
+    if (sigsetjmp(t->unwind_env, 0)) {
+        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
+        goto out;
+    }
+    t->in_unwind = 1;
+    if (unw_getcontext(&ctx) < 0 || unw_init_local(&c, &ctx) < 0)
+        goto out;
+    /* skip this function and its caller (hpcollect_capture_context), then `skip` more */
+    for (int i = 0; i < skip + 2; i++)
+        if (unw_step(&c) <= 0)
+            goto out;
+    walk(t, &c, pcs, &n, max, 0);
+out:
+    t->in_unwind = 0;
+    hpc_user_blocked = user_blocked;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, 8);
+    return n;
+}

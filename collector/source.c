@@ -1,0 +1,77 @@
+/*
+ * source.c - the table of clock sources and the fallback between them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "source.h"
+
+/* In order of preference. */
+static const hpc_clock_ops *const sources[] = {&hpc_perf_clock_ops, &hpc_timer_clock_ops};
+#define NSOURCES (sizeof sources / sizeof sources[0])
+
+static const hpc_clock_ops *ops_of(int id)
+{
+    for (size_t i = 0; i < NSOURCES; i++)
+        if (sources[i]->id == id)
+            return sources[i];
+    return NULL;
+}
+
+void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *note, size_t cap)
+{
+    note[0] = 0;
+    t->clock_source = HPC_CLOCK_NONE;
+    t->perf_fd = -1;
+    if (interval_ns == 0)
+        return;
+    size_t first = choice == HPC_CLOCK_CHOICE_TIMER ? 1 : 0;
+    if (choice == HPC_CLOCK_CHOICE_TIMER)
+        snprintf(note, cap, "timer forced by HPCOLLECT_CLOCK_SOURCE");
+    for (size_t i = first; i < NSOURCES; i++) {
+        int err = sources[i]->open(t, interval_ns);
+        if (err == 0) {
+            t->clock_source = sources[i]->id;
+            return;
+        }
+        size_t n = strlen(note);
+        snprintf(note + n, cap - n, "%s%s: %s", n ? "; " : "", sources[i]->name, strerror(-err));
+    }
+}
+
+void hpc_clock_start(hpc_thread_priv *t)
+{
+    const hpc_clock_ops *o = ops_of(t->clock_source);
+    if (o && o->start(t) != 0) {
+        o->stop(t);
+        t->clock_source = HPC_CLOCK_NONE;
+    }
+}
+
+void hpc_clock_stop(hpc_thread_priv *t)
+{
+    const hpc_clock_ops *o = ops_of(t->clock_source);
+    if (o)
+        o->stop(t);
+}
+
+void hpc_clock_abandon(hpc_thread_priv *t)
+{
+    const hpc_clock_ops *o = ops_of(t->clock_source);
+    if (o)
+        o->abandon(t);
+    t->clock_source = HPC_CLOCK_NONE;
+}
+
+bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si)
+{
+    if (t) {
+        const hpc_clock_ops *o = ops_of(t->clock_source);
+        return o && o->is_ours(t, si);
+    }
+    for (size_t i = 0; i < NSOURCES; i++)
+        if (sources[i]->is_ours(NULL, si))
+            return true;
+    return false;
+}

@@ -1,0 +1,53 @@
+/*
+ * source.h - clock-profiling sources, one ops struct per mechanism (libpfm4's pmu table
+ * is the model): source_perf_clock.c (perf_event task-clock, exact rate) and
+ * source_timer_clock.c (POSIX thread CPU timer, the fallback; fires at the kernel tick).
+ * Both deliver SIGPROF to the thread they measure.
+ */
+#ifndef HPC_COLLECTOR_SOURCE_H
+#define HPC_COLLECTOR_SOURCE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "thread.h"
+
+#define HPC_CLOCK_SIGNAL SIGPROF
+
+typedef struct hpc_clock_ops {
+    const char *name; /* for notes: "perf task-clock" */
+    int id;           /* enum hpc_clock_source */
+    /* Prepare t's source for the calling thread without starting it. Returns 0, or a
+     * negative errno (the caller falls back). NOT signal-safe. */
+    int (*open)(hpc_thread_priv *t, uint64_t interval_ns);
+    /* Start delivering signals. Returns 0 or a negative errno. */
+    int (*start)(hpc_thread_priv *t);
+    /* Stop and release. Signal-safe. */
+    void (*stop)(hpc_thread_priv *t);
+    /* In a fork child: release the inherited copy without stopping the parent's. */
+    void (*abandon)(hpc_thread_priv *t);
+    /* Is this delivery one of t's samples? Signal-safe. */
+    bool (*is_ours)(const hpc_thread_priv *t, const siginfo_t *si);
+} hpc_clock_ops;
+
+extern const hpc_clock_ops hpc_perf_clock_ops;
+extern const hpc_clock_ops hpc_timer_clock_ops;
+
+/*
+ * Arm the calling thread's clock (choice: enum hpc_clock_choice), falling back from perf
+ * to the timer. Sets t->clock_source (HPC_CLOCK_NONE if nothing works) and writes why a
+ * fallback happened into note ("" if none). Does not start it: hpc_clock_start().
+ * NOT signal-safe.
+ */
+void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *note, size_t cap);
+void hpc_clock_start(hpc_thread_priv *t);
+void hpc_clock_stop(hpc_thread_priv *t);
+void hpc_clock_abandon(hpc_thread_priv *t);
+
+/* Is si a clock sample of the collector? With t == NULL (a thread no longer followed)
+ * answers from the signal alone. Signal-safe. */
+bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
+
+#endif

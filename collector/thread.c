@@ -1,0 +1,228 @@
+/*
+ * thread.c - following threads: pthread_create is interposed so that every thread runs
+ * inside a start wrapper that opens its stream t<seq>.hpe, arms its own clock and, at
+ * its end (return, pthread_exit or cancellation), writes thread_end with its total CPU
+ * time and the tail after its last sample. States are mmap'd blocks on a list (a fork
+ * child frees the ones of threads it does not have). Thousands of short-lived threads:
+ * each costs one mmap, one file and, while it lives, one perf fd and a mapped chunk;
+ * its stream's fd is closed between chunk changes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "real.h"
+#include "source.h"
+
+/* Thread streams grow in 64 KiB chunks (about 5000 samples of a steady stack): short
+ * threads then reserve and truncate little, long ones remap rarely. */
+#define HPC_THREAD_CHUNK (64u * 1024)
+
+static __thread hpc_thread_priv *tls_self __attribute__((tls_model("initial-exec")));
+static hpc_thread_priv *all_threads;
+static int list_lock;
+static uint32_t next_seq;
+
+hpc_thread_priv *hpc_self(void)
+{
+    return tls_self;
+}
+
+void hpc_set_self(hpc_thread_priv *t)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    tls_self = t;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+uint64_t hpc_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void hpc_threads_lock(void)
+{
+    while (__atomic_exchange_n(&list_lock, 1, __ATOMIC_ACQUIRE))
+        __builtin_ia32_pause();
+}
+
+void hpc_threads_unlock(void)
+{
+    __atomic_store_n(&list_lock, 0, __ATOMIC_RELEASE);
+}
+
+uint32_t hpc_threads_seen(void)
+{
+    return __atomic_load_n(&next_seq, __ATOMIC_RELAXED);
+}
+
+void hpc_threads_reset_seq(uint32_t next)
+{
+    __atomic_store_n(&next_seq, next, __ATOMIC_RELAXED);
+}
+
+hpc_thread_priv *hpc_thread_alloc(int32_t parent_seq, uint64_t start_routine)
+{
+    void *p = mmap(NULL, sizeof(hpc_thread_priv), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    hpc_thread_priv *t = p;
+    t->pub.seq = __atomic_fetch_add(&next_seq, 1, __ATOMIC_RELAXED);
+    t->perf_fd = -1;
+    t->parent_seq = parent_seq;
+    t->start_routine = start_routine;
+    hpc_threads_lock();
+    t->next = all_threads;
+    if (all_threads)
+        all_threads->prev = t;
+    all_threads = t;
+    hpc_threads_unlock();
+    return t;
+}
+
+static void unlink_thread(hpc_thread_priv *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else if (all_threads == t)
+        all_threads = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    t->next = t->prev = NULL;
+}
+
+void hpc_thread_free(hpc_thread_priv *t)
+{
+    hpc_threads_lock();
+    unlink_thread(t);
+    hpc_threads_unlock();
+    hpc_cct_free(&t->cct);
+    munmap(t, sizeof *t);
+}
+
+void hpc_threads_abandon_others(hpc_thread_priv *keep)
+{
+    hpc_thread_priv *t = all_threads, *next;
+    all_threads = NULL;
+    for (; t; t = next) {
+        next = t->next;
+        t->next = t->prev = NULL;
+        if (t == keep)
+            continue;
+        if (t->stream_ok)
+            hpc_stream_abandon(&t->pub.stream);
+        hpc_clock_abandon(t);
+        hpc_cct_free(&t->cct);
+        munmap(t, sizeof *t);
+    }
+    if (keep)
+        all_threads = keep;
+}
+
+int hpc_thread_begin(hpc_thread_priv *t)
+{
+    char path[PATH_MAX + 32], note[160];
+    t->pub.tid = (pid_t)syscall(SYS_gettid);
+    snprintf(path, sizeof path, "%s/" HPC_THREAD_FMT, hpc_P.dir, t->pub.seq);
+    int err = hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq,
+                                HPC_THREAD_CHUNK, &hpc_P.budget, 0);
+    if (err < 0)
+        return -1;
+    t->stream_ok = 1;
+    hpc_clock_arm(t, hpc_P.cfg.clock_ns, hpc_P.cfg.clock_choice, note, sizeof note);
+    if (t->pub.seq == 0) { /* the process's settings record shows the main thread's */
+        hpc_P.clock_source = t->clock_source;
+        snprintf(hpc_P.clock_note, sizeof hpc_P.clock_note, "%s", note);
+    }
+    hpc_rec_thread_begin r = {
+        .time = hpc_now_ns(),
+        .seq = t->pub.seq,
+        .tid = (uint64_t)t->pub.tid,
+        .parent_seq = t->parent_seq,
+        .start_routine = t->start_routine,
+        .clock_source = (uint64_t)t->clock_source,
+        .name = hpc_cstr(""),
+    };
+    hpc_write_thread_begin(&t->pub.stream, &r);
+    t->last_cpu_ns = hpc_thread_cpu_ns();
+    hpc_set_self(t);
+    hpc_clock_start(t);
+    return 0;
+}
+
+void hpc_thread_end(void)
+{
+    hpc_thread_priv *t = hpc_self();
+    if (!t)
+        return;
+    hpc_clock_stop(t);
+    hpcollect_write_begin(&t->pub);
+    uint64_t cpu = hpc_thread_cpu_ns();
+    hpc_rec_thread_end r = {
+        .time = hpc_now_ns(),
+        .cpu_ns = cpu,
+        .tail_cpu_ns = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0,
+    };
+    if (t->stream_ok)
+        hpc_write_thread_end(&t->pub.stream, &r);
+    hpcollect_write_end(&t->pub);
+    hpc_set_self(NULL);
+    if (t->stream_ok)
+        hpc_stream_close(&t->pub.stream);
+    hpc_thread_free(t);
+}
+
+/* ------------------------------------------------------------ pthread_create */
+
+static void thread_cleanup(void *arg)
+{
+    (void)arg;
+    hpc_thread_end();
+}
+
+static void *thread_start(void *arg)
+{
+    hpc_thread_priv *t = arg;
+    void *(*fn)(void *) = t->start_fn;
+    void *fn_arg = t->start_arg;
+    hpc_signals_thread_init(t->inherit_blocked);
+    if (!hpc_P.active || hpc_thread_begin(t) != 0) {
+        if (t->stream_ok)
+            hpc_stream_close(&t->pub.stream);
+        hpc_thread_free(t);
+        return fn(fn_arg);
+    }
+    void *ret;
+    pthread_cleanup_push(thread_cleanup, NULL);
+    ret = fn(fn_arg);
+    pthread_cleanup_pop(1);
+    return ret;
+}
+
+HPC_INTERPOSE int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+                                 void *arg)
+{
+    hpc_real_init();
+    if (!hpc_P.active)
+        return hpc_real.pthread_create(th, attr, fn, arg);
+    hpc_thread_priv *self = hpc_self();
+    hpc_thread_priv *t =
+        hpc_thread_alloc(self ? (int32_t)self->pub.seq : -1, (uint64_t)(uintptr_t)fn);
+    if (!t)
+        return hpc_real.pthread_create(th, attr, fn, arg);
+    t->start_fn = fn;
+    t->start_arg = arg;
+    t->inherit_blocked = hpc_user_blocked;
+    int rc = hpc_real.pthread_create(th, attr, thread_start, t);
+    if (rc != 0)
+        hpc_thread_free(t);
+    return rc;
+}

@@ -1,0 +1,94 @@
+/*
+ * thread.h - the collector's per-thread state: the public hpc_thread of collector_api.h
+ * followed by the private part. One block per followed thread, mmap'd (never malloc'd:
+ * the sample handler reads it), found through an initial-exec TLS pointer so the
+ * handler's lookup is one load.
+ */
+#ifndef HPC_COLLECTOR_THREAD_H
+#define HPC_COLLECTOR_THREAD_H
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "collector_api.h"
+
+#define HPC_MAX_DEPTH 512 /* frames kept per stack; deeper stacks are cut and counted */
+
+/* Calling-context tree of one thread: open addressing (parent id, pc) -> node id. */
+typedef struct hpc_cct_slot {
+    uint64_t pc;
+    uint32_t parent;
+    uint32_t id; /* 0 = empty slot */
+} hpc_cct_slot;
+
+typedef struct hpc_cct {
+    hpc_cct_slot *slots; /* mmap'd, capacity = mask + 1 */
+    uint32_t mask;
+    uint32_t count;
+} hpc_cct;
+
+typedef struct hpc_thread_priv {
+    hpc_thread pub; /* must stay first: hpcollect_self() returns &pub */
+    /* collector-private */
+    int stream_ok;                    /* pub.stream is open */
+    volatile sig_atomic_t in_handler; /* re-entry guard of the sample handler */
+    volatile sig_atomic_t in_unwind;  /* a SIGSEGV/SIGBUS now is an unwinding fault */
+    volatile sig_atomic_t in_dl;      /* inside dlopen/dlclose: do not unwind */
+    sigjmp_buf unwind_env;
+    int clock_source; /* enum hpc_clock_source */
+    int perf_fd;      /* perf source */
+    timer_t timer;    /* timer source */
+    struct itimerspec timer_spec;
+    int timer_ok;
+    uint64_t last_cpu_ns; /* thread CPU time at the previous recorded sample */
+    uint64_t samples;
+    uint64_t unwinds; /* HPCOLLECT_DEBUG_UNWIND_FAULT counter */
+    hpc_cct cct;
+    int32_t parent_seq;
+    uint64_t start_routine;
+    void *(*start_fn)(void *); /* pthread_create's arguments, for the start wrapper */
+    void *start_arg;
+    uint64_t inherit_blocked;            /* creator's shadow mask of owned signals */
+    struct hpc_thread_priv *next, *prev; /* all live thread states (fork child frees them) */
+    uint64_t pcs[HPC_MAX_DEPTH];         /* unwinding scratch */
+} hpc_thread_priv;
+
+/* The calling thread's state, or NULL. Signal-safe. */
+hpc_thread_priv *hpc_self(void);
+void hpc_set_self(hpc_thread_priv *t);
+
+/* Allocate a zeroed state with the next sequence number; NULL on failure. NOT
+ * signal-safe. */
+hpc_thread_priv *hpc_thread_alloc(int32_t parent_seq, uint64_t start_routine);
+/* Free a state (unlink it, unmap the CCT and the block). NOT signal-safe. */
+void hpc_thread_free(hpc_thread_priv *t);
+
+/*
+ * Start following the calling thread with state t: create its stream, arm its clock,
+ * write thread_begin, make it hpc_self(). Returns 0, or -1 (then the thread runs without
+ * collection and t is freed). NOT signal-safe.
+ */
+int hpc_thread_begin(hpc_thread_priv *t);
+/* Stop following the calling thread: disarm, write thread_end, close, free. */
+void hpc_thread_end(void);
+
+/* Fork child: forget every other thread's state without touching its files. */
+void hpc_threads_abandon_others(hpc_thread_priv *keep);
+/* Lock/unlock the list of thread states around fork. */
+void hpc_threads_lock(void);
+void hpc_threads_unlock(void);
+
+/* Number of threads followed so far (the next sequence number). */
+uint32_t hpc_threads_seen(void);
+void hpc_threads_reset_seq(uint32_t next);
+
+/* This thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID). Signal-safe. */
+uint64_t hpc_thread_cpu_ns(void);
+
+/* Shadow signal mask of owned signals (see signals.c): bit n = signal n. */
+extern __thread uint64_t hpc_user_blocked __attribute__((tls_model("initial-exec")));
+extern __thread uint64_t hpc_held_pending __attribute__((tls_model("initial-exec")));
+
+#endif

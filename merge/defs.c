@@ -1,0 +1,611 @@
+/*
+ * defs.c - unify local definitions into global ones and write them (see defs.h).
+ */
+#include "defs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct gregion {
+    uint32_t name, file, line;
+    uint8_t role, paradigm;
+} gregion;
+
+typedef struct gcc {
+    uint32_t region;
+    uint32_t parent; /* OTF2_UNDEFINED_CALLING_CONTEXT for roots */
+} gcc;
+
+typedef struct gig {
+    uint32_t name;
+    uint8_t mode;
+    uint64_t period;
+} gig;
+
+typedef struct gmetric {
+    uint32_t name, unit, desc;
+} gmetric;
+
+typedef struct ggroup {
+    uint32_t name;
+    uint8_t type, paradigm;
+    uint32_t n;
+    uint64_t *members;
+} ggroup;
+
+typedef struct gcomm {
+    uint32_t name, group;
+    uint32_t parent; /* OTF2_UNDEFINED_COMM if none */
+    uint8_t paradigm;
+} gcomm;
+
+typedef struct gdefs {
+    mg_job *job;
+    mg_strtab strs;
+    mg_strtab region_keys;
+    gregion *regions;
+    size_t nregions, capregions;
+    mg_map cc_by_key;
+    gcc *ccs;
+    size_t nccs, capccs;
+    mg_strtab ig_keys;
+    gig *igs;
+    size_t nigs, capigs;
+    mg_strtab metric_keys;
+    gmetric *metrics;
+    size_t nmetrics, capmetrics;
+    mg_strtab group_keys;
+    ggroup *groups;
+    size_t ngroups, capgroups;
+    mg_strtab comm_keys;
+    gcomm *comms;
+    size_t ncomms, capcomms;
+    uint32_t mpi_locations; /* COMM_LOCATIONS group of MPI, UINT32_MAX if none */
+    uint32_t omp_locations; /* of OpenMP */
+    uint32_t self_comm;     /* UINT32_MAX until needed */
+    uint64_t nworld;        /* MPI ranks in the COMM_LOCATIONS group */
+    bool used_par[32];
+    /* per process and per location maps: local id -> global id */
+    uint64_t **region_map, **comm_map, **ig_map, **metric_map;
+    uint64_t **cc_map; /* indexed by location number in job order */
+} gdefs;
+
+static uint32_t str(gdefs *g, const char *s)
+{
+    return mg_strtab_cstr(&g->strs, s ? s : "");
+}
+
+/* Intern a key built from parts, each followed by a NUL. */
+static uint32_t key_of(mg_strtab *t, const void *bytes, size_t n)
+{
+    return mg_strtab_intern(t, bytes, n);
+}
+
+/* ------------------------------------------------------------ regions */
+
+static uint32_t region_id(gdefs *g, const mg_region *r)
+{
+    mg_buf k = {0};
+    mg_buf_str(&k, r->name);
+    mg_buf_str(&k, r->file);
+    mg_buf_u64(&k, r->line);
+    mg_buf_u64(&k, r->role);
+    mg_buf_u64(&k, r->paradigm);
+    uint32_t id = key_of(&g->region_keys, k.p, k.n);
+    mg_buf_free(&k);
+    if (id == g->nregions) {
+        gregion *gr = MG_PUSH(g->regions, g->nregions, g->capregions);
+        *gr = (gregion){str(g, r->name), str(g, r->file), r->line, r->role, r->paradigm};
+        if (r->paradigm < 32)
+            g->used_par[r->paradigm] = true;
+    }
+    return id;
+}
+
+/* ------------------------------------------------------------ groups and comms */
+
+static uint32_t group_id(gdefs *g, const char *name, uint8_t type, uint8_t paradigm,
+                         const uint64_t *members, uint32_t n)
+{
+    mg_buf k = {0};
+    mg_buf_u64(&k, type);
+    mg_buf_u64(&k, paradigm);
+    mg_buf_u64(&k, n);
+    for (uint32_t i = 0; i < n; i++)
+        mg_buf_u64(&k, members[i]);
+    uint32_t id = key_of(&g->group_keys, k.p, k.n);
+    mg_buf_free(&k);
+    if (id == g->ngroups) {
+        ggroup *gg = MG_PUSH(g->groups, g->ngroups, g->capgroups);
+        *gg = (ggroup){str(g, name), type, paradigm, n, NULL};
+        if (n) {
+            gg->members = mg_xmalloc(n * sizeof(uint64_t));
+            memcpy(gg->members, members, n * sizeof(uint64_t));
+        }
+    }
+    return id;
+}
+
+/* Get or create the comm with this key; *fresh says whether it was created. */
+static uint32_t comm_slot(gdefs *g, const void *key, size_t n, bool *fresh)
+{
+    uint32_t id = key_of(&g->comm_keys, key, n);
+    *fresh = id == g->ncomms;
+    if (*fresh) {
+        gcomm *c = MG_PUSH(g->comms, g->ncomms, g->capcomms);
+        *c = (gcomm){0, 0, OTF2_UNDEFINED_COMM, 0};
+    }
+    return id;
+}
+
+static void need_mpi_locations(gdefs *g)
+{
+    if (g->mpi_locations != UINT32_MAX)
+        return;
+    mg_job *job = g->job;
+    g->nworld = job->world_size > 0 ? (uint64_t)job->world_size : 0;
+    uint64_t *m = mg_xcalloc(g->nworld + 1, sizeof(uint64_t));
+    for (size_t i = 0; i < job->nprocs; i++) {
+        mg_proc *p = &job->procs[i];
+        if (p->group < g->nworld && p->nlocs)
+            m[p->group] = p->locs[0].id;
+    }
+    g->mpi_locations = group_id(g, "MPI_COMM_WORLD locations", OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                OTF2_PARADIGM_MPI, m, (uint32_t)g->nworld);
+    free(m);
+}
+
+static uint32_t mpi_comm_id(gdefs *g, mg_proc *p, const mg_comm *c)
+{
+    bool fresh;
+    if (c->type == MG_COMM_SELF) {
+        uint32_t id = comm_slot(g, "SELF", 4, &fresh);
+        if (fresh) {
+            need_mpi_locations(g);
+            g->comms[id].name = str(g, "MPI_COMM_SELF");
+            g->comms[id].group =
+                group_id(g, "MPI_COMM_SELF", OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI, NULL, 0);
+            g->comms[id].paradigm = OTF2_PARADIGM_MPI;
+        }
+        return id;
+    }
+    uint64_t key[3] = {1, c->gid_root, c->gid_seq};
+    uint32_t id = comm_slot(g, key, sizeof(key), &fresh);
+    if (fresh) {
+        need_mpi_locations(g);
+        for (uint32_t k = 0; k < c->size; k++)
+            if (c->members[k] >= g->nworld) {
+                mg_job_problem(g->job,
+                               "process %s: communicator %s lists world rank %llu beyond "
+                               "the job's %llu ranks; members dropped",
+                               p->name, c->name, (unsigned long long)c->members[k],
+                               (unsigned long long)g->nworld);
+                g->comms[id].name = str(g, c->name);
+                g->comms[id].group =
+                    group_id(g, c->name, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, NULL, 0);
+                g->comms[id].paradigm = OTF2_PARADIGM_MPI;
+                return id;
+            }
+        g->comms[id].name = str(g, c->name);
+        g->comms[id].group =
+            group_id(g, "", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, c->members, c->size);
+        g->comms[id].paradigm = OTF2_PARADIGM_MPI;
+    }
+    return id;
+}
+
+/* Index of each location in the OpenMP COMM_LOCATIONS group = its number in job order. */
+static void need_omp_locations(gdefs *g)
+{
+    if (g->omp_locations != UINT32_MAX)
+        return;
+    mg_job *job = g->job;
+    size_t n = 0;
+    for (size_t i = 0; i < job->nprocs; i++)
+        n += job->procs[i].nlocs;
+    uint64_t *m = mg_xcalloc(n + 1, sizeof(uint64_t));
+    n = 0;
+    for (size_t i = 0; i < job->nprocs; i++)
+        for (size_t k = 0; k < job->procs[i].nlocs; k++)
+            m[n++] = job->procs[i].locs[k].id;
+    g->omp_locations = group_id(g, "OpenMP threads", OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                OTF2_PARADIGM_OPENMP, m, (uint32_t)n);
+    free(m);
+}
+
+static uint32_t team_comm_id(gdefs *g, mg_proc *p, const mg_comm *c, size_t first_loc)
+{
+    bool fresh;
+    uint64_t key[3] = {2, p->group, c->size};
+    uint32_t id = comm_slot(g, key, sizeof(key), &fresh);
+    if (!fresh)
+        return id;
+    need_omp_locations(g);
+    /* thread number i of the team: the first location that reported it */
+    uint64_t *m = mg_xmalloc((c->size + 1) * sizeof(uint64_t));
+    uint64_t none = UINT64_MAX;
+    for (uint32_t i = 0; i < c->size; i++)
+        m[i] = none;
+    for (size_t l = 0; l < p->nlocs; l++)
+        for (size_t k = 0; k < p->locs[l].nclaims; k++) {
+            uint64_t claim = p->locs[l].claims[k];
+            uint32_t size = (uint32_t)(claim >> 32), num = (uint32_t)claim;
+            if (size == c->size && num < size && m[num] == none)
+                m[num] = first_loc + l;
+        }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->size; i++)
+        if (m[i] != none)
+            m[n++] = m[i];
+    char name[128];
+    snprintf(name, sizeof(name), "%s %s", p->name, c->name);
+    g->comms[id].name = str(g, name);
+    g->comms[id].group = group_id(g, "", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP, m, n);
+    g->comms[id].paradigm = OTF2_PARADIGM_OPENMP;
+    free(m);
+    return id;
+}
+
+static void unify_comms(gdefs *g, mg_proc *p, size_t first_loc)
+{
+    uint64_t *map = g->comm_map[p->index] = mg_xcalloc(p->ncomms + 1, sizeof(uint64_t));
+    for (size_t i = 0; i < p->ncomms; i++) {
+        const mg_comm *c = &p->comms[i];
+        map[i] = c->type == MG_COMM_OMP ? team_comm_id(g, p, c, first_loc) : mpi_comm_id(g, p, c);
+    }
+    /* parents, once all of this process's comms have global ids */
+    for (size_t i = 0; i < p->ncomms; i++) {
+        const mg_comm *c = &p->comms[i];
+        gcomm *gc = &g->comms[map[i]];
+        if (c->parent >= 0 && (size_t)c->parent < p->ncomms && gc->parent == OTF2_UNDEFINED_COMM &&
+            map[c->parent] != map[i])
+            gc->parent = (uint32_t)map[c->parent];
+    }
+}
+
+/* ------------------------------------------------------------ the rest */
+
+static uint32_t cc_id(gdefs *g, uint32_t parent, uint32_t region)
+{
+    uint64_t key = ((uint64_t)(parent + 1) << 32) | region; /* parent UNDEFINED + 1 = 0 */
+    uint64_t *slot = mg_map_slot(&g->cc_by_key, key, UINT64_MAX);
+    if (*slot == UINT64_MAX) {
+        *slot = g->nccs;
+        *MG_PUSH(g->ccs, g->nccs, g->capccs) = (gcc){region, parent};
+    }
+    return (uint32_t)*slot;
+}
+
+static void unify_location(gdefs *g, mg_proc *p, mg_loc *l, size_t lnum)
+{
+    uint64_t *map = g->cc_map[lnum] = mg_xcalloc(l->ncc + 1, sizeof(uint64_t));
+    const uint64_t *rmap = g->region_map[p->index];
+    for (size_t k = 0; k < l->ncc; k++) {
+        const mg_ccnode *c = &l->cc[k];
+        uint32_t region = c->region < p->nregions ? (uint32_t)rmap[c->region] : 0;
+        uint32_t parent =
+            c->parent && c->parent < k ? (uint32_t)map[c->parent] : OTF2_UNDEFINED_CALLING_CONTEXT;
+        map[k] = cc_id(g, parent, region);
+    }
+}
+
+static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
+{
+    uint64_t *rmap = g->region_map[p->index] = mg_xcalloc(p->nregions + 1, sizeof(uint64_t));
+    for (size_t i = 0; i < p->nregions; i++)
+        rmap[i] = region_id(g, &p->regions[i]);
+    uint64_t *imap = g->ig_map[p->index] = mg_xcalloc(p->nigens + 1, sizeof(uint64_t));
+    for (size_t i = 0; i < p->nigens; i++) {
+        mg_buf k = {0};
+        mg_buf_str(&k, p->igens[i].name);
+        mg_buf_u64(&k, p->igens[i].mode);
+        mg_buf_u64(&k, p->igens[i].period);
+        uint32_t id = imap[i] = key_of(&g->ig_keys, k.p, k.n);
+        mg_buf_free(&k);
+        if (id == g->nigs)
+            *MG_PUSH(g->igs, g->nigs, g->capigs) =
+                (gig){str(g, p->igens[i].name), p->igens[i].mode, p->igens[i].period};
+    }
+    uint64_t *mmap = g->metric_map[p->index] = mg_xcalloc(p->nmetrics + 1, sizeof(uint64_t));
+    for (size_t i = 0; i < p->nmetrics; i++) {
+        mg_buf k = {0};
+        mg_buf_str(&k, p->metrics[i].name);
+        mg_buf_str(&k, p->metrics[i].unit);
+        uint32_t id = mmap[i] = key_of(&g->metric_keys, k.p, k.n);
+        mg_buf_free(&k);
+        if (id == g->nmetrics)
+            *MG_PUSH(g->metrics, g->nmetrics, g->capmetrics) = (gmetric){
+                str(g, p->metrics[i].name), str(g, p->metrics[i].unit), str(g, p->metrics[i].desc)};
+    }
+    unify_comms(g, p, first_loc);
+    for (size_t l = 0; l < p->nlocs; l++)
+        unify_location(g, p, &p->locs[l], first_loc + l);
+}
+
+bool mg_defs_time_range(const mg_job *job, uint64_t *first, uint64_t *last)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < job->nprocs; i++)
+        for (size_t k = 0; k < job->procs[i].nlocs; k++) {
+            const mg_tsum *t = &job->procs[i].locs[k].sum;
+            if (t->events == 0)
+                continue;
+            if (t->t_first < lo)
+                lo = t->t_first;
+            if (t->t_last > hi)
+                hi = t->t_last;
+        }
+    *first = lo == UINT64_MAX ? 0 : lo;
+    *last = lo == UINT64_MAX ? 0 : hi;
+    return lo != UINT64_MAX;
+}
+
+/* ------------------------------------------------------------ writing */
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        OTF2_ErrorCode rc_ = (call);                                                               \
+        if (rc_ != OTF2_SUCCESS) {                                                                 \
+            fprintf(stderr, "%s: writing OTF2 definitions: %s: %s\n", MG_PROG,                     \
+                    OTF2_Error_GetName(rc_), OTF2_Error_GetDescription(rc_));                      \
+            return -1;                                                                             \
+        }                                                                                          \
+    } while (0)
+
+/* Realtime (ns since the epoch) of the global offset, from the first process that has
+ * both clocks; OTF2_UNDEFINED_TIMESTAMP if none has. */
+static uint64_t realtime_of(const mg_job *job, uint64_t t0)
+{
+    for (size_t i = 0; i < job->nprocs; i++) {
+        const mg_proc *p = &job->procs[i];
+        if (p->hp && p->hp->has_begin && p->hp->begin.real_time) {
+            int64_t d = (int64_t)(p->sum.t_begin - t0);
+            return p->hp->begin.real_time - (uint64_t)d;
+        }
+    }
+    if (job->real_time)
+        return job->real_time;
+    return OTF2_UNDEFINED_TIMESTAMP;
+}
+
+static int write_paradigms(gdefs *g, OTF2_GlobalDefWriter *w)
+{
+    static const struct {
+        uint8_t par;
+        const char *name;
+        uint8_t cls;
+    } pars[] = {{OTF2_PARADIGM_MEASUREMENT_SYSTEM, "hpcollect", OTF2_PARADIGM_CLASS_PROCESS},
+                {OTF2_PARADIGM_SAMPLING, "Sampling", OTF2_PARADIGM_CLASS_PROCESS},
+                {OTF2_PARADIGM_MPI, "MPI", OTF2_PARADIGM_CLASS_PROCESS},
+                {OTF2_PARADIGM_OPENMP, "OpenMP", OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN}};
+    for (size_t i = 0; i < sizeof(pars) / sizeof(pars[0]); i++)
+        if (g->used_par[pars[i].par])
+            CHECK(OTF2_GlobalDefWriter_WriteParadigm(w, pars[i].par, str(g, pars[i].name),
+                                                     pars[i].cls));
+    return 0;
+}
+
+/* Strings must exist before the definitions that use them are written: build all
+ * location-side strings first, then write strings, then everything else. */
+#define WCHECK(call)                                                                               \
+    do {                                                                                           \
+        OTF2_ErrorCode rc_ = (call);                                                               \
+        if (rc_ != OTF2_SUCCESS) {                                                                 \
+            fprintf(stderr, "%s: writing OTF2 definitions: %s: %s\n", MG_PROG,                     \
+                    OTF2_Error_GetName(rc_), OTF2_Error_GetDescription(rc_));                      \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
+{
+    mg_job *job = g->job;
+    uint64_t t0, t1;
+    mg_defs_time_range(job, &t0, &t1);
+    /* names of the system tree, groups and locations */
+    uint32_t machine = str(g, "machine"), cls_machine = str(g, "machine"),
+             cls_node = str(g, "node");
+    mg_strtab hosts = {0};
+    for (size_t i = 0; i < job->nprocs; i++)
+        mg_strtab_cstr(&hosts, job->procs[i].host);
+    uint32_t *host_name = mg_xcalloc(hosts.n + 1, sizeof(uint32_t));
+    for (size_t h = 0; h < hosts.n; h++)
+        host_name[h] = str(g, mg_strtab_get(&hosts, h));
+    uint32_t *group_name = mg_xcalloc(job->nprocs + 1, sizeof(uint32_t));
+    size_t nlocs = 0;
+    for (size_t i = 0; i < job->nprocs; i++) {
+        mg_proc *p = &job->procs[i];
+        char name[256];
+        if (p->rank >= 0 && (uint64_t)p->rank == p->group)
+            snprintf(name, sizeof(name), "rank %lld%s", (long long)p->rank,
+                     p->placeholder ? " (missing)" : "");
+        else
+            snprintf(name, sizeof(name), "%s", p->name);
+        group_name[i] = str(g, name);
+        nlocs += p->nlocs;
+    }
+    uint32_t *loc_name = mg_xcalloc(nlocs + 1, sizeof(uint32_t));
+    for (size_t i = 0, n = 0; i < job->nprocs; i++)
+        for (size_t k = 0; k < job->procs[i].nlocs; k++)
+            loc_name[n++] = str(g, job->procs[i].locs[k].sum.name);
+    g->used_par[OTF2_PARADIGM_MEASUREMENT_SYSTEM] = true;
+    str(g, "hpcollect");
+    str(g, "Sampling");
+    str(g, "MPI");
+    str(g, "OpenMP");
+
+    int rc = -1;
+    WCHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, t0, t1 - t0 + 1,
+                                                     realtime_of(job, t0)));
+    for (size_t i = 0; i < g->strs.n; i++)
+        WCHECK(OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, mg_strtab_get(&g->strs, i)));
+    if (write_paradigms(g, w))
+        goto out;
+    WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, cls_machine,
+                                                    OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    for (size_t h = 0; h < hosts.n; h++)
+        WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, (uint32_t)h + 1, host_name[h], cls_node,
+                                                        0));
+    for (size_t i = 0; i < job->nprocs; i++) {
+        mg_proc *p = &job->procs[i];
+        uint32_t node = mg_strtab_cstr(&hosts, p->host) + 1;
+        WCHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, p->group, group_name[i],
+                                                       OTF2_LOCATION_GROUP_TYPE_PROCESS, node,
+                                                       OTF2_UNDEFINED_LOCATION_GROUP));
+    }
+    for (size_t i = 0, n = 0; i < job->nprocs; i++)
+        for (size_t k = 0; k < job->procs[i].nlocs; k++) {
+            mg_loc *l = &job->procs[i].locs[k];
+            WCHECK(OTF2_GlobalDefWriter_WriteLocation(w, l->id, loc_name[n++],
+                                                      OTF2_LOCATION_TYPE_CPU_THREAD, l->sum.events,
+                                                      job->procs[i].group));
+        }
+    for (size_t i = 0; i < g->nregions; i++) {
+        gregion *r = &g->regions[i];
+        WCHECK(OTF2_GlobalDefWriter_WriteRegion(w, (uint32_t)i, r->name, r->name, 0, r->role,
+                                                r->paradigm, OTF2_REGION_FLAG_NONE, r->file,
+                                                r->line, r->line));
+    }
+    for (size_t i = 0; i < g->nccs; i++)
+        WCHECK(OTF2_GlobalDefWriter_WriteCallingContext(w, (uint32_t)i, g->ccs[i].region,
+                                                        OTF2_UNDEFINED_SOURCE_CODE_LOCATION,
+                                                        g->ccs[i].parent));
+    for (size_t i = 0; i < g->nigs; i++)
+        WCHECK(OTF2_GlobalDefWriter_WriteInterruptGenerator(
+            w, (uint32_t)i, g->igs[i].name, g->igs[i].mode, OTF2_BASE_DECIMAL,
+            g->igs[i].mode == OTF2_INTERRUPT_GENERATOR_MODE_TIME ? -9 : 0, g->igs[i].period));
+    for (size_t i = 0; i < g->ngroups; i++) {
+        ggroup *gg = &g->groups[i];
+        WCHECK(OTF2_GlobalDefWriter_WriteGroup(w, (uint32_t)i, gg->name, gg->type, gg->paradigm,
+                                               OTF2_GROUP_FLAG_NONE, gg->n, gg->members));
+    }
+    for (size_t i = 0; i < g->ncomms; i++) {
+        gcomm *c = &g->comms[i];
+        WCHECK(OTF2_GlobalDefWriter_WriteComm(w, (uint32_t)i, c->name, c->group, c->parent,
+                                              OTF2_COMM_FLAG_NONE));
+    }
+    for (size_t i = 0; i < g->nmetrics; i++) {
+        gmetric *m = &g->metrics[i];
+        OTF2_MetricMemberRef member = (uint32_t)i;
+        WCHECK(OTF2_GlobalDefWriter_WriteMetricMember(
+            w, member, m->name, m->desc, OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START,
+            OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0, m->unit));
+        WCHECK(OTF2_GlobalDefWriter_WriteMetricClass(
+            w, (uint32_t)i, 1, &member, OTF2_METRIC_SYNCHRONOUS, OTF2_RECORDER_KIND_CPU));
+    }
+    rc = 0;
+out:
+    mg_strtab_free(&hosts);
+    free(host_name);
+    free(group_name);
+    free(loc_name);
+    return rc;
+}
+
+static int write_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint64_t *map, size_t n)
+{
+    if (n == 0)
+        return 0;
+    OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array(n, map, false);
+    if (!m) {
+        fprintf(stderr, "%s: out of memory for an OTF2 mapping table\n", MG_PROG);
+        return -1;
+    }
+    OTF2_ErrorCode rc = OTF2_DefWriter_WriteMappingTable(dw, type, m);
+    OTF2_IdMap_Free(m);
+    CHECK(rc);
+    return 0;
+}
+
+static int write_mappings(gdefs *g, OTF2_Archive *a)
+{
+    mg_job *job = g->job;
+    for (size_t i = 0, n = 0; i < job->nprocs; i++) {
+        mg_proc *p = &job->procs[i];
+        for (size_t k = 0; k < p->nlocs; k++, n++) {
+            mg_loc *l = &p->locs[k];
+            OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, l->id);
+            if (!dw) {
+                fprintf(stderr, "%s: cannot open the OTF2 definition writer of location %llu\n",
+                        MG_PROG, (unsigned long long)l->id);
+                return -1;
+            }
+            if (write_map(dw, OTF2_MAPPING_REGION, g->region_map[i], p->nregions) ||
+                write_map(dw, OTF2_MAPPING_COMM, g->comm_map[i], p->ncomms) ||
+                write_map(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, g->ig_map[i], p->nigens) ||
+                write_map(dw, OTF2_MAPPING_METRIC, g->metric_map[i], p->nmetrics) ||
+                write_map(dw, OTF2_MAPPING_CALLING_CONTEXT, g->cc_map[n], l->ncc))
+                return -1;
+            CHECK(OTF2_Archive_CloseDefWriter(a, dw));
+        }
+    }
+    return 0;
+}
+
+static void gdefs_free(gdefs *g, size_t nlocs)
+{
+    mg_job *job = g->job;
+    for (size_t i = 0; i < job->nprocs; i++) {
+        free(g->region_map[i]);
+        free(g->comm_map[i]);
+        free(g->ig_map[i]);
+        free(g->metric_map[i]);
+    }
+    for (size_t i = 0; i < nlocs; i++)
+        free(g->cc_map[i]);
+    free(g->region_map);
+    free(g->comm_map);
+    free(g->ig_map);
+    free(g->metric_map);
+    free(g->cc_map);
+    mg_strtab_free(&g->strs);
+    mg_strtab_free(&g->region_keys);
+    mg_strtab_free(&g->ig_keys);
+    mg_strtab_free(&g->metric_keys);
+    mg_strtab_free(&g->group_keys);
+    mg_strtab_free(&g->comm_keys);
+    mg_map_free(&g->cc_by_key);
+    free(g->regions);
+    free(g->ccs);
+    free(g->igs);
+    free(g->metrics);
+    for (size_t i = 0; i < g->ngroups; i++)
+        free(g->groups[i].members);
+    free(g->groups);
+    free(g->comms);
+}
+
+int mg_defs_write(mg_job *job, OTF2_Archive *a)
+{
+    gdefs g = {.job = job,
+               .mpi_locations = UINT32_MAX,
+               .omp_locations = UINT32_MAX,
+               .self_comm = UINT32_MAX};
+    mg_strtab_cstr(&g.strs, ""); /* string 0 */
+    size_t nlocs = 0;
+    for (size_t i = 0; i < job->nprocs; i++)
+        nlocs += job->procs[i].nlocs;
+    g.region_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g.comm_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g.ig_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g.metric_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g.cc_map = mg_xcalloc(nlocs + 1, sizeof(uint64_t *));
+    for (size_t i = 0, first = 0; i < job->nprocs; i++) {
+        unify_process(&g, &job->procs[i], first);
+        first += job->procs[i].nlocs;
+    }
+    int rc = write_mappings(&g, a);
+    if (rc == 0) {
+        OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(a);
+        if (!w) {
+            fprintf(stderr, "%s: cannot open the OTF2 global definition writer\n", MG_PROG);
+            rc = -1;
+        } else {
+            rc = write_global(&g, w);
+            if (rc == 0 && OTF2_Archive_CloseGlobalDefWriter(a, w) != OTF2_SUCCESS)
+                rc = -1;
+        }
+    }
+    gdefs_free(&g, nlocs);
+    return rc;
+}

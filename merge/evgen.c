@@ -1,0 +1,939 @@
+/*
+ * evgen.c - thread-stream records -> events with local ids (see evgen.h).
+ */
+#include "evgen.h"
+
+#include "omp_model.h"
+
+#include <otf2/OTF2_Definitions.h>
+#include <otf2/OTF2_Events.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ITASKS   64    /* nested implicit tasks remembered per thread */
+#define MAX_NODE_GAP 65536 /* CCT ids may skip (lost records), but not wildly */
+
+enum special_region { SR_NOSTACK = 1, SR_UNKNOWN_FRAME = 2 };
+
+/* OpenMP constructs as regions. */
+enum omp_construct {
+    OC_PARALLEL = 1,
+    OC_IMPLICIT_BARRIER,
+    OC_BARRIER,
+    OC_TASKWAIT,
+    OC_TASKGROUP,
+    OC_REDUCTION,
+    OC_BARRIER_OTHER,
+    OC_CRITICAL,
+    OC_CRITICAL_SBLOCK,
+    OC_ORDERED,
+    OC_ORDERED_SBLOCK,
+    OC_LOCK,
+    OC_NEST_LOCK,
+    OC_ATOMIC,
+    OC_LOOP,
+    OC_SECTIONS,
+    OC_SINGLE,
+    OC_WORKSHARE,
+    OC_DISTRIBUTE,
+    OC_TASKLOOP,
+    OC_SCOPE,
+    OC_TASK,
+    OC_MASKED,
+    OC_COUNT_
+};
+
+static const struct {
+    const char *name;
+    uint8_t role;
+} omp_constructs[OC_COUNT_] = {
+    [OC_PARALLEL] = {"!$omp parallel", OTF2_REGION_ROLE_PARALLEL},
+    [OC_IMPLICIT_BARRIER] = {"!$omp implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_BARRIER] = {"!$omp barrier", OTF2_REGION_ROLE_BARRIER},
+    [OC_TASKWAIT] = {"!$omp taskwait", OTF2_REGION_ROLE_TASK_WAIT},
+    [OC_TASKGROUP] = {"!$omp taskgroup", OTF2_REGION_ROLE_TASK_WAIT},
+    [OC_REDUCTION] = {"!$omp reduction", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_BARRIER_OTHER] = {"!$omp barrier (runtime)", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_CRITICAL] = {"!$omp critical", OTF2_REGION_ROLE_CRITICAL},
+    [OC_CRITICAL_SBLOCK] = {"!$omp critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK},
+    [OC_ORDERED] = {"!$omp ordered", OTF2_REGION_ROLE_ORDERED},
+    [OC_ORDERED_SBLOCK] = {"!$omp ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK},
+    [OC_LOCK] = {"omp_set_lock", OTF2_REGION_ROLE_WRAPPER},
+    [OC_NEST_LOCK] = {"omp_set_nest_lock", OTF2_REGION_ROLE_WRAPPER},
+    [OC_ATOMIC] = {"!$omp atomic", OTF2_REGION_ROLE_ATOMIC},
+    [OC_LOOP] = {"!$omp for", OTF2_REGION_ROLE_LOOP},
+    [OC_SECTIONS] = {"!$omp sections", OTF2_REGION_ROLE_SECTIONS},
+    [OC_SINGLE] = {"!$omp single", OTF2_REGION_ROLE_SINGLE},
+    [OC_WORKSHARE] = {"!$omp workshare", OTF2_REGION_ROLE_WORKSHARE},
+    [OC_DISTRIBUTE] = {"!$omp distribute", OTF2_REGION_ROLE_LOOP},
+    [OC_TASKLOOP] = {"!$omp taskloop", OTF2_REGION_ROLE_LOOP},
+    [OC_SCOPE] = {"!$omp scope", OTF2_REGION_ROLE_CODE},
+    [OC_TASK] = {"!$omp task", OTF2_REGION_ROLE_TASK},
+    [OC_MASKED] = {"!$omp masked", OTF2_REGION_ROLE_MASTER},
+};
+
+/* A direct-mapped cache in front of the job's hash maps, for the few keys a stream
+ * repeats millions of times (its MPI functions, communicators, construct sites). Values
+ * cached are ids and indices that never change once given. */
+#define MEMO_SIZE 64
+typedef struct memo {
+    uint64_t key[MEMO_SIZE];
+    uint64_t val[MEMO_SIZE];
+} memo;
+
+static void memo_init(memo *m)
+{
+    memset(m->key, 0xff, sizeof(m->key));
+}
+
+static inline unsigned memo_slot(uint64_t key)
+{
+    return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+static inline bool memo_get(const memo *m, uint64_t key, uint64_t *val)
+{
+    unsigned i = memo_slot(key);
+    if (m->key[i] != key)
+        return false;
+    *val = m->val[i];
+    return true;
+}
+
+static inline void memo_put(memo *m, uint64_t key, uint64_t val)
+{
+    unsigned i = memo_slot(key);
+    m->key[i] = key;
+    m->val[i] = val;
+}
+
+typedef struct itask {
+    uint64_t region_id;
+    uint32_t lregion, team;
+} itask;
+
+typedef struct gen {
+    mg_job *job;
+    mg_proc *proc;
+    mg_loc *loc;
+    int pass;
+    mg_ev_sink sink;
+    void *ctx;
+    uint64_t ord;
+    /* the MPI call whose detail records may follow */
+    bool call_open;
+    uint64_t call_enter, call_leave, call_site;
+    uint32_t call_fn; /* index in proc->fns, UINT32_MAX if unknown */
+    uint32_t call_region;
+    hpa_mpi_call acc; /* pass 1: the call for the MPI numbers (mpi_stats.h), raw times */
+    /* open implicit tasks */
+    itask itasks[MAX_ITASKS];
+    unsigned nitasks;
+    /* pass 1: sampled CPU time per CCT node, for the functions summary */
+    uint64_t *node_ns, *node_n;
+    size_t nnode_w;
+    /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
+     * region; parallel region id -> construct region; summary keys -> entry index */
+    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
+    /* pass 1: OpenMP thread type (omp_thread) and CPU of samples before the runtime ran */
+    uint32_t omp_thread_type;
+    uint64_t pre_runtime_ns;
+    /* problems counted once per location */
+    uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
+    uint64_t to_missing; /* messages with a rank that left no data */
+} gen;
+
+static inline uint64_t ct(gen *g, uint64_t t)
+{
+    return mg_clock_apply(&g->proc->clock, t);
+}
+
+static inline uint64_t clamp(uint64_t t, uint64_t lo, uint64_t hi)
+{
+    return t < lo ? lo : t > hi ? hi : t;
+}
+
+static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint64_t c, uint64_t d,
+                 uint64_t e)
+{
+    mg_ev ev = {t, g->ord++, type, a, b, c, d, e};
+    g->sink(g->ctx, &ev);
+}
+
+/* ------------------------------------------------------------ regions */
+
+static uint32_t special_region(gen *g, enum special_region which)
+{
+    static const char *names[] = {
+        [SR_NOSTACK] = "<no stack>", [SR_UNKNOWN_FRAME] = "<unknown frame>"};
+    return mg_proc_region(g->proc, MG_RKEY_SPECIAL(which), names[which], "", 0,
+                          OTF2_REGION_ROLE_ARTIFICIAL, MG_PAR_SAMPLING);
+}
+
+static mg_symproc *symproc(gen *g)
+{
+    if (!g->proc->sym)
+        g->proc->sym = mg_symproc_open(g->job->syms, g->proc->hp);
+    return g->proc->sym;
+}
+
+/* Region of an OpenMP construct at codeptr ("!$omp for @solver.c:42"). */
+static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t codeptr);
+
+static uint32_t omp_region(gen *g, enum omp_construct oc, uint64_t codeptr)
+{
+    uint64_t key = codeptr ^ ((uint64_t)oc << 56), v;
+    if (memo_get(&g->omp_memo, key, &v))
+        return (uint32_t)v;
+    uint32_t region = omp_region_uncached(g, oc, codeptr);
+    memo_put(&g->omp_memo, key, region);
+    return region;
+}
+
+static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t codeptr)
+{
+    mg_symloc where = {0, 0};
+    if (codeptr)
+        where = mg_symproc_resolve(symproc(g), codeptr - 1);
+    uint64_t key = MG_RKEY_OMP(oc, where.line);
+    uint64_t id;
+    if (mg_map_get(&g->proc->region_by_key, key, &id))
+        return (uint32_t)id;
+    uint32_t lineno = 0;
+    const char *file = codeptr ? mg_syms_line_file(g->job->syms, where.line, &lineno) : "";
+    char name[1024];
+    if (lineno) {
+        const char *base = strrchr(file, '/');
+        snprintf(name, sizeof(name), "%s @%s:%u", omp_constructs[oc].name, base ? base + 1 : file,
+                 lineno);
+    } else if (codeptr) {
+        snprintf(name, sizeof(name), "%s @%s", omp_constructs[oc].name,
+                 mg_syms_func_name(g->job->syms, where.func));
+    } else {
+        snprintf(name, sizeof(name), "%s", omp_constructs[oc].name);
+    }
+    return mg_proc_region(g->proc, key, name, file, lineno, omp_constructs[oc].role, MG_PAR_OPENMP);
+}
+
+static unsigned mpi_role(const mg_fninfo *f)
+{
+    switch (f->coll_op) {
+    case HPC_COLL_NONE:
+        break;
+    case HPC_COLL_BARRIER:
+        return OTF2_REGION_ROLE_BARRIER;
+    case HPC_COLL_BCAST:
+    case HPC_COLL_SCATTER:
+    case HPC_COLL_SCATTERV:
+        return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case HPC_COLL_GATHER:
+    case HPC_COLL_GATHERV:
+    case HPC_COLL_REDUCE:
+        return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case HPC_COLL_SCAN:
+    case HPC_COLL_EXSCAN:
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    default:
+        return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    }
+    switch (f->family) {
+    case HPC_MPI_P2P:
+        return OTF2_REGION_ROLE_POINT2POINT;
+    case HPC_MPI_COLL:
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    case HPC_MPI_ONESIDED:
+        return OTF2_REGION_ROLE_RMA;
+    case HPC_MPI_IO:
+        return OTF2_REGION_ROLE_FILE_IO;
+    default:
+        return OTF2_REGION_ROLE_FUNCTION;
+    }
+}
+
+/* Region of MPI function id fn; *index gets its index in proc->fns (UINT32_MAX if the
+ * id is not in the process's mpi_fn table: then the region is "MPI_<id>"). */
+static uint32_t mpi_region(gen *g, uint64_t fn, uint32_t *index)
+{
+    mg_proc *p = g->proc;
+    uint64_t i;
+    if (memo_get(&g->fn_memo, fn, &i)) {
+        *index = (uint32_t)(i >> 32);
+        return (uint32_t)i;
+    }
+    if (mg_map_get(&p->fn_by_id, fn, &i)) {
+        *index = (uint32_t)i;
+        mg_fninfo *f = &p->fns[i];
+        if (f->region == UINT32_MAX)
+            f->region = mg_proc_region(p, MG_RKEY_MPI(fn), f->name, "", 0, mpi_role(f), MG_PAR_MPI);
+        memo_put(&g->fn_memo, fn, (i << 32) | f->region);
+        return f->region;
+    }
+    *index = UINT32_MAX;
+    g->bad_fn++;
+    char name[40];
+    snprintf(name, sizeof(name), "MPI_function_%llu", (unsigned long long)fn);
+    return mg_proc_region(p, MG_RKEY_MPI(fn), name, "", 0, OTF2_REGION_ROLE_FUNCTION, MG_PAR_MPI);
+}
+
+/* ------------------------------------------------------------ CCT */
+
+static void cc_reserve(mg_loc *l, size_t n)
+{
+    size_t old = l->capcc;
+    mg_grow((void **)&l->cc, &l->capcc, n, sizeof(mg_ccnode));
+    memset(l->cc + old, 0, (l->capcc - old) * sizeof(mg_ccnode));
+    if (l->ncc < n)
+        l->ncc = n;
+}
+
+static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
+{
+    mg_loc *l = g->loc;
+    if (n->id == 0 || n->id > l->ncc + MAX_NODE_GAP) {
+        if (g->pass == 1)
+            hpc_diag_report(g->job->diag, HPC_WARNING, l->path, offset, __FILE__, __LINE__,
+                            "CCT node id %llu out of range (%zu nodes so far); ignored",
+                            (unsigned long long)n->id, l->ncc);
+        return;
+    }
+    cc_reserve(l, n->id + 1);
+    mg_ccnode *c = &l->cc[n->id];
+    if (c->depth)
+        return; /* pass 2, or a duplicate: the first definition stands */
+    uint32_t parent =
+        n->parent < n->id && (n->parent == 0 || l->cc[n->parent].depth) ? (uint32_t)n->parent : 0;
+    mg_symloc where = mg_symproc_resolve(symproc(g), n->pc);
+    const char *name = mg_syms_func_name(g->job->syms, where.func);
+    c->region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func), name, "", 0,
+                               OTF2_REGION_ROLE_FUNCTION, MG_PAR_SAMPLING);
+    c->func = where.func;
+    c->parent = parent;
+    c->depth = parent ? l->cc[parent].depth + 1 : 1;
+}
+
+/* A sample's node, or 0 ("no stack") when it does not name a defined node. */
+static uint32_t sample_node(gen *g, uint64_t node)
+{
+    if (node == 0)
+        return 0;
+    if (node < g->loc->ncc && g->loc->cc[node].depth)
+        return (uint32_t)node;
+    g->bad_node++;
+    return 0;
+}
+
+/* Undefined ids below ncc (gaps) still need a definition for the mapping table. */
+static void cc_fill_gaps(gen *g)
+{
+    mg_loc *l = g->loc;
+    cc_reserve(l, 1);
+    if (!l->cc[0].depth)
+        l->cc[0] = (mg_ccnode){0, special_region(g, SR_NOSTACK), 1, 0};
+    for (size_t i = 1; i < l->ncc; i++)
+        if (!l->cc[i].depth)
+            l->cc[i] = (mg_ccnode){0, special_region(g, SR_UNKNOWN_FRAME), 1, 0};
+}
+
+/* ------------------------------------------------------------ samples */
+
+static void node_weight(gen *g, uint32_t node, uint64_t ns)
+{
+    if (node >= g->nnode_w) {
+        size_t n = g->nnode_w ? g->nnode_w : 256;
+        while (n <= node)
+            n *= 2;
+        g->node_ns = mg_xrealloc(g->node_ns, n * sizeof(uint64_t));
+        g->node_n = mg_xrealloc(g->node_n, n * sizeof(uint64_t));
+        memset(g->node_ns + g->nnode_w, 0, (n - g->nnode_w) * sizeof(uint64_t));
+        memset(g->node_n + g->nnode_w, 0, (n - g->nnode_w) * sizeof(uint64_t));
+        g->nnode_w = n;
+    }
+    g->node_ns[node] += ns;
+    g->node_n[node]++;
+}
+
+/* The execution record of parallel region `region`, or NULL (lost, or beyond the cap). */
+static mg_ompreg *omp_exec(gen *g, uint64_t region)
+{
+    uint64_t i;
+    if (!region || !mg_map_get(&g->proc->omp_by_id, region, &i))
+        return NULL;
+    return &g->proc->ompregs[i];
+}
+
+/*
+ * OpenMP Work / Wait of one sample, classified as hpanalyze does (analyzer/omp_model.h:
+ * hpa_omp_state_cat, and hpa_omp_classify's rule that a worker's implicit-barrier state
+ * after its region's end is idle: libomp reports that barrier's end only at the next
+ * fork).
+ */
+static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t time, uint64_t ns)
+{
+    unsigned s = HPC_STATE_OMP(state);
+    if (s == HPC_OMP_STATE_NONE && region == 0) {
+        g->pre_runtime_ns += ns; /* serial work if this turns out to be the initial thread */
+        return;
+    }
+    enum hpa_omp_cat cat = hpa_omp_state_cat(s);
+    if (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT)
+        return;
+    mg_ompreg *x = omp_exec(g, region);
+    if (x && s == HPC_OMP_STATE_IMPLICIT_BARRIER && x->end && time > x->end &&
+        x->enc_seq != g->loc->seq)
+        return; /* idle */
+    mg_tsum *t = &g->loc->sum;
+    if (cat == HPA_OMP_CAT_WORK)
+        t->omp_work_ns += ns;
+    else
+        t->omp_wait_ns += ns;
+    if (!x)
+        return;
+    uint64_t k;
+    if (!memo_get(&g->sum_memo, region, &k)) {
+        mg_ompstat *o = mg_psum_omp(&g->proc->sum, x->lregion, g->proc->regions[x->lregion].name);
+        uint32_t oi = (uint32_t)(o - g->proc->sum.omps);
+        mg_ompthr *ot = mg_psum_ompthr(&g->proc->sum, oi, g->loc->seq);
+        k = ((uint64_t)oi << 32) | (uint64_t)(ot - g->proc->sum.ompthr);
+        memo_put(&g->sum_memo, region, k);
+    }
+    mg_ompstat *o = &g->proc->sum.omps[k >> 32];
+    mg_ompthr *ot = &g->proc->sum.ompthr[(uint32_t)k];
+    if (cat == HPA_OMP_CAT_WORK) {
+        o->work_ns += ns;
+        ot->work_ns += ns;
+    } else {
+        o->wait_ns += ns;
+        ot->wait_ns += ns;
+    }
+}
+
+static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
+{
+    uint32_t node = sample_node(g, s->node);
+    emit(g, ct(g, s->time), MG_EV_SAMPLE, node, 0, 0, 0, 0);
+    if (g->pass != 1)
+        return;
+    mg_tsum *t = &g->loc->sum;
+    t->samples++;
+    t->sample_cpu_ns += s->cpu_ns;
+    node_weight(g, node, s->cpu_ns);
+    sum_omp_sample(g, (unsigned)s->state, s->region, s->time, s->cpu_ns);
+}
+
+static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
+{
+    mg_ctrinfo *c = mg_proc_counter(g->proc, s->counter);
+    uint64_t t = ct(g, s->time);
+    uint32_t node = sample_node(g, s->node);
+    emit(g, t, MG_EV_METRIC, c->metric, 0, 0, s->value, 0);
+    emit(g, t, MG_EV_SAMPLE, node, c->igen, 0, 0, 0);
+    if (g->pass != 1)
+        return;
+    g->loc->sum.counter_samples++;
+    mg_psum *ps = &g->proc->sum;
+    size_t k = (size_t)(c - g->proc->ctrs);
+    while (ps->nctrs <= k) {
+        mg_ctrinfo *ci = &g->proc->ctrs[ps->nctrs];
+        mg_ctrstat *cs = MG_PUSH(ps->ctrs, ps->nctrs, ps->capctrs);
+        *cs = (mg_ctrstat){mg_xstrdup(ci->name), mg_xstrdup(ci->unit), 0, 0};
+    }
+    ps->ctrs[k].samples++;
+    ps->ctrs[k].value += s->value;
+}
+
+/* ------------------------------------------------------------ MPI */
+
+static uint32_t local_comm(gen *g, uint64_t comm, bool *ok)
+{
+    uint64_t i;
+    if (memo_get(&g->comm_memo, comm, &i)) {
+        *ok = true;
+        return (uint32_t)i;
+    }
+    *ok = mg_map_get(&g->proc->comm_by_id, comm, &i);
+    if (!*ok) {
+        g->bad_comm++;
+        return 0;
+    }
+    memo_put(&g->comm_memo, comm, i);
+    return (uint32_t)i;
+}
+
+static void close_call(gen *g)
+{
+    if (!g->call_open)
+        return;
+    g->call_open = false;
+    emit(g, g->call_leave, MG_EV_LEAVE, g->call_region, 0, 0, 0, 0);
+    if (g->pass != 1)
+        return;
+    if (!g->acc.open)
+        return; /* no mpi_fn record names the function: not counted (as hpanalyze) */
+    g->acc.open = false;
+    uint64_t ns = hpa_mpi_call_ns(&g->acc);
+    mg_tsum *t = &g->loc->sum;
+    mg_psum *ps = &g->proc->sum;
+    t->mpi_ns += ns;
+    t->mpi_calls++;
+    const char *name = g->proc->regions[g->call_region].name;
+    bool lifecycle = hpa_mpi_is_lifecycle(name);
+    hpa_mpi_rank_add(&ps->mpi, &ps->win, &g->acc, lifecycle);
+    if (lifecycle)
+        return;
+    hpa_mpi_sum_add(&mg_psum_call(ps, g->call_region, name)->s, ns, &g->acc.d);
+    /* call site: the return address's line, per MPI function */
+    uint64_t memo_key = g->call_site ^ ((uint64_t)g->call_region << 48), idx;
+    if (memo_get(&g->site_memo, memo_key, &idx)) {
+        hpa_mpi_sum_add(&ps->sites[idx].s, ns, &g->acc.d);
+        return;
+    }
+    mg_symloc where = {MG_SYM_UNKNOWN, 0};
+    if (g->call_site)
+        where = mg_symproc_resolve(symproc(g), g->call_site - 1);
+    if (!where.line)
+        where.line = mg_syms_func_line(g->job->syms, where.func);
+    uint64_t key = ((uint64_t)where.line << 24) | (g->call_region & 0xffffff);
+    mg_callstat *site;
+    if (mg_map_get(&ps->site_by_key, key, &idx)) {
+        site = &ps->sites[idx];
+    } else {
+        uint32_t lineno = 0;
+        const char *file = mg_syms_line_file(g->job->syms, where.line, &lineno);
+        const char *fname = mg_syms_func_name(g->job->syms, where.func);
+        char desc[1024];
+        if (lineno) {
+            const char *base = strrchr(file, '/');
+            snprintf(desc, sizeof(desc), "%s %s:%u", fname, base ? base + 1 : file, lineno);
+        } else {
+            snprintf(desc, sizeof(desc), "%s", fname);
+        }
+        site = mg_psum_site(ps, key, name, desc);
+    }
+    memo_put(&g->site_memo, memo_key, (uint64_t)(site - ps->sites));
+    hpa_mpi_sum_add(&site->s, ns, &g->acc.d);
+}
+
+static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
+{
+    close_call(g);
+    g->call_open = true;
+    g->call_enter = ct(g, c->time_enter);
+    g->call_leave = ct(g, c->time_leave);
+    if (g->call_leave < g->call_enter)
+        g->call_leave = g->call_enter;
+    g->call_site = c->callsite;
+    g->call_region = mpi_region(g, c->fn, &g->call_fn);
+    if (g->pass == 1 && g->call_fn != UINT32_MAX)
+        hpa_mpi_call_open(&g->acc, g->call_fn, c);
+    emit(g, g->call_enter, MG_EV_ENTER, g->call_region, 0, 0, 0, 0);
+}
+
+/* Time of a detail record: inside its call. */
+static uint64_t detail_time(gen *g, uint64_t t)
+{
+    t = ct(g, t);
+    if (!g->call_open) {
+        g->orphan_detail++;
+        return t;
+    }
+    return clamp(t, g->call_enter, g->call_leave);
+}
+
+static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
+{
+    if (g->pass == 1)
+        hpa_mpi_call_p2p(&g->acc, m);
+    uint64_t t = detail_time(g, m->time);
+    bool ok;
+    uint32_t comm = local_comm(g, m->comm, &ok);
+    bool needs_peer = m->op == HPC_P2P_SEND || m->op == HPC_P2P_ISEND || m->op == HPC_P2P_RECV ||
+                      m->op == HPC_P2P_IRECV_COMPLETE;
+    if (needs_peer && (m->peer < 0 || !ok))
+        return; /* MPI_PROC_NULL moves nothing; an unknown comm cannot be named */
+    uint32_t peer = (uint32_t)m->peer;
+    if (g->pass == 1 && needs_peer && m->peer_world >= 0 &&
+        (uint64_t)m->peer_world < g->job->nprocs && g->job->procs[m->peer_world].placeholder &&
+        g->job->procs[m->peer_world].group == (uint64_t)m->peer_world)
+        g->to_missing++;
+    uint64_t tag = (uint32_t)m->tag;
+    switch (m->op) {
+    case HPC_P2P_SEND:
+    case HPC_P2P_ISEND:
+        emit(g, t, m->op == HPC_P2P_SEND ? MG_EV_MPI_SEND : MG_EV_MPI_ISEND, peer, comm, tag,
+             m->bytes, m->request);
+        break;
+    case HPC_P2P_RECV:
+    case HPC_P2P_IRECV_COMPLETE:
+        emit(g, t, m->op == HPC_P2P_RECV ? MG_EV_MPI_RECV : MG_EV_MPI_IRECV, peer, comm, tag,
+             m->bytes, m->request);
+        break;
+    case HPC_P2P_ISEND_COMPLETE:
+        emit(g, t, MG_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, m->request);
+        break;
+    case HPC_P2P_IRECV_REQUEST:
+        emit(g, t, MG_EV_MPI_IRECV_REQUEST, 0, 0, 0, 0, m->request);
+        break;
+    case HPC_P2P_REQUEST_CANCELLED:
+        emit(g, t, MG_EV_MPI_REQUEST_CANCELLED, 0, 0, 0, 0, m->request);
+        break;
+    default:
+        break;
+    }
+}
+
+static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
+{
+    if (g->pass == 1)
+        hpa_mpi_call_coll(&g->acc, m);
+    bool ok;
+    uint32_t comm = local_comm(g, m->comm, &ok);
+    if (!ok || m->op == HPC_COLL_NONE || m->op > HPC_COLL_REDUCE_SCATTER_BLOCK)
+        return;
+    uint64_t tb = detail_time(g, m->time_begin), te = detail_time(g, m->time_end);
+    if (te < tb)
+        te = tb;
+    uint32_t root = m->root < 0 ? UINT32_MAX : (uint32_t)m->root;
+    emit(g, tb, MG_EV_MPI_COLL_BEGIN, 0, 0, 0, 0, 0);
+    emit(g, te, MG_EV_MPI_COLL_END, comm, root, m->op - 1, m->bytes_sent, m->bytes_recv);
+}
+
+/* ------------------------------------------------------------ OpenMP */
+
+static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
+{
+    uint64_t t = ct(g, r->time);
+    uint32_t lregion = omp_region(g, OC_PARALLEL, r->codeptr);
+    emit(g, t, MG_EV_THREAD_FORK, (uint32_t)r->team_size, 0, 0, 0, 0);
+    mg_proc *p = g->proc;
+    if (g->pass != 1 || mg_map_get(&p->omp_by_id, r->region, NULL))
+        return;
+    mg_psum_omp(&p->sum, lregion, p->regions[lregion].name)->instances++;
+    if (p->nompregs == MG_OMP_MAX_REGIONS) {
+        if (!p->omp_capped)
+            mg_job_problem(g->job,
+                           "%s: more than %u parallel region executions: later ones are "
+                           "not attributed to their construct in the summary",
+                           p->hp ? p->hp->dir : p->name, MG_OMP_MAX_REGIONS);
+        p->omp_capped = true;
+        return;
+    }
+    mg_map_put(&p->omp_by_id, r->region, p->nompregs);
+    *MG_PUSH(p->ompregs, p->nompregs, p->capompregs) =
+        (mg_ompreg){lregion, g->loc->seq, r->time, 0};
+}
+
+static void omp_parallel_end(gen *g, const hpc_rec_omp_parallel_end *r)
+{
+    emit(g, ct(g, r->time), MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
+    mg_ompreg *x = omp_exec(g, r->region);
+    if (g->pass != 1 || !x || x->end || r->time < x->begin)
+        return;
+    x->end = r->time;
+    mg_psum_omp(&g->proc->sum, x->lregion, g->proc->regions[x->lregion].name)->wall_ns +=
+        r->time - x->begin;
+}
+
+static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
+{
+    uint64_t t = ct(g, r->time);
+    if (r->endpoint == 1) {
+        mg_ompreg *x = omp_exec(g, r->region);
+        uint32_t lregion = x ? x->lregion : omp_region(g, OC_PARALLEL, 0);
+        uint32_t size = r->team_size ? (uint32_t)r->team_size : 1;
+        uint32_t team = mg_proc_team(g->proc, size);
+        uint64_t claim = ((uint64_t)size << 32) | (uint32_t)r->thread_num;
+        if (!mg_map_get(&g->loc->claim_set, claim, NULL)) {
+            mg_map_put(&g->loc->claim_set, claim, 1);
+            *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
+        }
+        emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
+        emit(g, t, MG_EV_ENTER, (uint32_t)lregion, 0, 0, 0, 0);
+        if (g->nitasks < MAX_ITASKS)
+            g->itasks[g->nitasks] = (itask){r->region, lregion, team};
+        g->nitasks++;
+        return;
+    }
+    /* end: the innermost open task (the record's team size may be 0 at the end) */
+    if (g->nitasks == 0)
+        return;
+    g->nitasks--;
+    if (g->nitasks >= MAX_ITASKS)
+        return;
+    itask *it = &g->itasks[g->nitasks];
+    emit(g, t, MG_EV_LEAVE, it->lregion, 0, 0, 0, 0);
+    emit(g, t, MG_EV_TEAM_END, it->team, 0, 0, 0, 0);
+}
+
+static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
+{
+    if (te < tb)
+        te = tb;
+    emit(g, tb, MG_EV_ENTER, region, 0, 0, 0, 0);
+    emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
+}
+
+/* A worker's implicit barrier has no code address: name it after its parallel region. */
+static uint32_t implicit_barrier_of(gen *g, uint64_t region)
+{
+    mg_ompreg *x = omp_exec(g, region);
+    if (!x)
+        return omp_region(g, OC_IMPLICIT_BARRIER, 0);
+    const mg_region *par = &g->proc->regions[x->lregion];
+    const char *at = strstr(par->name, " @");
+    char name[1024];
+    snprintf(name, sizeof(name), "%s%s", omp_constructs[OC_IMPLICIT_BARRIER].name, at ? at : "");
+    return mg_proc_region(g->proc, MG_RKEY_OMP(OC_IMPLICIT_BARRIER, 0x80000000u | x->lregion), name,
+                          par->file, par->line, OTF2_REGION_ROLE_IMPLICIT_BARRIER, MG_PAR_OPENMP);
+}
+
+static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
+{
+    static const enum omp_construct oc[] = {
+        [HPC_OMP_SYNC_IMPLICIT_BARRIER] = OC_IMPLICIT_BARRIER,
+        [HPC_OMP_SYNC_EXPLICIT_BARRIER] = OC_BARRIER,
+        [HPC_OMP_SYNC_TASKWAIT] = OC_TASKWAIT,
+        [HPC_OMP_SYNC_TASKGROUP] = OC_TASKGROUP,
+        [HPC_OMP_SYNC_REDUCTION] = OC_REDUCTION,
+        [HPC_OMP_SYNC_BARRIER_OTHER] = OC_BARRIER_OTHER,
+    };
+    enum omp_construct c =
+        r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_BARRIER_OTHER;
+    uint32_t region = c == OC_IMPLICIT_BARRIER && !r->codeptr ? implicit_barrier_of(g, r->region)
+                                                              : omp_region(g, c, r->codeptr);
+    enter_leave(g, region, ct(g, r->time_begin), ct(g, r->time_end));
+}
+
+static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
+{
+    uint64_t tr = ct(g, r->time_request), ta = ct(g, r->time_acquired),
+             tl = ct(g, r->time_released);
+    ta = ta < tr ? tr : ta;
+    tl = tl < ta ? ta : tl;
+    switch (r->kind) {
+    case HPC_OMP_MUTEX_CRITICAL:
+    case HPC_OMP_MUTEX_ORDERED: {
+        bool crit = r->kind == HPC_OMP_MUTEX_CRITICAL;
+        uint32_t outer = omp_region(g, crit ? OC_CRITICAL : OC_ORDERED, r->codeptr);
+        uint32_t inner = omp_region(g, crit ? OC_CRITICAL_SBLOCK : OC_ORDERED_SBLOCK, r->codeptr);
+        emit(g, tr, MG_EV_ENTER, outer, 0, 0, 0, 0);
+        emit(g, ta, MG_EV_ENTER, inner, 0, 0, 0, 0);
+        emit(g, tl, MG_EV_LEAVE, inner, 0, 0, 0, 0);
+        emit(g, tl, MG_EV_LEAVE, outer, 0, 0, 0, 0);
+        break;
+    }
+    case HPC_OMP_MUTEX_NEST_LOCK:
+        enter_leave(g, omp_region(g, OC_NEST_LOCK, r->codeptr), tr, ta);
+        break;
+    case HPC_OMP_MUTEX_ATOMIC:
+        enter_leave(g, omp_region(g, OC_ATOMIC, r->codeptr), tr, ta);
+        break;
+    default:
+        enter_leave(g, omp_region(g, OC_LOCK, r->codeptr), tr, ta);
+        break;
+    }
+}
+
+static void omp_work(gen *g, const hpc_rec_omp_work *r)
+{
+    static const enum omp_construct oc[] = {
+        [HPC_OMP_WORK_LOOP] = OC_LOOP,
+        [HPC_OMP_WORK_SECTIONS] = OC_SECTIONS,
+        [HPC_OMP_WORK_SINGLE_EXECUTOR] = OC_SINGLE,
+        [HPC_OMP_WORK_SINGLE_OTHER] = OC_SINGLE,
+        [HPC_OMP_WORK_WORKSHARE] = OC_WORKSHARE,
+        [HPC_OMP_WORK_DISTRIBUTE] = OC_DISTRIBUTE,
+        [HPC_OMP_WORK_TASKLOOP] = OC_TASKLOOP,
+        [HPC_OMP_WORK_SCOPE] = OC_SCOPE,
+    };
+    enum omp_construct c =
+        r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_LOOP;
+    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
+}
+
+static void omp_task(gen *g, const hpc_rec_omp_task *r)
+{
+    if (r->event != HPC_OMP_TASK_BEGIN && r->event != HPC_OMP_TASK_END)
+        return;
+    uint32_t region = omp_region(g, OC_TASK, r->codeptr);
+    emit(g, ct(g, r->time), r->event == HPC_OMP_TASK_BEGIN ? MG_EV_ENTER : MG_EV_LEAVE, region, 0,
+         0, 0, 0);
+}
+
+/* ------------------------------------------------------------ the stream */
+
+static void thread_facts(gen *g, const hpc_record *r)
+{
+    mg_tsum *t = &g->loc->sum;
+    if (r->kind == HPC_K_omp_thread) {
+        g->omp_thread_type = (uint32_t)r->u.omp_thread.type;
+    } else if (r->kind == HPC_K_thread_begin) {
+        t->tid = r->u.thread_begin.tid;
+        if (r->u.thread_begin.name.n) {
+            free(t->name);
+            t->name = mg_strdup_n(r->u.thread_begin.name.p, r->u.thread_begin.name.n);
+        }
+    } else if (r->kind == HPC_K_thread_end) {
+        t->ended = true;
+        t->cpu_ns = r->u.thread_end.cpu_ns;
+        hpa_mpi_window_seen(&g->proc->sum.win, r->u.thread_end.time);
+    }
+}
+
+static void dispatch(gen *g, const hpc_record *r)
+{
+    if (r->kind != HPC_K_mpi_p2p && r->kind != HPC_K_mpi_coll)
+        close_call(g);
+    switch (r->kind) {
+    case HPC_K_cct_node:
+        cct_node(g, &r->u.cct_node, r->offset);
+        break;
+    case HPC_K_sample_clock:
+        sample_clock(g, &r->u.sample_clock);
+        break;
+    case HPC_K_sample_counter:
+        sample_counter(g, &r->u.sample_counter);
+        break;
+    case HPC_K_mpi_call:
+        mpi_call(g, &r->u.mpi_call);
+        break;
+    case HPC_K_mpi_p2p:
+        mpi_p2p(g, &r->u.mpi_p2p);
+        break;
+    case HPC_K_mpi_coll:
+        mpi_coll(g, &r->u.mpi_coll);
+        break;
+    case HPC_K_omp_parallel_begin:
+        omp_parallel_begin(g, &r->u.omp_parallel_begin);
+        break;
+    case HPC_K_omp_parallel_end:
+        omp_parallel_end(g, &r->u.omp_parallel_end);
+        break;
+    case HPC_K_omp_implicit_task:
+        omp_implicit_task(g, &r->u.omp_implicit_task);
+        break;
+    case HPC_K_omp_sync:
+        omp_sync(g, &r->u.omp_sync);
+        break;
+    case HPC_K_omp_mutex:
+        omp_mutex(g, &r->u.omp_mutex);
+        break;
+    case HPC_K_omp_work:
+        omp_work(g, &r->u.omp_work);
+        break;
+    case HPC_K_omp_task:
+        omp_task(g, &r->u.omp_task);
+        break;
+    case HPC_K_omp_masked:
+        enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
+                    ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end));
+        break;
+    case HPC_K_omp_thread:
+    case HPC_K_thread_begin:
+    case HPC_K_thread_end:
+        if (g->pass == 1)
+            thread_facts(g, r);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Sampled time per function: exclusive to the leaf, inclusive once per path. */
+static void sum_functions(gen *g)
+{
+    mg_loc *l = g->loc;
+    mg_psum *ps = &g->proc->sum;
+    mg_map seen = {0};
+    for (size_t n = 0; n < g->nnode_w && n < l->ncc; n++) {
+        if (!g->node_n[n])
+            continue;
+        uint64_t w = g->node_ns[n];
+        mg_map_clear(&seen);
+        for (size_t k = n, steps = 0; steps < 100000; k = l->cc[k].parent, steps++) {
+            uint32_t region = l->cc[k].region;
+            if (!mg_map_get(&seen, region, NULL)) {
+                mg_map_put(&seen, region, 1);
+                const char *module =
+                    l->cc[k].func ? mg_syms_func_module(g->job->syms, l->cc[k].func) : "";
+                mg_funcstat *f = mg_psum_func(ps, region, g->proc->regions[region].name, module);
+                f->incl_ns += w;
+                if (k == n) {
+                    f->excl_ns += w;
+                    f->samples += g->node_n[n];
+                }
+            }
+            if (k == 0 || l->cc[k].parent == 0)
+                break;
+        }
+    }
+    mg_map_free(&seen);
+}
+
+static void report_counts(gen *g)
+{
+    const char *path = g->loc->path;
+    if (g->bad_comm)
+        mg_job_problem(g->job,
+                       "%s: %llu MPI events name a communicator the process never defined; "
+                       "left out of the trace",
+                       path, (unsigned long long)g->bad_comm);
+    if (g->bad_node)
+        mg_job_problem(g->job,
+                       "%s: %llu samples name an undefined calling context; shown as "
+                       "<no stack>",
+                       path, (unsigned long long)g->bad_node);
+    if (g->bad_fn)
+        mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record", path,
+                       (unsigned long long)g->bad_fn);
+    if (g->to_missing)
+        mg_job_problem(g->job,
+                       "%s: %llu messages to or from ranks that left no data have no partner in "
+                       "the trace",
+                       path, (unsigned long long)g->to_missing);
+    if (g->orphan_detail)
+        mg_job_problem(g->job, "%s: %llu MPI detail records without their mpi_call", path,
+                       (unsigned long long)g->orphan_detail);
+}
+
+int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
+{
+    gen g = {.job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx};
+    memo_init(&g.fn_memo);
+    memo_init(&g.comm_memo);
+    memo_init(&g.omp_memo);
+    memo_init(&g.site_memo);
+    memo_init(&g.sum_memo);
+    cc_fill_gaps(&g);
+    if (!r)
+        return 0;
+    hpc_reader_rewind(r);
+    hpc_record rec;
+    uint64_t nrec = 0;
+    while (hpc_reader_next(r, &rec) > 0) {
+        nrec++;
+        dispatch(&g, &rec);
+        if ((++job->progress_records & 0xffff) == 0 && job->tick)
+            job->tick(job);
+    }
+    close_call(&g);
+    /* implicit tasks still open (the thread died inside a parallel region) are closed by
+     * the writer's nesting guard */
+    cc_fill_gaps(&g);
+    if (pass == 1) {
+        loc->sum.records = nrec;
+        loc->sum.damaged = hpc_reader_damaged(r);
+        loc->sum.unknown = hpc_reader_unknown(r);
+        if (loc->sum.damaged)
+            mg_job_problem(job, "%s: %llu damaged records skipped", loc->path,
+                           (unsigned long long)loc->sum.damaged);
+        /* as hpanalyze: the initial thread before the OpenMP runtime started (libomp starts
+         * at the first construct) ran serial code of an OpenMP program: work */
+        if (loc->proc->ompt && g.omp_thread_type == 1)
+            loc->sum.omp_work_ns += g.pre_runtime_ns;
+        sum_functions(&g);
+        report_counts(&g);
+    }
+    free(g.node_ns);
+    free(g.node_n);
+    return 0;
+}

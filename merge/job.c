@@ -1,0 +1,444 @@
+/*
+ * job.c - build the job model from an experiment (see job.h).
+ */
+#include "job.h"
+
+#include <otf2/OTF2_Definitions.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PROBLEMS 1000
+
+void mg_job_problem(mg_job *job, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    va_end(ap);
+    if (!msg)
+        return;
+    fprintf(stderr, "%s: %s\n", MG_PROG, msg);
+    if (job->nproblems >= MAX_PROBLEMS) {
+        job->problems_dropped++;
+        free(msg);
+        return;
+    }
+    *MG_PUSH(job->problems, job->nproblems, job->capproblems) = msg;
+}
+
+/* NUL-separated argv -> one line with spaces. */
+static char *argv_line(hpc_str a)
+{
+    char *s = mg_strdup_n(a.p, a.n);
+    for (uint32_t i = 0; i + 1 < a.n; i++)
+        if (s[i] == 0)
+            s[i] = ' ';
+    return s;
+}
+
+uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *file, uint32_t line,
+                        unsigned role, unsigned paradigm)
+{
+    uint64_t *slot = mg_map_slot(&p->region_by_key, key, UINT64_MAX);
+    if (*slot != UINT64_MAX)
+        return (uint32_t)*slot;
+    *slot = p->nregions;
+    mg_region *r = MG_PUSH(p->regions, p->nregions, p->capregions);
+    *r = (mg_region){mg_xstrdup(name), mg_xstrdup(file ? file : ""), line, (uint8_t)role,
+                     (uint8_t)paradigm};
+    return (uint32_t)(p->nregions - 1);
+}
+
+uint32_t mg_proc_team(mg_proc *p, uint32_t team_size)
+{
+    uint64_t *slot = mg_map_slot(&p->team_by_size, team_size, UINT64_MAX);
+    if (*slot != UINT64_MAX)
+        return (uint32_t)*slot;
+    *slot = p->ncomms;
+    mg_comm *c = MG_PUSH(p->comms, p->ncomms, p->capcomms);
+    *c = (mg_comm){.type = MG_COMM_OMP,
+                   .parent = -1,
+                   .size = team_size,
+                   .name = mg_xasprintf("OpenMP team of %u", team_size)};
+    return (uint32_t)(p->ncomms - 1);
+}
+
+static void add_counter(mg_proc *p, uint64_t index, const char *name, const char *unit,
+                        uint64_t interval)
+{
+    mg_map_put(&p->ctr_by_index, index, p->nctrs);
+    mg_ctrinfo *c = MG_PUSH(p->ctrs, p->nctrs, p->capctrs);
+    c->name = mg_xstrdup(name);
+    c->unit = mg_xstrdup(unit);
+    c->interval = interval;
+    c->metric = (uint32_t)p->nmetrics;
+    c->igen = (uint32_t)p->nigens;
+    mg_metric *m = MG_PUSH(p->metrics, p->nmetrics, p->capmetrics);
+    *m = (mg_metric){
+        mg_xstrdup(name), mg_xstrdup(unit),
+        mg_xasprintf("%s, sampled every %llu %s", name, (unsigned long long)interval, unit)};
+    mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
+    *g = (mg_igen){mg_xstrdup(name), OTF2_INTERRUPT_GENERATOR_MODE_COUNT, interval};
+}
+
+mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index)
+{
+    uint64_t i;
+    if (!mg_map_get(&p->ctr_by_index, index, &i)) {
+        char name[32];
+        snprintf(name, sizeof(name), "counter%llu", (unsigned long long)index);
+        add_counter(p, index, name, "events", 0);
+        i = p->nctrs - 1;
+    }
+    return &p->ctrs[i];
+}
+
+static const char *comm_kind_name(unsigned kind)
+{
+    static const char *names[] = {[HPC_COMM_WORLD] = "MPI_COMM_WORLD",
+                                  [HPC_COMM_SELF] = "MPI_COMM_SELF",
+                                  [HPC_COMM_DUP] = "dup",
+                                  [HPC_COMM_SPLIT] = "split",
+                                  [HPC_COMM_CREATE] = "create",
+                                  [HPC_COMM_CART] = "cart",
+                                  [HPC_COMM_GRAPH] = "graph",
+                                  [HPC_COMM_INTERCOMM] = "intercomm",
+                                  [HPC_COMM_MERGE] = "merge",
+                                  [HPC_COMM_OTHER] = "comm"};
+    return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "comm";
+}
+
+static void load_comm(mg_job *job, mg_proc *p, const hpc_record *r, uint64_t *parent_id)
+{
+    const hpc_rec_mpi_comm *c = &r->u.mpi_comm;
+    if (mg_map_get(&p->comm_by_id, c->id, NULL)) {
+        mg_job_problem(job, "%s: offset %llu: communicator %llu defined twice; second ignored",
+                       p->hp->dir, (unsigned long long)r->offset, (unsigned long long)c->id);
+        return;
+    }
+    if (c->size == 0 || c->size > (1u << 24) || c->rank >= c->size) {
+        mg_job_problem(job, "%s: offset %llu: communicator %llu has size %llu, rank %llu; ignored",
+                       p->hp->dir, (unsigned long long)r->offset, (unsigned long long)c->id,
+                       (unsigned long long)c->size, (unsigned long long)c->rank);
+        return;
+    }
+    mg_comm m = {.type = c->kind == HPC_COMM_SELF ? MG_COMM_SELF : MG_COMM_MPI,
+                 .gid_root = c->gid_root,
+                 .gid_seq = c->gid_seq,
+                 .parent = -1,
+                 .size = (uint32_t)c->size};
+    m.members = mg_xcalloc(c->size, sizeof(uint64_t));
+    long got = hpc_varints_decode(c->members, m.members, c->size);
+    if (m.type == MG_COMM_MPI && got != (long)c->size) {
+        mg_job_problem(job, "%s: offset %llu: communicator %llu lists %ld of %llu members; ignored",
+                       p->hp->dir, (unsigned long long)r->offset, (unsigned long long)c->id, got,
+                       (unsigned long long)c->size);
+        free(m.members);
+        return;
+    }
+    m.name = c->name.n ? mg_strdup_n(c->name.p, c->name.n) : mg_xstrdup(comm_kind_name(c->kind));
+    mg_map_put(&p->comm_by_id, c->id, p->ncomms);
+    parent_id[p->ncomms] = c->parent;
+    *MG_PUSH(p->comms, p->ncomms, p->capcomms) = m;
+}
+
+static void load_tables(mg_job *job, mg_proc *p)
+{
+    const hpc_proc *hp = p->hp;
+    size_t i = 0;
+    const hpc_record *r;
+    while ((r = hpc_proc_next_of(hp, HPC_K_mpi_fn, &i))) {
+        const hpc_rec_mpi_fn *f = &r->u.mpi_fn;
+        mg_map_put(&p->fn_by_id, f->id, p->nfns);
+        mg_fninfo *fi = MG_PUSH(p->fns, p->nfns, p->capfns);
+        *fi = (mg_fninfo){mg_strdup_n(f->name.p, f->name.n), (uint32_t)f->family,
+                          (uint32_t)f->coll_op, UINT32_MAX};
+    }
+    /* comms: parents refer to process comm ids, resolved after all are loaded */
+    size_t ncomm_recs = 0;
+    for (i = 0; hpc_proc_next_of(hp, HPC_K_mpi_comm, &i);)
+        ncomm_recs++;
+    uint64_t *parent_id = mg_xcalloc(ncomm_recs + 1, sizeof(uint64_t));
+    for (i = 0; (r = hpc_proc_next_of(hp, HPC_K_mpi_comm, &i));)
+        load_comm(job, p, r, parent_id);
+    for (size_t k = 0; k < p->ncomms; k++) {
+        uint64_t pi;
+        if (parent_id[k] && mg_map_get(&p->comm_by_id, parent_id[k], &pi) && pi != k)
+            p->comms[k].parent = (int64_t)pi;
+    }
+    free(parent_id);
+    /* interrupt generator 0 is the clock */
+    uint64_t interval = 0;
+    for (i = 0; (r = hpc_proc_next_of(hp, HPC_K_settings, &i));)
+        interval = r->u.settings.clock_interval_ns;
+    p->sum.clock_interval_ns = interval;
+    mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
+    *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, interval};
+    for (i = 0; (r = hpc_proc_next_of(hp, HPC_K_counter_def, &i));) {
+        const hpc_rec_counter_def *c = &r->u.counter_def;
+        char *name = mg_strdup_n(c->name.p, c->name.n);
+        char *unit = c->unit.n ? mg_strdup_n(c->unit.p, c->unit.n) : mg_xstrdup("events");
+        if (!mg_map_get(&p->ctr_by_index, c->index, NULL))
+            add_counter(p, c->index, name, unit, c->interval);
+        free(name);
+        free(unit);
+    }
+}
+
+/* Process facts for the summary from proc_begin, proc_end, launcher_exit. */
+static void load_facts(mg_job *job, mg_proc *p)
+{
+    const hpc_proc *hp = p->hp;
+    mg_psum *s = &p->sum;
+    s->has_begin = hp->has_begin;
+    s->has_end = hp->has_end;
+    s->ended_early = hp->ended_early;
+    memcpy(s->stats, hp->stats, sizeof(s->stats));
+    hpa_mpi_sum_init(&s->mpi);
+    hpa_mpi_window_init(&s->win, hp);
+    size_t it = 0;
+    for (const hpc_record *o; (o = hpc_proc_next_of(hp, HPC_K_omp_runtime, &it));)
+        p->ompt |= o->u.omp_runtime.ompt != 0;
+    s->is_mpi = hpc_proc_next_of(hp, HPC_K_mpi_fn, &(size_t){0}) ||
+                hpc_proc_next_of(hp, HPC_K_mpi_init, &(size_t){0});
+    if (hp->has_begin) {
+        s->pid = hp->begin.pid;
+        s->exe = mg_strdup_n(hp->begin.exe.p, hp->begin.exe.n);
+        s->argv = argv_line(hp->begin.argv);
+        s->t_begin = mg_clock_apply(&p->clock, hp->begin.time);
+    } else {
+        s->exe = mg_xstrdup("");
+        s->argv = mg_xstrdup("");
+    }
+    if (hp->has_end) {
+        s->t_end = mg_clock_apply(&p->clock, hp->end.time);
+        s->os_cpu_ns = hp->end.utime_ns + hp->end.stime_ns;
+        s->maxrss_kb = hp->end.maxrss_kb;
+    }
+    if (hp->has_launcher_exit) {
+        const hpc_rec_launcher_exit *le = &hp->launcher_exit;
+        if (!hp->has_end) {
+            s->t_end = mg_clock_apply(&p->clock, le->time);
+            s->os_cpu_ns = le->utime_ns + le->stime_ns;
+            s->maxrss_kb = le->maxrss_kb;
+        }
+        s->end_note = le->exited ? mg_xasprintf("exit %lld", (long long)le->status)
+                                 : mg_xasprintf("killed by signal %lld%s", (long long)le->status,
+                                                le->core_dumped ? " (core dumped)" : "");
+    } else if (hp->has_end) {
+        const hpc_rec_proc_end *e = &hp->end;
+        s->end_note =
+            e->reason == HPC_END_SIGNAL      ? mg_xasprintf("signal %lld", (long long)e->status)
+            : e->reason == HPC_END_MPI_ABORT ? mg_xasprintf("MPI_Abort(%lld)", (long long)e->status)
+            : e->reason == HPC_END_EXEC      ? mg_xstrdup("exec")
+                                             : mg_xasprintf("exit %lld", (long long)e->status);
+    } else {
+        s->end_note = mg_xstrdup("no end record (killed?)");
+    }
+    size_t i = 0;
+    const hpc_record *r;
+    while ((r = hpc_proc_next_of(hp, HPC_K_clock_offset, &i)))
+        if (r->u.clock_offset.phase == 0)
+            s->clock_offset_ns = r->u.clock_offset.offset_ns;
+    if (hp->ended_early)
+        mg_job_problem(job, "%s: process %s ended early (%s); its data may stop short", hp->dir,
+                       p->name, s->end_note);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+    const mg_proc *x = a, *y = b;
+    return x->group < y->group ? -1 : x->group > y->group;
+}
+
+static void init_locations(mg_proc *p)
+{
+    size_t n = p->hp ? p->hp->nthreads : 0;
+    p->nlocs = p->placeholder ? 1 : n;
+    p->locs = mg_xcalloc(p->nlocs ? p->nlocs : 1, sizeof(mg_loc));
+    for (size_t k = 0; k < p->nlocs; k++) {
+        mg_loc *l = &p->locs[k];
+        l->proc = p;
+        l->seq = p->placeholder ? 0 : p->hp->threads[k].seq;
+        l->path = p->placeholder ? NULL : mg_xstrdup(p->hp->threads[k].path);
+        l->id = (p->group << 32) | l->seq;
+        l->sum.seq = l->seq;
+        l->sum.t_first = UINT64_MAX;
+        l->sum.name = mg_xasprintf("thread %u", l->seq);
+    }
+}
+
+int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
+{
+    memset(job, 0, sizeof(*job));
+    job->path = mg_xstrdup(path);
+    job->diag = diag;
+    int rc = hpc_exp_open(&job->exp, path, diag);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path,
+                rc == HPC_E_NOTFOUND ? "no such experiment (expected a directory made by "
+                                       "hpcollect, e.g. prog.1.hpc)"
+                                     : hpc_strerror(rc));
+        return rc;
+    }
+    hpc_exp *e = job->exp;
+    job->world_size = e->has_job ? e->job.world_size : -1;
+    if (e->has_job) {
+        job->collect_command = argv_line(e->job.argv);
+        job->job_id = mg_strdup_n(e->job.job_id.p, e->job.job_id.n);
+        job->version = mg_strdup_n(e->job.version.p, e->job.version.n);
+        job->real_time = e->job.real_time;
+        job->job_time = e->job.time;
+    }
+    for (size_t i = 0; i < e->nprocs; i++) {
+        const hpc_proc *hp = &e->procs[i];
+        int64_t ws = hp->has_begin ? hp->begin.world_size : -1;
+        size_t k = 0;
+        const hpc_record *r = hpc_proc_next_of(hp, HPC_K_mpi_init, &k);
+        if (r)
+            ws = (int64_t)r->u.mpi_init.size;
+        if (ws > job->world_size && ws < (1 << 24))
+            job->world_size = ws;
+    }
+    /* ranks keep their number as group id; duplicates and non-ranks go after */
+    size_t nranks = job->world_size > 0 ? (size_t)job->world_size : 0;
+    bool *taken = mg_xcalloc(nranks + 1, 1);
+    job->procs = mg_xcalloc(e->nprocs + nranks + 1, sizeof(mg_proc));
+    uint64_t next_other = nranks;
+    for (size_t i = 0; i < e->nprocs; i++) {
+        mg_proc *p = &job->procs[job->nprocs++];
+        p->hp = &e->procs[i];
+        p->rank = p->hp->rank;
+        p->name = mg_xstrdup(p->hp->name);
+        if (p->rank >= 0 && (size_t)p->rank < nranks && !taken[p->rank]) {
+            taken[p->rank] = true;
+            p->group = (uint64_t)p->rank;
+        } else {
+            if (p->rank >= 0)
+                mg_job_problem(job,
+                               "%s: rank %lld appears twice (or beyond the job's %zu ranks); "
+                               "merged as a separate process",
+                               p->hp->dir, (long long)p->rank, nranks);
+            p->group = next_other++;
+        }
+        p->host = p->hp->has_begin ? mg_strdup_n(p->hp->begin.host.p, p->hp->begin.host.n)
+                                   : mg_xstrdup("unknown");
+    }
+    for (size_t r = 0; r < nranks; r++)
+        if (!taken[r]) {
+            mg_proc *p = &job->procs[job->nprocs++];
+            p->placeholder = true;
+            p->rank = (int64_t)r;
+            p->group = r;
+            p->name = mg_xasprintf("rank%zu", r);
+            p->host = mg_xstrdup("unknown");
+            p->sum.placeholder = true;
+            hpa_mpi_sum_init(&p->sum.mpi);
+            p->sum.exe = mg_xstrdup("");
+            p->sum.argv = mg_xstrdup("");
+            p->sum.end_note = mg_xstrdup("missing: no sub-experiment");
+            mg_job_problem(job,
+                           "%s: rank %zu of %zu left no sub-experiment (it died before "
+                           "hpcollect started, or its files were removed); it is shown empty",
+                           path, r, nranks);
+        }
+    free(taken);
+    qsort(job->procs, job->nprocs, sizeof(mg_proc), cmp_group);
+    for (size_t i = 0; i < job->nprocs; i++) {
+        mg_proc *p = &job->procs[i];
+        p->index = (uint32_t)i;
+        if (p->hp) {
+            mg_clock_init(&p->clock, p->hp, diag);
+            load_tables(job, p);
+            load_facts(job, p);
+        } else {
+            mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
+            *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
+        }
+        init_locations(p);
+        if (!job->command && p->hp && p->hp->has_begin)
+            job->command = mg_xstrdup(p->sum.argv);
+    }
+    if (!job->command)
+        job->command = mg_xstrdup("");
+    if (!job->collect_command)
+        job->collect_command = mg_xstrdup("");
+    if (job->nprocs == 0) {
+        fprintf(stderr, "%s: %s: the experiment holds no process data\n", MG_PROG, path);
+        return HPC_E_FORMAT;
+    }
+    return 0;
+}
+
+void mg_proc_free(mg_proc *p)
+{
+    for (size_t i = 0; i < p->nfns; i++)
+        free(p->fns[i].name);
+    free(p->fns);
+    mg_map_free(&p->fn_by_id);
+    mg_map_free(&p->comm_by_id);
+    for (size_t i = 0; i < p->nctrs; i++) {
+        free(p->ctrs[i].name);
+        free(p->ctrs[i].unit);
+    }
+    free(p->ctrs);
+    mg_map_free(&p->ctr_by_index);
+    for (size_t i = 0; i < p->nregions; i++) {
+        free(p->regions[i].name);
+        free(p->regions[i].file);
+    }
+    free(p->regions);
+    mg_map_free(&p->region_by_key);
+    for (size_t i = 0; i < p->ncomms; i++) {
+        free(p->comms[i].members);
+        free(p->comms[i].name);
+    }
+    free(p->comms);
+    mg_map_free(&p->team_by_size);
+    for (size_t i = 0; i < p->nigens; i++)
+        free(p->igens[i].name);
+    free(p->igens);
+    for (size_t i = 0; i < p->nmetrics; i++) {
+        free(p->metrics[i].name);
+        free(p->metrics[i].unit);
+        free(p->metrics[i].desc);
+    }
+    free(p->metrics);
+    for (size_t i = 0; i < p->nlocs; i++) {
+        mg_loc *l = &p->locs[i];
+        free(l->path);
+        free(l->cc);
+        free(l->claims);
+        mg_map_free(&l->claim_set);
+        mg_tsum_free(&l->sum);
+    }
+    free(p->locs);
+    mg_symproc_close(p->sym);
+    mg_map_free(&p->omp_by_id);
+    free(p->ompregs);
+    mg_psum_free(&p->sum);
+    free(p->name);
+    free(p->host);
+    memset(p, 0, sizeof(*p));
+}
+
+void mg_job_close(mg_job *job)
+{
+    for (size_t i = 0; i < job->nprocs; i++)
+        mg_proc_free(&job->procs[i]);
+    free(job->procs);
+    for (size_t i = 0; i < job->nproblems; i++)
+        free(job->problems[i]);
+    free(job->problems);
+    hpc_exp_close(job->exp);
+    mg_syms_close(job->syms);
+    free(job->path);
+    free(job->command);
+    free(job->collect_command);
+    free(job->job_id);
+    free(job->version);
+    memset(job, 0, sizeof(*job));
+}

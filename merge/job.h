@@ -1,0 +1,161 @@
+/*
+ * job.h - the job being merged: its processes and their threads (locations).
+ *
+ * Every merge rank builds the same job from the experiment (processes in the same
+ * order, the same location ids), processes its share of the processes, and sends what
+ * it learned to rank 0 (part.c), which then holds the whole job.
+ *
+ * Order and ids: processes are sorted by location group id, which is the
+ * MPI_COMM_WORLD rank for ranks and world_size + k for other processes (a non-MPI
+ * program, fork children). Ranks that left no sub-experiment get a placeholder process
+ * with one empty location, so that every rank of every communicator has a location.
+ * Location id = group << 32 | thread seq.
+ */
+#ifndef MG_JOB_H
+#define MG_JOB_H
+
+#include "merge.h"
+#include "summary.h"
+#include "symbolize.h"
+
+typedef struct mg_proc mg_proc;
+
+/* One execution of a parallel region, from its encountering thread's records. Kept for
+ * the other threads of the process (their samples name the region): ~40 bytes each,
+ * at most MG_OMP_MAX_REGIONS per process. */
+typedef struct mg_ompreg {
+    uint32_t lregion;    /* process-local region id of the construct */
+    uint32_t enc_seq;    /* encountering thread */
+    uint64_t begin, end; /* raw times (end 0 until known) */
+} mg_ompreg;
+#define MG_OMP_MAX_REGIONS (1u << 20)
+
+/* A thread of a process: one OTF2 CPU-thread location. */
+typedef struct mg_loc {
+    mg_proc *proc;
+    uint32_t seq;
+    uint64_t id;
+    char *path; /* thread stream; NULL for a placeholder */
+    /* calling contexts: index = CCT node id; node 0 = "no stack" */
+    mg_ccnode *cc;
+    size_t ncc, capcc;
+    /* OpenMP team membership seen: team_size << 32 | thread_num */
+    uint64_t *claims;
+    size_t nclaims, capclaims;
+    mg_map claim_set;
+    mg_tsum sum;
+} mg_loc;
+
+/* What an MPI function id means in this process (mpi_fn records). */
+typedef struct mg_fninfo {
+    char *name;
+    uint32_t family, coll_op;
+    uint32_t region; /* process-local region id, UINT32_MAX until used */
+} mg_fninfo;
+
+/* What a counter index means in this process (counter_def records). */
+typedef struct mg_ctrinfo {
+    char *name, *unit;
+    uint64_t interval;
+    uint32_t metric, igen; /* process-local ids */
+} mg_ctrinfo;
+
+struct mg_proc {
+    const hpc_proc *hp; /* NULL for placeholders and, on rank 0, others' processes */
+    uint32_t index;     /* in job->procs */
+    uint64_t group;     /* OTF2 location group id */
+    int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
+    char *name, *host;
+    bool placeholder;
+    bool ompt; /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
+    bool mine; /* this merge rank processes it */
+    mg_clock clock;
+    /* tables from process.hpe */
+    mg_fninfo *fns;
+    size_t nfns, capfns;
+    mg_map fn_by_id;   /* mpi_fn id -> index in fns */
+    mg_map comm_by_id; /* mpi_comm id -> index in comms */
+    mg_ctrinfo *ctrs;
+    size_t nctrs, capctrs;
+    mg_map ctr_by_index; /* counter_def index -> index in ctrs */
+    /* process-local definitions (the local ids events use) */
+    mg_region *regions;
+    size_t nregions, capregions;
+    mg_map region_by_key;
+    mg_comm *comms;
+    size_t ncomms, capcomms;
+    mg_map team_by_size; /* OpenMP team size -> index in comms */
+    mg_igen *igens;      /* [0] = clock */
+    size_t nigens, capigens;
+    mg_metric *metrics;
+    size_t nmetrics, capmetrics;
+    /* threads */
+    mg_loc *locs;
+    size_t nlocs;
+    /* while merging */
+    mg_symproc *sym;
+    /* parallel region executions: id -> index in ompregs (capped: MG_OMP_MAX_REGIONS) */
+    mg_map omp_by_id;
+    struct mg_ompreg *ompregs;
+    size_t nompregs, capompregs;
+    bool omp_capped;
+    mg_psum sum;
+};
+
+typedef struct mg_job {
+    char *path;
+    hpc_exp *exp;
+    hpc_diag *diag;
+    mg_syms *syms;
+    mg_proc *procs;
+    size_t nprocs;
+    int64_t world_size;    /* -1 if not an MPI job */
+    char *command;         /* the profiled program's command line */
+    char *collect_command; /* hpcollect's command line */
+    char *job_id, *version;
+    uint64_t real_time; /* job creation, ns since the epoch */
+    uint64_t job_time;  /* job creation, monotonic ns (rank 0's clock) */
+    /* problems found, for the summary (stderr has them too) */
+    char **problems;
+    size_t nproblems, capproblems;
+    size_t problems_dropped;
+    /* progress: evgen counts records read (both passes) and calls tick every 64 Ki */
+    uint64_t progress_records;
+    void (*tick)(struct mg_job *job);
+    void *tick_ctx;
+    unsigned top; /* functions listed in the summary */
+    bool replay;  /* pass 2: damage was reported in pass 1 already */
+    /* merge statistics */
+    uint64_t records, events;
+    double merge_seconds;
+    int merge_ranks;
+} mg_job;
+
+/*
+ * Open the experiment at path and build the job. diag gets damage reports.
+ * Returns 0, or a negative hpc_err after printing why (nothing usable).
+ */
+int mg_job_open(mg_job *job, const char *path, hpc_diag *diag);
+void mg_job_close(mg_job *job);
+
+/* Record a problem for the summary and print it to stderr (printf-style). */
+void mg_job_problem(mg_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Process-local region id for key, created with the given fields if new. */
+uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *file, uint32_t line,
+                        unsigned role, unsigned paradigm);
+/* Process-local comm id of the OpenMP team of this size. */
+uint32_t mg_proc_team(mg_proc *p, uint32_t team_size);
+/* The counter info for a counter index, created (named "counter<k>") if undefined. */
+mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index);
+
+/* Region keys (process-local map keys). */
+#define MG_RKEY_MPI(fn)         ((1ull << 60) | (uint64_t)(fn))
+#define MG_RKEY_OMP(kind, site) ((2ull << 60) | ((uint64_t)(kind) << 32) | (uint64_t)(site))
+#define MG_RKEY_FUNC(func)      ((3ull << 60) | (uint64_t)(func))
+#define MG_RKEY_SPECIAL(n)      ((4ull << 60) | (uint64_t)(n))
+
+/* Free the process's definitions and summary (not hp). */
+void mg_proc_free(mg_proc *p);
+
+#endif

@@ -1,0 +1,38 @@
+# merge/ - hpmerge: a job experiment into one OTF2 archive and a summary.
+MERGE_SRCS := $(wildcard merge/*.c)
+MERGE_OBJS := $(call objs,$(MERGE_SRCS))
+HPMERGE    := $(BINDIR)/hpmerge
+
+MERGE_MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+MERGE_MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+MERGE_OTF2_LIBS  := $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2)
+
+# Shared with hpanalyze, linked as they are: the symbol resolver (analyzer/symbols.h), so
+# the summary's functions carry the names hpanalyze's reports give them, and the MPI
+# numbers (analyzer/mpi_stats.h), so the summary's MPI tables equal `hpanalyze mpi`, and
+# the OpenMP state categories (analyzer/omp_model.h: hpa_omp_state_cat).
+MERGE_SYM_OBJS := $(call objs,analyzer/symbols.c analyzer/strtab.c analyzer/u64map.c \
+                              analyzer/mpi_stats.c analyzer/omp_model.c analyzer/metrics.c)
+$(OBJDIR)/merge/%.o: CFLAGS += -Ianalyzer
+
+# parallel.c is the only file that sees MPI (OTF2_MPI_Collectives.h)
+$(OBJDIR)/merge/parallel.o: CFLAGS += $(MERGE_MPI_CFLAGS)
+
+$(HPMERGE): $(MERGE_OBJS) $(MERGE_SYM_OBJS) $(OBJDIR)/libhpcexp.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(MERGE_OBJS) $(MERGE_SYM_OBJS) $(OBJDIR)/libhpcexp.a \
+	    $(MERGE_OTF2_LIBS) $(MERGE_MPI_LIBS) -ldw -lelf -lstdc++ -lm
+
+ALL_TARGETS += $(HPMERGE)
+CHECK_DEPS  += $(HPMERGE)
+INSTALL_BIN += $(HPMERGE)
+
+# tests/merge/progs/mkjob.c writes synthetic job experiments with the experiment writer.
+PROG_FLAGS_merge_mkjob := -Iexperiment $(SANFLAGS)
+PROG_LIBS_merge_mkjob  := $(OBJDIR)/libhpcexp.a -ldl
+$(TESTDIR)/merge/mkjob: $(OBJDIR)/libhpcexp.a
+
+# tests/unit/test_merge_order.c tests the ordering stage alone.
+$(OBJDIR)/tests/unit/test_merge_order.o: CFLAGS += -Imerge
+UNIT_LIBS_test_merge_order := $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
+$(TESTDIR)/unit/test_merge_order: $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o

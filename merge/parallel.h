@@ -1,0 +1,44 @@
+/*
+ * parallel.h - serial or MPI-parallel merging behind one interface.
+ *
+ * `hpmerge EXP` runs alone; `mpirun -np K hpmerge EXP` runs K merge ranks that share the
+ * processes of the job, write their locations' event files through OTF2's MPI
+ * collective callbacks (OTF2_MPI_Collectives.h) and send what they learned to rank 0,
+ * which writes the definitions and the summary. MPI is initialized only when a launcher
+ * started us (Open MPI's OMPI_COMM_WORLD_SIZE, or PMI_SIZE / PMIX_RANK), so a serial
+ * merge never pays for MPI start-up.
+ *
+ * Every call is collective over the merge ranks unless it says otherwise.
+ */
+#ifndef MG_PARALLEL_H
+#define MG_PARALLEL_H
+
+#include <otf2/otf2.h>
+#include <stdbool.h>
+
+#include "util.h"
+
+typedef struct mg_par {
+    int rank, size;
+    bool mpi;
+} mg_par;
+
+/* Initialize (MPI_Init under a launcher). Not collective in the serial case. */
+void mg_par_init(mg_par *par, int *argc, char ***argv);
+/* Finalize MPI if it was initialized. */
+void mg_par_finalize(mg_par *par);
+/* Abort all ranks with status code (serial: exit). Not collective. */
+void mg_par_abort(mg_par *par, int code) __attribute__((noreturn));
+
+/* Give the archive its collective callbacks (serial or MPI). Returns OTF2's code. */
+OTF2_ErrorCode mg_par_archive_callbacks(mg_par *par, OTF2_Archive *a);
+
+/* Rank 0's value of *v on every rank. */
+void mg_par_bcast_u64(mg_par *par, uint64_t *v);
+/* Maximum of v over the ranks, on every rank (to agree on failure). */
+int mg_par_max(mg_par *par, int v);
+/* Gather every rank's buffer at rank 0: (*all)[r] is rank r's (rank 0 gets size
+ * buffers, its own copied; others get NULL). Returns 0 or -1 (a buffer over 2 GiB). */
+int mg_par_gather(mg_par *par, const mg_buf *mine, mg_buf **all);
+
+#endif

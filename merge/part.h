@@ -1,0 +1,15 @@
+/*
+ * part.h - a merge rank's results as bytes, for rank 0 (see part.c).
+ */
+#ifndef MG_PART_H
+#define MG_PART_H
+
+#include "job.h"
+
+/* Serialize the processes marked `mine` and the problems from first_problem on. */
+void mg_part_write(mg_buf *b, const mg_job *job, size_t first_problem);
+/* Read another rank's part into job (rank 0). Returns 0, or -1 if the bytes are not a
+ * well-formed part. */
+int mg_part_read(mg_buf *b, mg_job *job);
+
+#endif

@@ -1,0 +1,551 @@
+/*
+ * run.c - the merge from experiment to outputs (see run.h).
+ *
+ *   1. every rank opens the job (the same model everywhere)
+ *   2. processes are shared in contiguous blocks of about equal stream bytes
+ *   3. each rank merges its locations, one at a time: two passes (order.c), events
+ *      straight into the OTF2 event writer, which is closed before the next location
+ *   4. parts go to rank 0, which writes the definitions, mapping tables and summary
+ *   5. rank 0 moves the outputs into place
+ */
+#include "run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "defs.h"
+#include "evgen.h"
+#include "evwrite.h"
+#include "job.h"
+#include "part.h"
+
+volatile int mg_interrupted;
+
+typedef struct run {
+    const mg_opts *opts;
+    mg_par *par;
+    mg_job job;
+    hpc_diag diag;
+    char *tmp;         /* EXP/.hpmerge-PID.tmp */
+    char *archive_dir; /* tmp/otf2 */
+    OTF2_Archive *archive;
+    bool progress;
+    double t_start, t_tick;
+    size_t locs_done, locs_mine;
+    long peak_anon_kb; /* RssAnon at the fullest point of each location */
+    uint64_t mine_records, mine_events;
+    unsigned long killed_after;
+} run;
+
+/* ------------------------------------------------------------ diagnostics */
+
+static void diag_report(void *ctx, enum hpc_severity sev, const char *file, uint64_t offset,
+                        const char *msg, const char *src_file, int src_line)
+{
+    (void)sev;
+    (void)src_file;
+    (void)src_line;
+    mg_job *job = ctx;
+    if (job->replay)
+        return;
+    if (offset == HPC_NO_OFFSET)
+        mg_job_problem(job, "%s: %s", file ? file : "?", msg);
+    else
+        mg_job_problem(job, "%s: offset %llu: %s", file ? file : "?", (unsigned long long)offset,
+                       msg);
+}
+
+/* ------------------------------------------------------------ progress */
+
+static void progress_line(run *R, bool final)
+{
+    double now = mg_now();
+    if (!final && now - R->t_tick < 0.5)
+        return;
+    R->t_tick = now;
+    double secs = now - R->t_start;
+    fprintf(stderr, "\r%s: %zu/%zu locations, %.1f M records read (%.1f M/s)%s", MG_PROG,
+            R->locs_done, R->locs_mine, R->job.progress_records / 1e6,
+            secs > 0 ? R->job.progress_records / 1e6 / secs : 0.0, final ? "\n" : "   ");
+}
+
+static void tick(mg_job *job)
+{
+    run *R = job->tick_ctx;
+    if (R->progress)
+        progress_line(R, false);
+}
+
+/* ------------------------------------------------------------ files */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+static void rm_tree(const char *path)
+{
+    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Remove temporary directories of merges that are no longer running. */
+static void clean_stale(const char *exp)
+{
+    DIR *d = opendir(exp);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long pid;
+        char tail[8];
+        if (sscanf(e->d_name, ".hpmerge-%ld.%7s", &pid, tail) != 2 || strcmp(tail, "tmp") != 0)
+            continue;
+        if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue; /* still running (or not ours to judge) */
+        char *p = mg_xasprintf("%s/%s", exp, e->d_name);
+        rm_tree(p);
+        free(p);
+    }
+    closedir(d);
+}
+
+static int write_file(const char *path, int (*fn)(const mg_job *, FILE *), const mg_job *job)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, strerror(errno));
+        return -1;
+    }
+    int rc = fn(job, f);
+    if (fclose(f) != 0 || rc != 0) {
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, strerror(errno ? errno : EIO));
+        return -1;
+    }
+    return 0;
+}
+
+/* Move tmp/otf2, tmp/summary.* into EXP; the old otf2/ ends up in tmp and goes with it. */
+static int commit(run *R)
+{
+    const char *exp = R->opts->exp;
+    char *new_otf2 = mg_xasprintf("%s/otf2", R->tmp), *otf2 = mg_xasprintf("%s/otf2", exp);
+    int rc = renameat2(AT_FDCWD, new_otf2, AT_FDCWD, otf2, RENAME_EXCHANGE);
+    if (rc != 0 && errno == ENOENT)
+        rc = rename(new_otf2, otf2); /* no previous otf2/ */
+    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
+        /* no atomic exchange on this file system: move the old one aside first */
+        char *old = mg_xasprintf("%s/otf2.old", R->tmp);
+        rc = rename(otf2, old);
+        if (rc == 0 || errno == ENOENT)
+            rc = rename(new_otf2, otf2);
+        free(old);
+    }
+    if (rc != 0)
+        fprintf(stderr, "%s: cannot move the archive into %s: %s\n", MG_PROG, otf2,
+                strerror(errno));
+    static const char *names[] = {"summary.txt", "summary.json"};
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        char *from = mg_xasprintf("%s/%s", R->tmp, names[i]);
+        char *to = mg_xasprintf("%s/%s", exp, names[i]);
+        rc = rename(from, to);
+        if (rc != 0)
+            fprintf(stderr, "%s: cannot move %s into place: %s\n", MG_PROG, to, strerror(errno));
+        free(from);
+        free(to);
+    }
+    free(new_otf2);
+    free(otf2);
+    return rc;
+}
+
+/* ------------------------------------------------------------ OTF2 */
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType ft, OTF2_LocationRef loc,
+                                void *callerData, bool final)
+{
+    (void)user;
+    (void)ft;
+    (void)loc;
+    (void)callerData;
+    (void) final;
+    return OTF2_FLUSH;
+}
+
+/* No post-flush callback: a merged trace has no measurement flushes to show, and
+ * OTF2 then writes no BufferFlush records. */
+static OTF2_FlushCallbacks flush_callbacks = {pre_flush, NULL};
+
+/*
+ * OTF2's default pool lets each writer hold 128 MiB before it flushes. hpmerge writes
+ * one location at a time and wants memory independent of its length, so each buffer
+ * gets a few chunks; when they are full, refusing the next one makes OTF2 flush them to
+ * the file and free them (free_all), then start over.
+ */
+#define CHUNKS_PER_BUFFER 4
+
+typedef struct chunk_list {
+    void *chunks[CHUNKS_PER_BUFFER];
+    unsigned n;
+} chunk_list;
+
+static void *chunk_alloc(void *user, OTF2_FileType ft, OTF2_LocationRef loc, void **per_buffer,
+                         uint64_t size)
+{
+    (void)user;
+    (void)ft;
+    (void)loc;
+    chunk_list *l = *per_buffer;
+    if (!l)
+        l = *per_buffer = mg_xcalloc(1, sizeof(chunk_list));
+    if (l->n == CHUNKS_PER_BUFFER)
+        return NULL;
+    void *c = malloc(size);
+    if (c)
+        l->chunks[l->n++] = c;
+    return c;
+}
+
+static void chunk_free_all(void *user, OTF2_FileType ft, OTF2_LocationRef loc, void **per_buffer,
+                           bool final)
+{
+    (void)user;
+    (void)ft;
+    (void)loc;
+    chunk_list *l = *per_buffer;
+    if (!l)
+        return;
+    for (unsigned i = 0; i < l->n; i++)
+        free(l->chunks[i]);
+    l->n = 0;
+    if (final) {
+        free(l);
+        *per_buffer = NULL;
+    }
+}
+
+static OTF2_MemoryCallbacks memory_callbacks = {chunk_alloc, chunk_free_all};
+
+static int otf2_fail(const char *what, OTF2_ErrorCode rc)
+{
+    fprintf(stderr, "%s: %s: %s: %s\n", MG_PROG, what, OTF2_Error_GetName(rc),
+            OTF2_Error_GetDescription(rc));
+    return -1;
+}
+
+static int open_archive(run *R)
+{
+    R->archive = OTF2_Archive_Open(R->archive_dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+                                   4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!R->archive) {
+        fprintf(stderr, "%s: cannot create the OTF2 archive in %s\n", MG_PROG, R->archive_dir);
+        return -1;
+    }
+    OTF2_ErrorCode rc = OTF2_Archive_SetFlushCallbacks(R->archive, &flush_callbacks, NULL);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_Archive_SetMemoryCallbacks(R->archive, &memory_callbacks, NULL);
+    if (rc == OTF2_SUCCESS)
+        rc = mg_par_archive_callbacks(R->par, R->archive);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_Archive_SetCreator(R->archive, "hpmerge " HPC_VERSION);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_Archive_SetDescription(R->archive, R->job.command);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_Archive_OpenEvtFiles(R->archive);
+    return rc == OTF2_SUCCESS ? 0 : otf2_fail("opening the OTF2 archive", rc);
+}
+
+/* ------------------------------------------------------------ one location */
+
+static int merge_location(run *R, mg_loc *loc)
+{
+    mg_job *job = &R->job;
+    hpc_reader *r = NULL;
+    if (loc->path) {
+        int rc = hpc_reader_open(&r, loc->path, loc->proc->hp->schema, &R->diag);
+        if (rc < 0) {
+            mg_job_problem(job, "%s: cannot read this thread's stream (%s); the location is empty",
+                           loc->path, hpc_strerror(rc));
+            r = NULL;
+        }
+    }
+    mg_order o;
+    mg_order_init(&o, R->opts->side_budget);
+    mg_gen_location(job, loc, r, 1, mg_order_pass1, &o);
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(R->archive, loc->id);
+    if (!w) {
+        mg_order_free(&o);
+        hpc_reader_close(r);
+        fprintf(stderr, "%s: cannot open the OTF2 event writer of location %llu\n", MG_PROG,
+                (unsigned long long)loc->id);
+        return -1;
+    }
+    mg_evw x;
+    mg_evw_init(&x, w, loc);
+    int rc = mg_order_mid(&o, mg_evw_event, &x);
+    if (rc == 0) {
+        job->replay = true;
+        mg_gen_location(job, loc, r, 2, mg_order_pass2, &o);
+        job->replay = false;
+        if (R->opts->stats) {
+            /* side list, spill buffers and OTF2 chunks are all still allocated here */
+            long kb = mg_rss_anon_kb();
+            if (kb > R->peak_anon_kb)
+                R->peak_anon_kb = kb;
+        }
+        rc = mg_order_finish(&o);
+    } else {
+        mg_order_free(&o);
+    }
+    if (rc != 0)
+        fprintf(stderr, "%s: %s: sorting events in a temporary file failed: %s\n", MG_PROG,
+                loc->path ? loc->path : "?", o.err ? o.err : "?");
+    loc->sum.early = o.nearly;
+    OTF2_ErrorCode erc = mg_evw_finish(&x);
+    OTF2_ErrorCode crc = OTF2_Archive_CloseEvtWriter(R->archive, w);
+    hpc_reader_close(r);
+    if (erc != OTF2_SUCCESS)
+        return otf2_fail("writing OTF2 events", erc);
+    if (crc != OTF2_SUCCESS)
+        return otf2_fail("closing an OTF2 event writer", crc);
+    job->records += loc->sum.records;
+    job->events += loc->sum.events;
+    R->mine_records += loc->sum.records;
+    R->mine_events += loc->sum.events;
+    return rc;
+}
+
+/* Contiguous blocks of processes with about equal stream bytes per rank. */
+static void partition(run *R)
+{
+    mg_job *job = &R->job;
+    uint64_t *w = mg_xcalloc(job->nprocs + 1, sizeof(uint64_t)), total = 0;
+    for (size_t i = 0; i < job->nprocs; i++) {
+        w[i] = 1;
+        for (size_t k = 0; k < job->procs[i].nlocs; k++) {
+            struct stat st;
+            const char *path = job->procs[i].locs[k].path;
+            if (path && stat(path, &st) == 0)
+                w[i] += (uint64_t)st.st_size;
+        }
+        total += w[i];
+    }
+    uint64_t acc = 0;
+    for (size_t i = 0; i < job->nprocs; i++) {
+        /* the rank whose share holds this process's midpoint */
+        uint64_t mid = acc + w[i] / 2;
+        int owner = (int)((__int128)mid * R->par->size / (total ? total : 1));
+        if (owner >= R->par->size)
+            owner = R->par->size - 1;
+        job->procs[i].mine = owner == R->par->rank;
+        acc += w[i];
+        if (job->procs[i].mine)
+            R->locs_mine += job->procs[i].nlocs;
+    }
+    free(w);
+}
+
+static int merge_mine(run *R)
+{
+    mg_job *job = &R->job;
+    for (size_t i = 0; i < job->nprocs; i++) {
+        mg_proc *p = &job->procs[i];
+        if (!p->mine)
+            continue;
+        for (size_t k = 0; k < p->nlocs; k++) {
+            if (mg_interrupted)
+                return -1;
+            if (merge_location(R, &p->locs[k]) != 0)
+                return -1;
+            R->locs_done++;
+            if (R->progress)
+                progress_line(R, false);
+            if (R->opts->kill_after && ++R->killed_after == R->opts->kill_after)
+                raise(SIGKILL); /* test hook: an interrupted merge */
+        }
+        /* what only this process needed */
+        mg_symproc_close(p->sym);
+        p->sym = NULL;
+        mg_map_free(&p->omp_by_id);
+        free(p->ompregs);
+        p->ompregs = NULL;
+        p->nompregs = p->capompregs = 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the whole */
+
+static int setup_tmp(run *R)
+{
+    uint64_t pid = (uint64_t)getpid();
+    mg_par_bcast_u64(R->par, &pid);
+    R->tmp = mg_xasprintf("%s/.hpmerge-%llu.tmp", R->opts->exp, (unsigned long long)pid);
+    R->archive_dir = mg_xasprintf("%s/otf2", R->tmp);
+    int bad = 0;
+    if (R->par->rank == 0) {
+        clean_stale(R->opts->exp);
+        if (mkdir(R->tmp, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "%s: cannot create %s: %s\n", MG_PROG, R->tmp, strerror(errno));
+            bad = 1;
+        }
+    }
+    return mg_par_max(R->par, bad) ? -1 : 0;
+}
+
+static int gather_parts(run *R, size_t first_problem)
+{
+    mg_buf mine = {0}, *all = NULL;
+    if (R->par->size > 1)
+        mg_part_write(&mine, &R->job, first_problem);
+    int rc = 0;
+    if (R->par->size > 1 && mg_par_gather(R->par, &mine, &all) != 0) {
+        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with fewer ranks\n",
+                MG_PROG);
+        rc = -1;
+    }
+    if (rc == 0 && R->par->rank == 0 && R->par->size > 1)
+        for (int r = 1; r < R->par->size; r++)
+            if (mg_part_read(&all[r], &R->job) != 0) {
+                fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, r);
+                rc = -1;
+            }
+    if (all)
+        for (int r = 0; r < (R->par->rank == 0 ? R->par->size : 1); r++)
+            mg_buf_free(&all[r]);
+    free(all);
+    mg_buf_free(&mine);
+    return mg_par_max(R->par, rc ? 1 : 0) ? -1 : 0;
+}
+
+static int write_definitions(run *R)
+{
+    OTF2_ErrorCode orc = OTF2_Archive_CloseEvtFiles(R->archive);
+    int bad = orc != OTF2_SUCCESS ? otf2_fail("closing OTF2 event files", orc) : 0;
+    orc = OTF2_Archive_OpenDefFiles(R->archive);
+    if (orc != OTF2_SUCCESS)
+        bad = otf2_fail("opening OTF2 definition files", orc);
+    if (!bad && R->par->rank == 0 && mg_defs_write(&R->job, R->archive) != 0)
+        bad = -1;
+    orc = OTF2_Archive_CloseDefFiles(R->archive);
+    if (orc != OTF2_SUCCESS)
+        bad = otf2_fail("closing OTF2 definition files", orc);
+    orc = OTF2_Archive_Close(R->archive);
+    R->archive = NULL;
+    if (orc != OTF2_SUCCESS)
+        bad = otf2_fail("closing the OTF2 archive", orc);
+    return mg_par_max(R->par, bad ? 1 : 0) ? -1 : 0;
+}
+
+static int write_summaries(run *R)
+{
+    char *txt = mg_xasprintf("%s/summary.txt", R->tmp);
+    char *json = mg_xasprintf("%s/summary.json", R->tmp);
+    int rc = write_file(txt, mg_summary_write_text, &R->job);
+    if (rc == 0)
+        rc = write_file(json, mg_summary_write_json, &R->job);
+    free(txt);
+    free(json);
+    return rc;
+}
+
+static void report_stats(run *R)
+{
+    mg_job *job = &R->job;
+    double wall = mg_now() - R->t_start, cpu = mg_cpu_seconds();
+    long anon = mg_rss_anon_kb();
+    if (anon > R->peak_anon_kb)
+        R->peak_anon_kb = anon;
+    fprintf(stderr,
+            "%s: stats: rank %d: %llu records, %llu events written; wall %.3f s, cpu %.3f s; "
+            "%.2f M events/s (cpu), %.2f M events/s (wall); peak anon memory %ld kB, "
+            "max rss %ld kB\n",
+            MG_PROG, R->par->rank, (unsigned long long)R->mine_records,
+            (unsigned long long)R->mine_events, wall, cpu,
+            cpu > 0 ? R->mine_events / cpu / 1e6 : 0.0,
+            wall > 0 ? R->mine_events / wall / 1e6 : 0.0, R->peak_anon_kb, mg_maxrss_kb());
+    (void)job;
+}
+
+static void report_done(run *R)
+{
+    mg_job *job = &R->job;
+    size_t nlocs = 0;
+    for (size_t i = 0; i < job->nprocs; i++)
+        nlocs += job->procs[i].nlocs;
+    fprintf(stderr,
+            "%s: %s/otf2/traces.otf2: %zu processes, %zu locations, %llu events from "
+            "%llu records in %.2f s; %s/summary.txt, summary.json%s\n",
+            MG_PROG, R->opts->exp, job->nprocs, nlocs, (unsigned long long)job->events,
+            (unsigned long long)job->records, job->merge_seconds, R->opts->exp,
+            job->nproblems ? " (problems listed there)" : "");
+}
+
+int mg_run(const mg_opts *opts, mg_par *par)
+{
+    run R = {.opts = opts, .par = par};
+    R.diag = (hpc_diag){.report = diag_report, .ctx = &R.job, .prog = MG_PROG};
+    R.t_start = mg_now();
+    int bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
+    if (mg_par_max(par, bad)) {
+        mg_job_close(&R.job);
+        return MG_EXIT_FAIL;
+    }
+    size_t first_problem = R.job.nproblems;
+    R.job.syms = mg_syms_open(&R.diag);
+    R.job.tick = tick;
+    R.job.tick_ctx = &R;
+    R.job.merge_ranks = par->size;
+    R.job.top = opts->top;
+    R.progress = par->rank == 0 && (opts->progress > 0 || (opts->progress < 0 && isatty(2)));
+    int rc = MG_EXIT_FAIL;
+    if (setup_tmp(&R) != 0)
+        goto out;
+    partition(&R);
+    bad = open_archive(&R) != 0;
+    if (mg_par_max(par, bad))
+        goto out;
+    bad = merge_mine(&R) != 0;
+    if (R.progress)
+        progress_line(&R, true);
+    if (mg_par_max(par, bad)) {
+        if (mg_interrupted)
+            rc = MG_EXIT_INTERRUPTED;
+        goto out;
+    }
+    if (gather_parts(&R, first_problem) != 0 || write_definitions(&R) != 0)
+        goto out;
+    R.job.merge_seconds = mg_now() - R.t_start;
+    bad = 0;
+    if (par->rank == 0)
+        bad = write_summaries(&R) != 0 || commit(&R) != 0;
+    if (mg_par_max(par, bad))
+        goto out;
+    if (par->rank == 0 && !opts->quiet)
+        report_done(&R);
+    if (opts->stats)
+        report_stats(&R);
+    rc = MG_EXIT_OK;
+out:
+    if (R.archive)
+        OTF2_Archive_Close(R.archive);
+    if (par->rank == 0 && R.tmp)
+        rm_tree(R.tmp);
+    free(R.tmp);
+    free(R.archive_dir);
+    mg_job_close(&R.job);
+    return rc;
+}

@@ -1,0 +1,135 @@
+/*
+ * summary.h - what the summary reports, accumulated per thread and per process while
+ * the events are generated (pass 1), then combined across the job for summary.txt and
+ * summary.json.
+ *
+ * Everything is kept in integer nanoseconds and counts, so that the sums do not depend
+ * on the order in which processes were merged: a parallel merge gives the same summary
+ * as a serial one. Seconds and ratios are computed only when printing.
+ *
+ * The MPI numbers (per rank, per call, per call site) are computed by the analyzer's
+ * mpi_stats.c, the code hpanalyze's mpi report uses, so both always agree: app_time
+ * from MPI_Init's end to MPI_Finalize's start, MPI time without MPI_Init/Finalize and
+ * nested calls, sends started, receives completed, other calls. Processes that are not
+ * MPI ranks report their wall time (proc_begin to its end) as app_time.
+ *   omp_work      sampled CPU time in OpenMP work states (serial and parallel work)
+ *   omp_wait      sampled CPU time in OpenMP wait states (barriers, taskwait, locks ...)
+ */
+#ifndef MG_SUMMARY_H
+#define MG_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "experiment.h"
+#include "mpi_stats.h"
+#include "util.h"
+
+/* One MPI function, or one call site, in one process. */
+typedef struct mg_callstat {
+    char *call; /* "MPI_Send" */
+    char *site; /* call sites: "exchange solver.c:42"; "" for functions */
+    hpa_mpi_sum s;
+} mg_callstat;
+
+/* One function's sampled time in one process. */
+typedef struct mg_funcstat {
+    char *name, *module;
+    uint64_t samples; /* clock samples with this function as leaf */
+    uint64_t excl_ns, incl_ns;
+} mg_funcstat;
+
+/* One OpenMP parallel region (construct site) in one process. */
+typedef struct mg_ompstat {
+    char *name;                  /* "!$omp parallel @solver.c:42" */
+    uint64_t instances, wall_ns; /* on the encountering thread */
+    uint64_t work_ns, wait_ns;   /* sampled, all threads */
+} mg_ompstat;
+
+/* One (region, thread) pair. */
+typedef struct mg_ompthr {
+    uint32_t region; /* index in the process's omp list */
+    uint32_t seq;
+    uint64_t work_ns, wait_ns;
+} mg_ompthr;
+
+/* One counter's total in one process. */
+typedef struct mg_ctrstat {
+    char *name, *unit;
+    uint64_t samples, value;
+} mg_ctrstat;
+
+/* A thread (location). */
+typedef struct mg_tsum {
+    uint32_t seq;
+    uint64_t tid;
+    char *name;
+    bool ended; /* thread_end seen */
+    uint64_t records, damaged, unknown;
+    uint64_t events;          /* OTF2 events written */
+    uint64_t early;           /* events that came out of stream order (order.c) */
+    uint64_t repaired;        /* Enter/Leave nesting repairs */
+    uint64_t t_first, t_last; /* corrected; t_first > t_last when no event */
+    uint64_t samples, counter_samples, sample_cpu_ns, cpu_ns;
+    uint64_t omp_work_ns, omp_wait_ns;
+    uint64_t mpi_ns, mpi_calls;
+} mg_tsum;
+
+/* A process. */
+typedef struct mg_psum {
+    uint64_t pid;
+    char *exe, *argv; /* argv NUL-separated turned to spaces */
+    bool has_begin, has_end, ended_early, placeholder;
+    char *end_note;          /* "exit 0", "killed by signal 9", "MPI_Abort(3)", ... */
+    uint64_t t_begin, t_end; /* corrected */
+    uint64_t os_cpu_ns;      /* utime + stime (proc_end or launcher_exit) */
+    uint64_t maxrss_kb;
+    uint64_t stats[HPC_NSTATS];
+    uint64_t clock_interval_ns;
+    /* MPI (mpi_stats.h) */
+    bool is_mpi;     /* has mpi_fn or mpi_init records */
+    hpa_mpi_sum mpi; /* the rank's sums */
+    hpa_mpi_window win;
+    int64_t clock_offset_ns; /* at MPI_Init */
+    mg_callstat *calls;
+    size_t ncalls, capcalls;
+    mg_map call_by_key;
+    mg_callstat *sites;
+    size_t nsites, capsites;
+    mg_map site_by_key;
+    mg_funcstat *funcs;
+    size_t nfuncs, capfuncs;
+    mg_map func_by_key;
+    mg_ompstat *omps;
+    size_t nomps, capomps;
+    mg_map omp_by_key;
+    mg_ompthr *ompthr;
+    size_t nompthr, capompthr;
+    mg_map ompthr_by_key;
+    mg_ctrstat *ctrs;
+    size_t nctrs, capctrs;
+} mg_psum;
+
+/* Get or create the entry for key (callers choose keys); name/site are copied. */
+mg_callstat *mg_psum_call(mg_psum *s, uint64_t key, const char *call);
+mg_callstat *mg_psum_site(mg_psum *s, uint64_t key, const char *call, const char *site);
+mg_funcstat *mg_psum_func(mg_psum *s, uint64_t key, const char *name, const char *module);
+mg_ompstat *mg_psum_omp(mg_psum *s, uint64_t key, const char *name);
+mg_ompthr *mg_psum_ompthr(mg_psum *s, uint32_t region, uint32_t seq);
+
+void mg_psum_free(mg_psum *s);
+void mg_tsum_free(mg_tsum *t);
+
+void mg_psum_write(mg_buf *b, const mg_psum *s);
+void mg_psum_read(mg_buf *b, mg_psum *s);
+void mg_tsum_write(mg_buf *b, const mg_tsum *t);
+void mg_tsum_read(mg_buf *b, mg_tsum *t);
+
+struct mg_job;
+/* Write summary.txt and summary.json for a job whose parts are all present (root).
+ * Returns 0, or -1 with errno set when a file could not be written. */
+int mg_summary_write_text(const struct mg_job *job, FILE *f);
+int mg_summary_write_json(const struct mg_job *job, FILE *f);
+
+#endif

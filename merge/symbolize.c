@@ -1,0 +1,89 @@
+/*
+ * symbolize.c - hpmerge's view of the shared symbol resolver (analyzer/symbols.h):
+ * hpmerge names functions exactly as hpanalyze does, from the same code (ELF symbol
+ * tables and DWARF lines through elfutils, archived copies, build-id checks).
+ */
+#include "symbolize.h"
+
+#include <stdlib.h>
+
+#include "symbols.h"
+#include "util.h"
+
+_Static_assert(MG_SYM_UNKNOWN == HPA_FUNC_UNKNOWN, "unknown function ids agree");
+
+struct mg_syms {
+    hpa_symtab *st;
+};
+
+struct mg_symproc {
+    hpa_modmap *map;
+};
+
+mg_syms *mg_syms_open(hpc_diag *d)
+{
+    mg_syms *s = mg_xcalloc(1, sizeof(*s));
+    s->st = hpa_symtab_open(d);
+    if (!s->st) {
+        fprintf(stderr, "hpmerge: out of memory (symbol table)\n");
+        exit(2);
+    }
+    return s;
+}
+
+void mg_syms_close(mg_syms *s)
+{
+    if (!s)
+        return;
+    hpa_symtab_close(s->st);
+    free(s);
+}
+
+mg_symproc *mg_symproc_open(mg_syms *s, const hpc_proc *p)
+{
+    mg_symproc *m = mg_xcalloc(1, sizeof(*m));
+    if (p)
+        m->map = hpa_modmap_open(s->st, p);
+    return m;
+}
+
+void mg_symproc_close(mg_symproc *m)
+{
+    if (!m)
+        return;
+    hpa_modmap_close(m->map);
+    free(m);
+}
+
+mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc)
+{
+    if (!m->map)
+        return (mg_symloc){HPA_FUNC_UNKNOWN, 0};
+    hpa_loc l = hpa_modmap_resolve(m->map, pc);
+    return (mg_symloc){l.func, l.line};
+}
+
+const char *mg_syms_func_name(mg_syms *s, uint32_t func)
+{
+    const hpa_func *f = func < hpa_symtab_nfuncs(s->st) ? hpa_symtab_func(s->st, func) : NULL;
+    return f && f->name ? f->name : "<Unknown>";
+}
+
+const char *mg_syms_func_module(mg_syms *s, uint32_t func)
+{
+    const hpa_func *f = func < hpa_symtab_nfuncs(s->st) ? hpa_symtab_func(s->st, func) : NULL;
+    return f && f->module ? f->module : "";
+}
+
+uint32_t mg_syms_func_line(mg_syms *s, uint32_t func)
+{
+    return hpa_symtab_func_line(s->st, func);
+}
+
+const char *mg_syms_line_file(mg_syms *s, uint32_t line, uint32_t *lineno)
+{
+    const hpa_line *l =
+        line && line < hpa_symtab_nlines(s->st) ? hpa_symtab_line(s->st, line) : NULL;
+    *lineno = l ? l->lineno : 0;
+    return l && l->file ? l->file : "";
+}

@@ -1,0 +1,326 @@
+/*
+ * requests.c - non-blocking and persistent requests followed from creation to
+ * completion, so a receive completed by MPI_Wait* / MPI_Test* knows its communicator,
+ * real source, tag and size, and a send its peer and bytes.
+ *
+ * The table is open addressing over a fixed array of entries keyed by the request
+ * handle, shared by all threads without locks (MPI_THREAD_MULTIPLE): a thread claims a
+ * free slot with a compare-and-swap on its key, fills it, and frees it by storing the
+ * tombstone key. MPI lets only one thread use a request at a time, so an entry has one
+ * writer. Probing stops after PROBE_LIMIT slots: an insert that finds no free slot
+ * within the limit is not followed (counted in HPC_STAT_EVENTS_DROPPED), and a lookup
+ * never looks further than an insert would have placed the key. Expected size: live
+ * requests are tens to thousands; the array is 64 Ki entries (4 MiB of address space,
+ * touched only where used).
+ *
+ * Matched-probe messages (MPI_Mprobe -> MPI_Mrecv) use the same table: a message
+ * handle remembers the communicator it was probed on.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mpiw.h"
+
+#define REQ_SLOTS   (1u << 16)
+#define PROBE_LIMIT 256
+#define KEY_EMPTY   ((uintptr_t)0)
+#define KEY_DELETED ((uintptr_t)1)
+
+static hpcw_req *table;
+static uint64_t next_req_id = 1;
+static uint64_t untracked; /* requests the table had no room for */
+
+static hpcw_req *get_table(void)
+{
+    hpcw_req *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
+    if (t)
+        return t;
+    void *m = mmap(NULL, sizeof(hpcw_req) * REQ_SLOTS, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    hpcw_req *expected = NULL;
+    if (!__atomic_compare_exchange_n(&table, &expected, (hpcw_req *)m, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        munmap(m, sizeof(hpcw_req) * REQ_SLOTS);
+        return expected;
+    }
+    return (hpcw_req *)m;
+}
+
+static unsigned hash_key(uintptr_t k)
+{
+    k ^= k >> 17;
+    k *= 0xed5ad4bbu;
+    k ^= k >> 11;
+    return (unsigned)k & (REQ_SLOTS - 1);
+}
+
+static hpcw_req *find(uintptr_t key)
+{
+    hpcw_req *t = table;
+    if (!t || key <= KEY_DELETED)
+        return NULL;
+    unsigned i = hash_key(key);
+    for (unsigned n = 0; n < PROBE_LIMIT; n++, i = (i + 1) & (REQ_SLOTS - 1)) {
+        uintptr_t k = __atomic_load_n(&t[i].key, __ATOMIC_ACQUIRE);
+        if (k == key)
+            return &t[i];
+        if (k == KEY_EMPTY)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* A slot for key: its stale entry if MPI reused the handle, else a free one. */
+static hpcw_req *claim(uintptr_t key)
+{
+    hpcw_req *t = get_table();
+    if (!t || key <= KEY_DELETED)
+        return NULL;
+    hpcw_req *stale = find(key);
+    if (stale)
+        return stale;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        unsigned i = hash_key(key);
+        for (unsigned n = 0; n < PROBE_LIMIT; n++, i = (i + 1) & (REQ_SLOTS - 1)) {
+            uintptr_t k = __atomic_load_n(&t[i].key, __ATOMIC_ACQUIRE);
+            if (k != KEY_EMPTY && k != KEY_DELETED)
+                continue;
+            if (__atomic_compare_exchange_n(&t[i].key, &k, key, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+                return &t[i];
+        }
+    }
+    __atomic_fetch_add(&untracked, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+/* Free a slot, unless it was taken over for a newer request meanwhile. */
+static void release(hpcw_req *slot, uint64_t id)
+{
+    if (slot && slot->id == id)
+        __atomic_store_n(&slot->key, KEY_DELETED, __ATOMIC_RELEASE);
+}
+
+static hpcw_req *fill(hpcw_req *s, int kind, hpcw_comm *comm, int peer, int tag, uint64_t bytes,
+                      int persistent)
+{
+    s->id = __atomic_fetch_add(&next_req_id, 1, __ATOMIC_RELAXED);
+    s->kind = (uint8_t)kind;
+    s->persistent = (uint8_t)persistent;
+    s->active = (uint8_t)!persistent;
+    s->cancelled = 0;
+    s->peer = peer;
+    s->tag = tag;
+    s->bytes = bytes;
+    s->comm = comm;
+    return s;
+}
+
+hpcw_req *hpcw_req_add(int kind, MPI_Request req, int count, MPI_Datatype type, int peer, int tag,
+                       MPI_Comm comm, int persistent)
+{
+    hpcw_req *s = claim((uintptr_t)req);
+    if (!s)
+        return NULL;
+    uint64_t bytes = peer == MPI_PROC_NULL ? 0 : hpcw_bytes(count, type);
+    return fill(s, kind, hpcw_comm_get(comm), peer, tag, bytes, persistent);
+}
+
+void hpcw_req_add_other(MPI_Request req)
+{
+    hpcw_req *s = claim((uintptr_t)req);
+    if (s)
+        fill(s, HPCW_REQ_OTHER, NULL, MPI_PROC_NULL, 0, 0, 0);
+}
+
+void hpcw_msg_add(MPI_Message msg, MPI_Comm comm)
+{
+    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
+        return;
+    hpcw_req *s = claim((uintptr_t)msg);
+    if (s)
+        fill(s, HPCW_REQ_MESSAGE, hpcw_comm_get(comm), MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
+}
+
+void hpcw_msg_take(MPI_Message msg, hpcw_req *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!hpcw_tracking() || msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
+        return;
+    hpcw_req *s = find((uintptr_t)msg);
+    if (!s)
+        return;
+    *out = *s;
+    release(s, out->id);
+}
+
+hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, int count, MPI_Datatype type)
+{
+    hpcw_req *s = claim((uintptr_t)req);
+    if (!s)
+        return NULL;
+    return fill(s, HPCW_REQ_RECV, msg->kind ? msg->comm : NULL, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                hpcw_bytes(count, type), 0);
+}
+
+/* ------------------------------------------------------------ one Wait/Test/Start call */
+
+static void pend_alloc(hpcw_pend *p, int n)
+{
+    p->n = 0;
+    p->tracked = 0;
+    p->statuses = NULL;
+    p->items = p->inline_items;
+    if (n <= 0 || !hpcw_tracking() || !table)
+        return;
+    if (n > HPCW_PEND_INLINE) {
+        p->items = malloc(sizeof(hpcw_pend_item) * (size_t)n);
+        if (!p->items) {
+            p->items = p->inline_items;
+            return;
+        }
+    }
+    p->n = n;
+}
+
+static void pend_look(hpcw_pend *p, int i, uintptr_t key)
+{
+    hpcw_pend_item *it = &p->items[i];
+    it->state = HPCW_PEND_NONE;
+    it->slot = find(key);
+    if (it->slot) {
+        it->info = *it->slot;
+        p->tracked++;
+    }
+}
+
+void hpcw_pend_init(hpcw_pend *p, int n, const MPI_Request *reqs)
+{
+    pend_alloc(p, n);
+    for (int i = 0; i < p->n; i++)
+        pend_look(p, i, reqs[i] == MPI_REQUEST_NULL ? 0 : (uintptr_t)reqs[i]);
+}
+
+void hpcw_pend_init_f(hpcw_pend *p, int n, const MPI_Fint *reqs)
+{
+    pend_alloc(p, n);
+    for (int i = 0; i < p->n; i++) {
+        MPI_Request r = PMPI_Request_f2c(reqs[i]);
+        pend_look(p, i, r == MPI_REQUEST_NULL ? 0 : (uintptr_t)r);
+    }
+}
+
+/* Statuses to pass to MPI: ours when the program passed MPI_STATUSES_IGNORE and a
+ * followed receive may complete (its source and size are in the status). */
+MPI_Status *hpcw_pend_statuses(hpcw_pend *p, MPI_Status *given)
+{
+    if (given != MPI_STATUSES_IGNORE || !p->tracked)
+        return given;
+    p->statuses = malloc(sizeof(MPI_Status) * (size_t)p->n);
+    return p->statuses ? p->statuses : given;
+}
+
+MPI_Fint *hpcw_pend_statuses_f(hpcw_pend *p, MPI_Fint *given)
+{
+    if (given != MPI_F_STATUSES_IGNORE || !p->tracked)
+        return given;
+    p->statuses = malloc(sizeof(MPI_Fint) * HPCW_FSTATUS_SIZE * (size_t)p->n);
+    return p->statuses ? p->statuses : given;
+}
+
+void hpcw_pend_done(hpcw_pend *p, int i, const MPI_Status *st)
+{
+    if (i < 0 || i >= p->n || !p->items[i].slot)
+        return;
+    hpcw_pend_item *it = &p->items[i];
+    if (!it->info.active)
+        return; /* an inactive persistent request completes at once, with nothing */
+    int cancelled = 0;
+    if (st && st != MPI_STATUS_IGNORE) {
+        PMPI_Test_cancelled(st, &cancelled);
+        it->peer = st->MPI_SOURCE;
+        it->tag = st->MPI_TAG;
+        it->bytes = it->info.kind == HPCW_REQ_RECV ? hpcw_status_bytes(st) : it->info.bytes;
+    } else {
+        it->peer = it->info.peer;
+        it->tag = it->info.tag;
+        it->bytes = it->info.bytes;
+    }
+    it->state = cancelled ? HPCW_PEND_CANCELLED : HPCW_PEND_COMPLETED;
+    if (it->info.persistent)
+        it->slot->active = 0;
+    else
+        release(it->slot, it->info.id);
+}
+
+void hpcw_pend_done_f(hpcw_pend *p, int i, const MPI_Fint *st)
+{
+    MPI_Status cst;
+    bool have = st && st != MPI_F_STATUS_IGNORE;
+    hpcw_pend_done(p, i, have ? hpcw_fstatus(st, &cst) : NULL);
+}
+
+void hpcw_pend_all(hpcw_pend *p, const MPI_Status *sts)
+{
+    for (int i = 0; i < p->n && p->tracked; i++)
+        hpcw_pend_done(p, i, sts == MPI_STATUSES_IGNORE ? NULL : &sts[i]);
+}
+
+void hpcw_pend_all_f(hpcw_pend *p, const MPI_Fint *sts)
+{
+    for (int i = 0; i < p->n && p->tracked; i++)
+        hpcw_pend_done_f(p, i, sts == MPI_F_STATUSES_IGNORE ? NULL : sts + i * HPCW_FSTATUS_SIZE);
+}
+
+void hpcw_pend_some(hpcw_pend *p, int outcount, const int *indices, const MPI_Status *sts)
+{
+    if (outcount == MPI_UNDEFINED || !p->tracked)
+        return;
+    for (int k = 0; k < outcount; k++)
+        hpcw_pend_done(p, indices[k], sts == MPI_STATUSES_IGNORE ? NULL : &sts[k]);
+}
+
+void hpcw_pend_some_f(hpcw_pend *p, int outcount, const MPI_Fint *indices, const MPI_Fint *sts)
+{
+    if (outcount == MPI_UNDEFINED || !p->tracked)
+        return;
+    for (int k = 0; k < outcount; k++)
+        hpcw_pend_done_f(p, hpcw_findex(indices[k]),
+                         sts == MPI_F_STATUSES_IGNORE ? NULL : sts + k * HPCW_FSTATUS_SIZE);
+}
+
+void hpcw_pend_start(hpcw_pend *p)
+{
+    for (int i = 0; i < p->n; i++) {
+        hpcw_pend_item *it = &p->items[i];
+        if (!it->slot || !it->info.persistent)
+            continue;
+        it->slot->active = 1;
+        it->info.active = 1;
+        it->state = HPCW_PEND_STARTED;
+    }
+}
+
+void hpcw_pend_release(hpcw_pend *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->items[i].slot)
+            release(p->items[i].slot, p->items[i].info.id);
+}
+
+void hpcw_pend_cancel(hpcw_pend *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->items[i].slot)
+            p->items[i].slot->cancelled = 1;
+}
+
+void hpcw_pend_free(hpcw_pend *p)
+{
+    if (p->items != p->inline_items)
+        free(p->items);
+    free(p->statuses);
+}

@@ -1,0 +1,32 @@
+#!/bin/bash
+# The program's own use of SIGPROF works as without the collector, and the collector's
+# samples stay intact:
+#  - own_sigprof: its handler runs for kill, raise, sigqueue and tgkill (right si_code),
+#    sigaction/signal report its handler back
+#  - own_itimer: its own ITIMER_PROF ticks reach its handler (about 100 in 1 s of CPU)
+#  - block_sigprof: blocked SIGPROF for the whole run, still sampled; its raise() is
+#    delivered when it unblocks
+# Each at -p hi: the sampled CPU is within 3% of the CPU time the kernel accounted.
+source "$HPC_ROOT/tests/lib.sh"
+
+for prog in own_sigprof own_itimer block_sigprof; do
+    "$HPCOLLECT" -q -p hi -o "$prog" "$PROGS/collector/$prog" >"$prog.out" ||
+        fail "$prog failed under hpcollect: $(cat "$prog.out")"
+    note "$(cat "$prog.out")"
+done
+
+PYTHONPATH="$HPC_ROOT/tests/collector" $SYSPY - <<'PY'
+from expdata import load, check
+expect_foreign = {"own_sigprof": 5, "own_itimer": 50, "block_sigprof": 2}
+for prog, foreign in expect_foreign.items():
+    p = load(prog + ".hpc").procs["main"]
+    le = p.launcher_exit
+    cpu = (le["utime_ns"] + le["stime_ns"]) / 1e9
+    sampled = p.sampled_cpu_ns() / 1e9
+    check(p.samples() > 300, f"{prog}: {p.samples()} samples")
+    check(abs(sampled - cpu) <= 0.03 * cpu,
+          f"{prog}: sampled CPU {sampled:.3f} s vs rusage {cpu:.3f} s (within 3%)")
+    check(p.stats["foreign_signals"] >= foreign,
+          f"{prog}: {p.stats['foreign_signals']} foreign SIGPROFs passed to the program")
+    check(p.end and p.end["status"] == 0, f"{prog}: proc_end with status 0")
+PY

@@ -1,0 +1,17 @@
+# tests/mpi/ - MPI test programs. The C ones are built by tests/module.mk; here they get
+# the MPI compiler flags (all but plain.c, the program without MPI), and the Fortran
+# ones are built with mpif90. Included from mpi_wrap/module.mk (the top Makefile reads
+# only */module.mk).
+
+MPIF90 ?= mpif90
+MPI_TEST_PROGS := $(filter-out plain,$(basename $(notdir $(wildcard tests/mpi/progs/*.c))))
+$(foreach p,$(MPI_TEST_PROGS),$(eval PROG_FLAGS_mpi_$(p) := $$(MPI_CFLAGS)))
+$(foreach p,$(MPI_TEST_PROGS),$(eval PROG_LIBS_mpi_$(p) := $$(MPI_LDFLAGS)))
+
+MPI_FORTRAN_PROGS := $(patsubst tests/mpi/progs/%.f90,$(TESTDIR)/mpi/%,$(wildcard tests/mpi/progs/*.f90))
+
+$(TESTDIR)/mpi/%: tests/mpi/progs/%.f90
+	@mkdir -p $(dir $@)
+	$(MPIF90) -O1 -g -o $@ $<
+
+CHECK_DEPS += $(MPI_FORTRAN_PROGS)

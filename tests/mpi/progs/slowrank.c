@@ -1,0 +1,44 @@
+/*
+ * slowrank.c - one rank waits for a slow one (tests/mpi/test_wait.sh).
+ *
+ * Rank 1 computes for SECONDS (argv[1], default 0.4) of wall time, then sends one int
+ * to rank 0, which has been waiting in MPI_Recv since MPI_Init. So rank 0's MPI time
+ * is nearly all of its AppTime, rank 1's nearly none, and rank 0's MPI_Recv lasts as
+ * long as rank 1 computed.
+ */
+#include <mpi.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Busy work until `seconds` have passed; returns something the compiler must keep. */
+static double compute(double seconds)
+{
+    double x = 0, end = now() + seconds;
+    while (now() < end)
+        for (int i = 0; i < 10000; i++)
+            x += 1.0 / (i + 1.0);
+    return x;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, v = 0;
+    double seconds = argc > 1 ? atof(argv[1]) : 0.4;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 1) {
+        v = compute(seconds) > 0;
+        MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return v ? 0 : 1;
+}

@@ -1,0 +1,37 @@
+#!/bin/bash
+# timeout: 60
+# Fortran calls are counted, through both of Open MPI's Fortran bindings: progs/fcount.f90
+# (`use mpi`, the mpif.h binding) and progs/f08count.f90 (`use mpi_f08`, IERROR left
+# out), 2 ranks each: exact sends, receives and bytes per rank and per call,
+# MPI_STATUS(ES)_IGNORE from Fortran, a collective's bytes, call sites in the source.
+source "$HPC_ROOT/tests/lib.sh"
+[ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
+[ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
+[ -x "$PROGS/mpi/fcount" ] && [ -x "$PROGS/mpi/f08count" ] ||
+    skip "no Fortran test programs (mpif90 missing?)"
+export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/mpi"
+mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -o f.hpc "$PROGS/mpi/fcount"
+mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -o f08.hpc "$PROGS/mpi/f08count"
+$SYSPY - <<'PY'
+from hpctest import check
+from mpitest import *
+
+for exp, src in (("f.hpc", "fcount.f90"), ("f08.hpc", "f08count.f90")):
+    rep = mpi_report(exp)
+    rk = ranks(rep)
+    for r in (0, 1):
+        expect(rk[r], f"{exp}: rank {r}", mpi_sends=3, mpi_bytes_sent=180, mpi_receives=3,
+               mpi_bytes_received=180)
+        expect(per_rank_call(rep, "MPI_Send")[r], f"{exp}: rank {r} MPI_SEND", calls=2, sends=2, bytes_sent=80)
+        expect(per_rank_call(rep, "MPI_Waitall")[r], f"{exp}: rank {r} MPI_WAITALL", calls=1, receives=1,
+               bytes_received=100)
+        expect(per_rank_call(rep, "MPI_Allreduce")[r], f"{exp}: rank {r} MPI_ALLREDUCE", calls=1,
+               coll_bytes_sent=24, coll_bytes_received=24)
+        expect(per_rank_call(rep, "MPI_Comm_split")[r], f"{exp}: rank {r} MPI_COMM_SPLIT", calls=1)
+    sends = [s for s in rep["sites"] if s["name"] == "MPI_Send"]
+    check(sends and all(s["file"].endswith(src) for s in sends),
+          f"{exp}: MPI_SEND call sites in {src}: {[s['location'] for s in sends]}")
+    for r in (0, 1):
+        calls = records(f"{exp}/rank{r}/t0.hpe", "mpi_call")
+        check(calls and all(c["flags"] & 4 for c in calls), f"{exp}: rank {r}: calls flagged Fortran")
+PY

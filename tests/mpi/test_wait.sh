@@ -1,0 +1,34 @@
+#!/bin/bash
+# timeout: 120
+# A rank that waits for a slow rank (progs/slowrank.c, 2 ranks): rank 1 computes for
+# 0.5 s while rank 0 waits in MPI_Recv. Checked as fractions, not times:
+#   rank 0's MPI time >= 90% of its AppTime, rank 1's <= 10%
+#   rank 0's MPI_Recv lasts as long as rank 1's computation (AppTime - MPI time), +-10%
+# And with -m off: no calls traced, but AppTime still bounded by MPI_Init/MPI_Finalize.
+source "$HPC_ROOT/tests/lib.sh"
+[ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
+[ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
+export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/mpi"
+mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -o wait.hpc "$PROGS/mpi/slowrank" 0.5
+mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -m off -o off.hpc "$PROGS/mpi/slowrank" 0.5
+$SYSPY - <<'PY'
+from hpctest import check, near
+from mpitest import *
+
+rep = mpi_report("wait.hpc")
+rk = ranks(rep)
+r0, r1 = rk[0], rk[1]
+print(f"# rank 0: app {r0['app_time_s']:.3f} s, mpi {r0['mpi_time_s']:.3f} s; "
+      f"rank 1: app {r1['app_time_s']:.3f} s, mpi {r1['mpi_time_s']:.3f} s")
+check(r0["mpi_time_s"] >= 0.9 * r0["app_time_s"], "rank 0: MPI time covers its wait (>= 90%)")
+check(r1["mpi_time_s"] <= 0.1 * r1["app_time_s"], "rank 1: MPI time <= 10% (it computes)")
+recv = per_rank_call(rep, "MPI_Recv")[0]
+compute = r1["app_time_s"] - r1["mpi_time_s"]
+near(recv["time_s"] / compute, 1.0, 0.1, "rank 0's MPI_Recv / rank 1's computation")
+check(rep["sites"][0]["name"] == "MPI_Recv", "the costliest call site is the MPI_Recv")
+
+off = ranks(mpi_report("off.hpc"))
+for r in (0, 1):
+    check(off[r]["mpi_calls"] == 0, f"-m off: rank {r} has no traced calls")
+    near(off[r]["app_time_s"] / rk[r]["app_time_s"], 1.0, 0.3, f"-m off: rank {r} AppTime still known")
+PY

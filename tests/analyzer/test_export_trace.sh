@@ -7,6 +7,7 @@
 #     slices per rank, "omp parallel" on the master, an implicit task per region on each
 #     team member; one flow arrow per message from its send to its receive (right ranks,
 #     tags and bytes, send before receive); one instant event per sample, stacks resolved
+#   - --ranks: the two ranks partition the total
 #   - html: the MPI chart's per-rank MPI and app times are the mpi report's, the OpenMP
 #     chart's per-thread work and wait are the omp report's; Chromium loads it cleanly
 source "$HPC_ROOT/tests/lib.sh"
@@ -78,6 +79,9 @@ burn = [e for e in inst if e["name"] == "burn"]
 check(burn and all(stack(e["sf"])[-1] == "burn" and "main" in stack(e["sf"]) for e in burn),
       "chrome: samples in burn have stacks main ... burn")
 near(sum(e["args"]["cpu_ms"] for e in burn) / 1e3, fn["burn"]["excl_cpu_s"], 1e-3, "chrome: burn's samples add up (s)")
+rt = [js("hy.hpc", "--ranks", str(r), "functions")["functions"][0]["incl_cpu_s"] for r in (0, 1)]
+check(min(rt) > 0, f"--ranks: each rank has samples {rt}")
+near(sum(rt), fn["<Total>"]["incl_cpu_s"], 1e-9, "--ranks 0 + --ranks 1 = the total")
 d1 = json.load(open("rank1.json"))
 check({e["args"]["name"] for e in d1["traceEvents"] if e["name"] == "process_name"} == {"rank 1"}
       and not [e for e in d1["traceEvents"] if e["ph"] == "s"], "chrome --ranks 1: rank 1 only, no half messages")

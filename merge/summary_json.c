@@ -113,7 +113,7 @@ static double s_of(uint64_t ns)
 static void spread(FILE *f, bool *first, const char *k, mg_spread s)
 {
     key(f, first, k);
-    fprintf(f, "{\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g, \"cov\": %.6g}", s.min, s.mean,
+    fprintf(f, "{\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g, \"cov\": %.9g}", s.min, s.mean,
             s.max, s.cov);
 }
 
@@ -259,7 +259,7 @@ static void calls_arr(FILE *f, const char *name, const mg_aggcall *c, size_t n, 
         ku(f, &first, "ranks", c[i].ranks);
         spread(f, &first, "rank_time_s", c[i].time);
         key(f, &first, "cov");
-        fprintf(f, "%.6g", c[i].cov);
+        fprintf(f, "%.9g", c[i].cov);
         spread(f, &first, "rank_calls", c[i].count);
         fputc('}', f);
     }

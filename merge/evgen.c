@@ -135,6 +135,9 @@ typedef struct gen {
     /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
      * region; parallel region id -> construct region; summary keys -> entry index */
     memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
+    /* pass 1: OpenMP thread type (omp_thread) and CPU of samples before the runtime ran */
+    uint32_t omp_thread_type;
+    uint64_t pre_runtime_ns;
     /* problems counted once per location */
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
     uint64_t to_missing; /* messages with a rank that left no data */
@@ -367,6 +370,10 @@ static mg_ompreg *omp_exec(gen *g, uint64_t region)
 static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t time, uint64_t ns)
 {
     unsigned s = HPC_STATE_OMP(state);
+    if (s == HPC_OMP_STATE_NONE && region == 0) {
+        g->pre_runtime_ns += ns; /* serial work if this turns out to be the initial thread */
+        return;
+    }
     enum hpa_omp_cat cat = hpa_omp_state_cat(s);
     if (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT)
         return;
@@ -757,7 +764,9 @@ static void omp_task(gen *g, const hpc_rec_omp_task *r)
 static void thread_facts(gen *g, const hpc_record *r)
 {
     mg_tsum *t = &g->loc->sum;
-    if (r->kind == HPC_K_thread_begin) {
+    if (r->kind == HPC_K_omp_thread) {
+        g->omp_thread_type = (uint32_t)r->u.omp_thread.type;
+    } else if (r->kind == HPC_K_thread_begin) {
         t->tid = r->u.thread_begin.tid;
         if (r->u.thread_begin.name.n) {
             free(t->name);
@@ -818,6 +827,7 @@ static void dispatch(gen *g, const hpc_record *r)
         enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
                     ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end));
         break;
+    case HPC_K_omp_thread:
     case HPC_K_thread_begin:
     case HPC_K_thread_end:
         if (g->pass == 1)
@@ -916,6 +926,10 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
         if (loc->sum.damaged)
             mg_job_problem(job, "%s: %llu damaged records skipped", loc->path,
                            (unsigned long long)loc->sum.damaged);
+        /* as hpanalyze: the initial thread before the OpenMP runtime started (libomp starts
+         * at the first construct) ran serial code of an OpenMP program: work */
+        if (loc->proc->ompt && g.omp_thread_type == 1)
+            loc->sum.omp_work_ns += g.pre_runtime_ns;
         sum_functions(&g);
         report_counts(&g);
     }

@@ -199,6 +199,9 @@ static void load_facts(mg_job *job, mg_proc *p)
     memcpy(s->stats, hp->stats, sizeof(s->stats));
     hpa_mpi_sum_init(&s->mpi);
     hpa_mpi_window_init(&s->win, hp);
+    size_t it = 0;
+    for (const hpc_record *o; (o = hpc_proc_next_of(hp, HPC_K_omp_runtime, &it));)
+        p->ompt |= o->u.omp_runtime.ompt != 0;
     s->is_mpi = hpc_proc_next_of(hp, HPC_K_mpi_fn, &(size_t){0}) ||
                 hpc_proc_next_of(hp, HPC_K_mpi_init, &(size_t){0});
     if (hp->has_begin) {

@@ -67,6 +67,7 @@ struct mg_proc {
     int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
     char *name, *host;
     bool placeholder;
+    bool ompt; /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
     bool mine; /* this merge rank processes it */
     mg_clock clock;
     /* tables from process.hpe */

@@ -44,6 +44,7 @@ static void usage(FILE *f)
         "  --metrics LIST           columns, er_print style: e.%%cpu:i.%%cpu (`metrics` lists)\n"
         "  --compare on|delta|ratio several experiments side by side instead of summed\n"
         "  -script FILE             run the commands in FILE (one per line)\n"
+        "  -o, --output FILE        where exports go (also `export KIND -o FILE`)\n"
         "  --view %s  stack view (default user)\n"
         "  --ranks LIST --threads LIST --cpus LIST   keep these (e.g. 0,2-3)\n"
         "  --time START-END         keep samples in this window (seconds from start)\n"
@@ -395,7 +396,7 @@ int main(int argc, char **argv)
     opterr = 0;
     /* "-" first: operands come back in order (c == 1), so "-o FILE" after an `export`
      * command stays that command's argument; before any export it is the default. */
-    while ((c = getopt_long(argc, argv, "-qhVo:", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:qhVo:", long_opts, NULL)) != -1) {
         int rc = 0;
         if (c == 1) {
             ops[nops++] = optarg;
@@ -405,6 +406,9 @@ int main(int argc, char **argv)
             ops[nops++] = optarg;
         } else if (c == 'o' || c == OPT_OUTPUT) {
             ctx.opts.output = optarg;
+        } else if (c == ':') {
+            rc = hpa_usage_error(NULL, "option '%s' needs a value (hpanalyze --help)",
+                                 argv[optind - 1]);
         } else if (c == '?') {
             const char *bad = argv[optind - 1];
             if (optopt)

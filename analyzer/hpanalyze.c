@@ -286,6 +286,17 @@ static int finish_output(void)
     return 0;
 }
 
+/* Reports that sum the experiments although --compare asks for them side by side. */
+static bool sums_experiments(const char *cmd)
+{
+    static const char *const summing[] = {
+        "fsummary", "callers-callees", "csingle", "calltree", "source", "pcs", "disasm", "export"};
+    for (size_t i = 0; i < sizeof(summing) / sizeof(summing[0]); i++)
+        if (strcmp(cmd, summing[i]) == 0)
+            return true;
+    return false;
+}
+
 /* Run jobs in order; with --format json and several of them, inside one JSON array. */
 static int run_jobs(hpa_ctx *ctx, const hpa_jobs *jobs)
 {
@@ -300,7 +311,7 @@ static int run_jobs(hpa_ctx *ctx, const hpa_jobs *jobs)
         if (i > 0 && array)
             fputs(",\n", ctx->out);
         const char *name = jobs->v[i].cmd->name;
-        if (ctx->opts.compare && strcmp(name, "functions") && strcmp(name, "lines"))
+        if (ctx->opts.compare && sums_experiments(name))
             fprintf(stderr,
                     "hpanalyze: %s: --compare applies to functions and lines; %s shows "
                     "the experiments summed\n",

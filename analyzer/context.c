@@ -5,8 +5,29 @@
  * what is printed.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
+
+/* --samples LABEL that names no sample point keeps nothing: say so. */
+static void check_labels(const hpa_ctx *ctx)
+{
+    const hpa_filter *f = &ctx->opts.filter;
+    for (unsigned l = 0; l < f->nlabels; l++) {
+        bool seen = false;
+        for (size_t i = 0; i < ctx->prof->nprocs && !seen; i++) {
+            size_t it = 0;
+            for (const hpc_record *r; !seen && (r = hpc_proc_next_of(ctx->prof->procs[i].proc,
+                                                                     HPC_K_sample_point, &it));)
+                seen = hpc_str_eq(r->u.sample_point.label, f->labels[l]);
+        }
+        if (!seen)
+            fprintf(stderr,
+                    "hpanalyze: --samples: no sample point is labelled '%s' (see "
+                    "`overview`)\n",
+                    f->labels[l]);
+    }
+}
 
 hpa_profile *hpa_ctx_profile(hpa_ctx *ctx)
 {
@@ -17,6 +38,7 @@ hpa_profile *hpa_ctx_profile(hpa_ctx *ctx)
             return NULL;
         }
         ctx->loaded = true;
+        check_labels(ctx);
     }
     return ctx->prof;
 }
@@ -48,4 +70,40 @@ const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx)
         ctx->cg_built = true;
     }
     return &ctx->cg;
+}
+
+const hpa_callgraph *hpa_ctx_compare_graphs(hpa_ctx *ctx)
+{
+    if (ctx->cmp_cg)
+        return ctx->cmp_cg;
+    hpa_profile *p = hpa_ctx_profile(ctx);
+    if (!p)
+        return NULL;
+    ctx->cmp_cg = calloc(p->nexps, sizeof(*ctx->cmp_cg));
+    if (!ctx->cmp_cg) {
+        fprintf(stderr, "hpanalyze: compare: out of memory\n");
+        return NULL;
+    }
+    for (unsigned e = 0; e < p->nexps; e++) {
+        int rc = hpa_callgraph_build_of(&ctx->cmp_cg[e], p, (int)e, ctx->opts.view);
+        if (rc < 0) {
+            fprintf(stderr, "hpanalyze: building the call graph: %s\n", hpc_strerror(rc));
+            hpa_ctx_free(ctx);
+            return NULL;
+        }
+        ctx->ncmp = e + 1;
+    }
+    return ctx->cmp_cg;
+}
+
+void hpa_ctx_free(hpa_ctx *ctx)
+{
+    if (ctx->cg_built)
+        hpa_callgraph_free(&ctx->cg);
+    ctx->cg_built = false;
+    for (unsigned e = 0; e < ctx->ncmp; e++)
+        hpa_callgraph_free(&ctx->cmp_cg[e]);
+    free(ctx->cmp_cg);
+    ctx->cmp_cg = NULL;
+    ctx->ncmp = 0;
 }

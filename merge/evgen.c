@@ -3,6 +3,9 @@
  */
 #include "evgen.h"
 
+#include "omp_model.h"
+
+#include <errno.h>
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_Events.h>
 #include <stdlib.h>
@@ -133,19 +136,14 @@ typedef struct gen {
     /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
      * region; parallel region id -> construct region; summary keys -> entry index */
     memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
+    /* pass 1: OpenMP thread type (omp_thread) and CPU of samples before the runtime ran */
+    uint32_t omp_thread_type;
+    uint64_t pre_runtime_ns;
     /* problems counted once per location */
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
     uint64_t to_missing; /* messages with a rank that left no data */
+    uint64_t bad_peer;   /* peers beyond their communicator */
 } gen;
-
-int mg_omp_state_class(unsigned s)
-{
-    if (s == HPC_OMP_STATE_SERIAL || s == HPC_OMP_STATE_WORK)
-        return 1;
-    if (s >= HPC_OMP_STATE_IMPLICIT_BARRIER && s <= HPC_OMP_STATE_REDUCTION)
-        return 2;
-    return 0;
-}
 
 static inline uint64_t ct(gen *g, uint64_t t)
 {
@@ -356,24 +354,42 @@ static void node_weight(gen *g, uint32_t node, uint64_t ns)
     g->node_n[node]++;
 }
 
-static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t ns)
+/* The execution of parallel region `region` into *x; false if its records were lost. */
+static bool omp_exec(gen *g, uint64_t region, mg_ompreg *x)
 {
-    int cls = mg_omp_state_class(HPC_STATE_OMP(state));
-    if (!cls)
+    return region && g->proc->omptab && mg_regtab_get(g->proc->omptab, region, x);
+}
+
+/*
+ * OpenMP Work / Wait of one sample, classified as hpanalyze does (analyzer/omp_model.h:
+ * hpa_omp_state_cat, and hpa_omp_classify's rule that a worker's implicit-barrier state
+ * after its region's end is idle: libomp reports that barrier's end only at the next
+ * fork).
+ */
+static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t time, uint64_t ns)
+{
+    unsigned s = HPC_STATE_OMP(state);
+    if (s == HPC_OMP_STATE_NONE && region == 0) {
+        g->pre_runtime_ns += ns; /* serial work if this turns out to be the initial thread */
         return;
+    }
+    enum hpa_omp_cat cat = hpa_omp_state_cat(s);
+    if (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT)
+        return;
+    mg_ompreg xr, *x = omp_exec(g, region, &xr) ? &xr : NULL;
+    if (x && s == HPC_OMP_STATE_IMPLICIT_BARRIER && x->end && time > x->end &&
+        x->enc_seq != g->loc->seq)
+        return; /* idle */
     mg_tsum *t = &g->loc->sum;
-    if (cls == 1)
+    if (cat == HPA_OMP_CAT_WORK)
         t->omp_work_ns += ns;
     else
         t->omp_wait_ns += ns;
-    uint64_t k;
-    if (!region)
+    if (!x)
         return;
+    uint64_t k;
     if (!memo_get(&g->sum_memo, region, &k)) {
-        uint64_t lregion;
-        if (!mg_map_get(&g->proc->omp_site, region, &lregion))
-            return;
-        mg_ompstat *o = mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name);
+        mg_ompstat *o = mg_psum_omp(&g->proc->sum, x->lregion, g->proc->regions[x->lregion].name);
         uint32_t oi = (uint32_t)(o - g->proc->sum.omps);
         mg_ompthr *ot = mg_psum_ompthr(&g->proc->sum, oi, g->loc->seq);
         k = ((uint64_t)oi << 32) | (uint64_t)(ot - g->proc->sum.ompthr);
@@ -381,7 +397,7 @@ static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t ns)
     }
     mg_ompstat *o = &g->proc->sum.omps[k >> 32];
     mg_ompthr *ot = &g->proc->sum.ompthr[(uint32_t)k];
-    if (cls == 1) {
+    if (cat == HPA_OMP_CAT_WORK) {
         o->work_ns += ns;
         ot->work_ns += ns;
     } else {
@@ -400,7 +416,7 @@ static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
     t->samples++;
     t->sample_cpu_ns += s->cpu_ns;
     node_weight(g, node, s->cpu_ns);
-    sum_omp_sample(g, (unsigned)s->state, s->region, s->cpu_ns);
+    sum_omp_sample(g, (unsigned)s->state, s->region, s->time, s->cpu_ns);
 }
 
 static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
@@ -533,6 +549,10 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
                       m->op == HPC_P2P_IRECV_COMPLETE;
     if (needs_peer && (m->peer < 0 || !ok))
         return; /* MPI_PROC_NULL moves nothing; an unknown comm cannot be named */
+    if (needs_peer && (uint64_t)m->peer >= g->proc->comms[comm].size) {
+        g->bad_peer++; /* damaged: no such rank in the communicator */
+        return;
+    }
     uint32_t peer = (uint32_t)m->peer;
     if (g->pass == 1 && needs_peer && m->peer_world >= 0 &&
         (uint64_t)m->peer_world < g->job->nprocs && g->job->procs[m->peer_world].placeholder &&
@@ -575,7 +595,9 @@ static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
     uint64_t tb = detail_time(g, m->time_begin), te = detail_time(g, m->time_end);
     if (te < tb)
         te = tb;
-    uint32_t root = m->root < 0 ? UINT32_MAX : (uint32_t)m->root;
+    uint32_t root = m->root < 0 || (uint64_t)m->root >= g->proc->comms[comm].size
+                        ? UINT32_MAX
+                        : (uint32_t)m->root;
     emit(g, tb, MG_EV_MPI_COLL_BEGIN, 0, 0, 0, 0, 0);
     emit(g, te, MG_EV_MPI_COLL_END, comm, root, m->op - 1, m->bytes_sent, m->bytes_recv);
 }
@@ -586,33 +608,42 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
 {
     uint64_t t = ct(g, r->time);
     uint32_t lregion = omp_region(g, OC_PARALLEL, r->codeptr);
-    mg_map_put(&g->proc->omp_site, r->region, lregion);
     emit(g, t, MG_EV_THREAD_FORK, (uint32_t)r->team_size, 0, 0, 0, 0);
-    if (g->pass == 1) {
-        mg_map_put(&g->proc->omp_begin, r->region, t);
-        mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name)->instances++;
+    mg_proc *p = g->proc;
+    mg_ompreg x;
+    if (g->pass != 1 || omp_exec(g, r->region, &x))
+        return;
+    mg_psum_omp(&p->sum, lregion, p->regions[lregion].name)->instances++;
+    if (!p->omptab && !p->omptab_failed && !(p->omptab = mg_regtab_open())) {
+        p->omptab_failed = true;
+        mg_job_problem(g->job,
+                       "%s: no temporary file for its parallel regions (%s): samples are "
+                       "not attributed to them",
+                       p->hp ? p->hp->dir : p->name, strerror(errno));
     }
+    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0};
+    if (p->omptab)
+        mg_regtab_put(p->omptab, r->region, &x);
 }
 
 static void omp_parallel_end(gen *g, const hpc_rec_omp_parallel_end *r)
 {
-    uint64_t t = ct(g, r->time);
-    emit(g, t, MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
-    uint64_t begin, lregion;
-    if (g->pass == 1 && mg_map_get(&g->proc->omp_begin, r->region, &begin) &&
-        mg_map_get(&g->proc->omp_site, r->region, &lregion) && t >= begin) {
-        mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name)->wall_ns += t - begin;
-        mg_map_put(&g->proc->omp_begin, r->region, 0); /* at most once */
-    }
+    emit(g, ct(g, r->time), MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
+    mg_ompreg x;
+    if (g->pass != 1 || !omp_exec(g, r->region, &x) || x.end || r->time < x.begin)
+        return;
+    x.end = r->time;
+    mg_regtab_put(g->proc->omptab, r->region, &x);
+    mg_psum_omp(&g->proc->sum, x.lregion, g->proc->regions[x.lregion].name)->wall_ns +=
+        r->time - x.begin;
 }
 
 static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
 {
     uint64_t t = ct(g, r->time);
     if (r->endpoint == 1) {
-        uint64_t lregion;
-        if (!mg_map_get(&g->proc->omp_site, r->region, &lregion))
-            lregion = omp_region(g, OC_PARALLEL, 0);
+        mg_ompreg x;
+        uint32_t lregion = omp_exec(g, r->region, &x) ? x.lregion : omp_region(g, OC_PARALLEL, 0);
         uint32_t size = r->team_size ? (uint32_t)r->team_size : 1;
         uint32_t team = mg_proc_team(g->proc, size);
         uint64_t claim = ((uint64_t)size << 32) | (uint32_t)r->thread_num;
@@ -623,7 +654,7 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
         emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
         emit(g, t, MG_EV_ENTER, (uint32_t)lregion, 0, 0, 0, 0);
         if (g->nitasks < MAX_ITASKS)
-            g->itasks[g->nitasks] = (itask){r->region, (uint32_t)lregion, team};
+            g->itasks[g->nitasks] = (itask){r->region, lregion, team};
         g->nitasks++;
         return;
     }
@@ -646,6 +677,20 @@ static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
     emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
+/* A worker's implicit barrier has no code address: name it after its parallel region. */
+static uint32_t implicit_barrier_of(gen *g, uint64_t region)
+{
+    mg_ompreg x;
+    if (!omp_exec(g, region, &x))
+        return omp_region(g, OC_IMPLICIT_BARRIER, 0);
+    const mg_region *par = &g->proc->regions[x.lregion];
+    const char *at = strstr(par->name, " @");
+    char name[1024];
+    snprintf(name, sizeof(name), "%s%s", omp_constructs[OC_IMPLICIT_BARRIER].name, at ? at : "");
+    return mg_proc_region(g->proc, MG_RKEY_OMP(OC_IMPLICIT_BARRIER, 0x80000000u | x.lregion), name,
+                          par->file, par->line, OTF2_REGION_ROLE_IMPLICIT_BARRIER, MG_PAR_OPENMP);
+}
+
 static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
 {
     static const enum omp_construct oc[] = {
@@ -658,7 +703,9 @@ static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
     };
     enum omp_construct c =
         r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_BARRIER_OTHER;
-    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
+    uint32_t region = c == OC_IMPLICIT_BARRIER && !r->codeptr ? implicit_barrier_of(g, r->region)
+                                                              : omp_region(g, c, r->codeptr);
+    enter_leave(g, region, ct(g, r->time_begin), ct(g, r->time_end));
 }
 
 static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
@@ -722,7 +769,9 @@ static void omp_task(gen *g, const hpc_rec_omp_task *r)
 static void thread_facts(gen *g, const hpc_record *r)
 {
     mg_tsum *t = &g->loc->sum;
-    if (r->kind == HPC_K_thread_begin) {
+    if (r->kind == HPC_K_omp_thread) {
+        g->omp_thread_type = (uint32_t)r->u.omp_thread.type;
+    } else if (r->kind == HPC_K_thread_begin) {
         t->tid = r->u.thread_begin.tid;
         if (r->u.thread_begin.name.n) {
             free(t->name);
@@ -783,6 +832,7 @@ static void dispatch(gen *g, const hpc_record *r)
         enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
                     ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end));
         break;
+    case HPC_K_omp_thread:
     case HPC_K_thread_begin:
     case HPC_K_thread_end:
         if (g->pass == 1)
@@ -840,6 +890,11 @@ static void report_counts(gen *g)
     if (g->bad_fn)
         mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record", path,
                        (unsigned long long)g->bad_fn);
+    if (g->bad_peer)
+        mg_job_problem(g->job,
+                       "%s: %llu messages name a peer beyond their communicator's size; "
+                       "left out of the trace",
+                       path, (unsigned long long)g->bad_peer);
     if (g->to_missing)
         mg_job_problem(g->job,
                        "%s: %llu messages to or from ranks that left no data have no partner in "
@@ -881,6 +936,10 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
         if (loc->sum.damaged)
             mg_job_problem(job, "%s: %llu damaged records skipped", loc->path,
                            (unsigned long long)loc->sum.damaged);
+        /* as hpanalyze: the initial thread before the OpenMP runtime started (libomp starts
+         * at the first construct) ran serial code of an OpenMP program: work */
+        if (loc->proc->ompt && g.omp_thread_type == 1)
+            loc->sum.omp_work_ns += g.pre_runtime_ns;
         sum_functions(&g);
         report_counts(&g);
     }

@@ -15,6 +15,7 @@
 #define MG_JOB_H
 
 #include "merge.h"
+#include "regtab.h"
 #include "summary.h"
 #include "symbolize.h"
 
@@ -57,6 +58,7 @@ struct mg_proc {
     int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
     char *name, *host;
     bool placeholder;
+    bool ompt; /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
     bool mine; /* this merge rank processes it */
     mg_clock clock;
     /* tables from process.hpe */
@@ -83,8 +85,8 @@ struct mg_proc {
     size_t nlocs;
     /* while merging */
     mg_symproc *sym;
-    mg_map omp_site;  /* parallel region id -> local region id of its construct */
-    mg_map omp_begin; /* parallel region id -> begin time (open regions only) */
+    mg_regtab *omptab; /* parallel region executions by id (regtab.h), or NULL */
+    bool omptab_failed;
     mg_psum sum;
 };
 

@@ -9,9 +9,10 @@ MERGE_OTF2_LIBS  := $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-tr
 
 # Shared with hpanalyze, linked as they are: the symbol resolver (analyzer/symbols.h), so
 # the summary's functions carry the names hpanalyze's reports give them, and the MPI
-# numbers (analyzer/mpi_stats.h), so the summary's MPI tables equal `hpanalyze mpi`.
+# numbers (analyzer/mpi_stats.h), so the summary's MPI tables equal `hpanalyze mpi`, and
+# the OpenMP state categories (analyzer/omp_model.h: hpa_omp_state_cat).
 MERGE_SYM_OBJS := $(call objs,analyzer/symbols.c analyzer/strtab.c analyzer/u64map.c \
-                              analyzer/mpi_stats.c)
+                              analyzer/mpi_stats.c analyzer/omp_model.c analyzer/metrics.c)
 $(OBJDIR)/merge/%.o: CFLAGS += -Ianalyzer
 
 # parallel.c is the only file that sees MPI (OTF2_MPI_Collectives.h)

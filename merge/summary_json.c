@@ -38,15 +38,17 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "summary.h"
 #include "summary_agg.h"
 
-static void jstr(FILE *f, const char *s)
+static void jstr(FILE *f, const char *raw)
 {
+    char *s = mg_utf8_clean(raw ? raw : ""); /* JSON is UTF-8 */
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
         case '"':
             fputs("\\\"", f);
@@ -71,6 +73,7 @@ static void jstr(FILE *f, const char *s)
         }
     }
     fputc('"', f);
+    free(s);
 }
 
 static void key(FILE *f, bool *first, const char *k)
@@ -113,7 +116,7 @@ static double s_of(uint64_t ns)
 static void spread(FILE *f, bool *first, const char *k, mg_spread s)
 {
     key(f, first, k);
-    fprintf(f, "{\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g, \"cov\": %.6g}", s.min, s.mean,
+    fprintf(f, "{\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g, \"cov\": %.9g}", s.min, s.mean,
             s.max, s.cov);
 }
 
@@ -259,7 +262,7 @@ static void calls_arr(FILE *f, const char *name, const mg_aggcall *c, size_t n, 
         ku(f, &first, "ranks", c[i].ranks);
         spread(f, &first, "rank_time_s", c[i].time);
         key(f, &first, "cov");
-        fprintf(f, "%.6g", c[i].cov);
+        fprintf(f, "%.9g", c[i].cov);
         spread(f, &first, "rank_calls", c[i].count);
         fputc('}', f);
     }

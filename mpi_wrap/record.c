@@ -39,6 +39,7 @@ static hpcw_comm *call_comm(hpcw_call *c, MPI_Comm comm)
 bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm)
 {
     hpcw_fns_once();
+    hpcw_clock_tick();
     c->comm_handle = comm;
     c->comm = comm == MPI_COMM_NULL ? NULL : hpcw_comm_get(comm);
     c->failed = rc != MPI_SUCCESS;

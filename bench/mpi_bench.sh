@@ -8,7 +8,7 @@
 #
 # MODE pingpong (2 ranks, 4 calls per round trip), calls (1 rank, MPI_Comm_rank),
 # requests (1 rank, MPI_Irecv + MPI_Isend + MPI_Waitall to itself). Each run reports the
-# best of 5 timed loops; the table gives the median over the rounds and the time added
+# best of 15 timed loops; the table gives the median over the rounds and the time added
 # per MPI call: (traced - plain) / calls per op.
 #
 # usage: bench/mpi_bench.sh PATH/TO/mpi_overhead [ROUNDS]     (make bench-mpi)
@@ -35,7 +35,7 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2
 
 printf '| mode | calls/op | plain ns/op | traced ns/op | ratio | added ns/call | -m off ns/op | added ns/call (-m off) |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
-for spec in "pingpong 2 50000" "calls 1 500000" "requests 1 100000"; do
+for spec in "pingpong 2 20000" "calls 1 200000" "requests 1 50000"; do
     set -- $spec
     mode=$1 np=$2 n=$3
     : >"$work/plain" >"$work/traced" >"$work/m-off"

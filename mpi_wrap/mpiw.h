@@ -105,7 +105,7 @@ void hpcw_clock_tick(void);
 
 /* CLOCK_MONOTONIC ns for call timestamps: from the TSC between per-thread anchors when
  * the fast clock is on, else clock_gettime. NOT signal-safe (use hpcw_clock_exact). */
-static inline uint64_t hpcw_now(void)
+__attribute__((always_inline)) static inline uint64_t hpcw_now(void)
 {
 #if defined(__x86_64__)
     if (hpcw_clk.enabled) {
@@ -278,6 +278,7 @@ typedef struct hpcw_pend {
     hpcw_pend_item *items;
     hpcw_pend_item inline_items[HPCW_PEND_INLINE];
     void *statuses; /* substituted status array (MPI_STATUSES_IGNORE given), or NULL */
+    MPI_Status inline_statuses[HPCW_PEND_INLINE]; /* its storage for small calls */
 } hpcw_pend;
 
 void hpcw_pend_init(hpcw_pend *p, int n, const MPI_Request *reqs);

@@ -16,6 +16,16 @@
  * FUNC matches a function's full name, or its name without a parameter list. Without
  * FUNC every function is shown in the order of `functions`.
  *
+ * `csingle FUNC` shows one function in er_print's sections instead:
+ *
+ *     ============== Callers
+ *     0.700  70.00   caller_a
+ *
+ *     ============== Stack Fragment
+ *     1.000 100.00   leaf
+ *
+ *     ============== No Callees
+ *
  * CSV: function,role,name,module,attr_... (role caller|self|callee).
  * JSON: {"report":"callers-callees","functions":[{name, module, excl_*, incl_*,
  *        "callers":[{name, module, attr_*}], "callees":[...]}]}
@@ -101,6 +111,47 @@ static void text_block(hpa_ctx *ctx, const hpa_callgraph *g, const cc_block *b)
     }
 }
 
+static void section(FILE *f, const hpa_cols *c, const char *title, bool blank)
+{
+    unsigned w = 0;
+    for (unsigned k = 0; k < c->n; k++)
+        w += hpa_cols_cell_width(c, k) + 2;
+    fprintf(f, "%s%.*s %s\n", blank ? "\n" : "", (int)(w > 1 ? w - 1 : 1),
+            "========================================================================"
+            "========================================================================",
+            title);
+}
+
+static void text_rows_plain(hpa_ctx *ctx, const hpa_cols *c, const cc_row *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        hpa_cols_text_row(c, ctx->out, NULL, NULL, r[i].attr);
+        fprintf(ctx->out, " %s\n", hpa_symtab_func(ctx->prof->syms, r[i].func)->name);
+    }
+}
+
+/* csingle's layout: callers, the function, callees in titled sections. */
+static void text_single(hpa_ctx *ctx, const hpa_callgraph *g, const cc_block *b)
+{
+    const hpa_profile *p = ctx->prof;
+    FILE *f = ctx->out;
+    hpa_cols c;
+    hpa_cols_init(&c, &p->metrics, "a", true, hpa_cg_incl(g, b->func));
+    for (size_t i = 0; i < b->ncallers; i++)
+        hpa_cols_fit(&c, NULL, NULL, b->callers[i].attr);
+    for (size_t i = 0; i < b->ncallees; i++)
+        hpa_cols_fit(&c, NULL, NULL, b->callees[i].attr);
+    hpa_cols_fit(&c, NULL, NULL, b->self);
+    hpa_cols_text_header(&c, f);
+    section(f, &c, b->ncallers ? "Callers" : "No Callers", false);
+    text_rows_plain(ctx, &c, b->callers, b->ncallers);
+    section(f, &c, "Stack Fragment", true);
+    cc_row self = {b->func, b->self};
+    text_rows_plain(ctx, &c, &self, 1);
+    section(f, &c, b->ncallees ? "Callees" : "No Callees", true);
+    text_rows_plain(ctx, &c, b->callees, b->ncallees);
+}
+
 static void csv_rows(hpa_ctx *ctx, const hpa_callgraph *g, const cc_block *b)
 {
     const hpa_profile *p = ctx->prof;
@@ -162,27 +213,11 @@ static void json_block(hpa_json *j, hpa_ctx *ctx, const hpa_callgraph *g, const 
     hpa_json_end_obj(j);
 }
 
-/* Functions named name: exact matches, else matches without the parameter list. */
-static size_t match_funcs(const hpa_callgraph *g, const hpa_symtab *st, const char *name,
-                          uint32_t *out)
+static int report(hpa_ctx *ctx, int argc, char **argv, const char *cmd)
 {
-    size_t n = 0;
-    for (int pass = 0; pass < 2 && n == 0; pass++)
-        for (uint32_t f = 0; f < g->nfuncs; f++) {
-            if (!hpa_any(hpa_cg_incl(g, f), g->nm) && f != HPA_FUNC_TOTAL)
-                continue;
-            const char *fn = hpa_symtab_func(st, f)->name;
-            size_t len = pass ? strcspn(fn, "(") : strlen(fn);
-            if (strlen(name) == len && strncmp(fn, name, len) == 0)
-                out[n++] = f;
-        }
-    return n;
-}
-
-int cmd_callers_callees(hpa_ctx *ctx, int argc, char **argv)
-{
+    bool single = strcmp(cmd, "csingle") == 0;
     hpa_sortkey k;
-    if (hpa_ctx_sortkey(ctx, "callers-callees", &k))
+    if (hpa_ctx_sortkey(ctx, cmd, &k))
         return HPA_EXIT_USAGE;
     const hpa_callgraph *g = hpa_ctx_callgraph(ctx);
     if (!g)
@@ -194,10 +229,10 @@ int cmd_callers_callees(hpa_ctx *ctx, int argc, char **argv)
         ids = malloc(sizeof(*ids) * (g->nfuncs + 1));
         if (!ids)
             return HPA_EXIT_DATA;
-        n = match_funcs(g, p->syms, argv[0], ids);
+        n = hpa_match_funcs(g, p->syms, argv[0], ids);
         if (n == 0) {
             free(ids);
-            return hpa_usage_error("callers-callees",
+            return hpa_usage_error(cmd,
                                    "no function '%s' with samples in the profile (see "
                                    "`functions`)",
                                    argv[0]);
@@ -234,7 +269,7 @@ int cmd_callers_callees(hpa_ctx *ctx, int argc, char **argv)
         fputc('\n', ctx->out);
     } else {
         hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "report", "callers-callees");
+        hpa_json_kstr(&j, "report", cmd);
         hpa_json_key(&j, "functions");
         hpa_json_begin_arr(&j);
     }
@@ -248,7 +283,10 @@ int cmd_callers_callees(hpa_ctx *ctx, int argc, char **argv)
         }
         if (ctx->opts.format == HPA_TEXT) {
             fputc('\n', ctx->out);
-            text_block(ctx, g, &b);
+            if (single)
+                text_single(ctx, g, &b);
+            else
+                text_block(ctx, g, &b);
         } else if (ctx->opts.format == HPA_CSV) {
             csv_rows(ctx, g, &b);
         } else {
@@ -262,4 +300,14 @@ int cmd_callers_callees(hpa_ctx *ctx, int argc, char **argv)
     }
     free(ids);
     return rc;
+}
+
+int cmd_callers_callees(hpa_ctx *ctx, int argc, char **argv)
+{
+    return report(ctx, argc, argv, "callers-callees");
+}
+
+int cmd_csingle(hpa_ctx *ctx, int argc, char **argv)
+{
+    return report(ctx, argc, argv, "csingle");
 }

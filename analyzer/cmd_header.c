@@ -21,14 +21,6 @@
 #include "procinfo.h"
 #include "report_util.h"
 
-static void start_text(const hpc_proc *p, char *buf, size_t cap)
-{
-    time_t t = (time_t)(p->begin.real_time / 1000000000u);
-    struct tm tm;
-    if (!p->has_begin || !localtime_r(&t, &tm) || !strftime(buf, cap, "%a %b %e %H:%M:%S %Y", &tm))
-        snprintf(buf, cap, "(unknown)");
-}
-
 static const char *onoff(uint64_t v)
 {
     return v ? "on" : "off";
@@ -96,7 +88,7 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
         fprintf(f, "  Unwinder: %s\n", hpc_str_copy(s1, sizeof(s1), s->unwinder));
     if (hpa_omp_runtime_text(p, s1, sizeof(s1)))
         fprintf(f, "  OpenMP: %s\n", s1);
-    start_text(p, s1, sizeof(s1));
+    hpa_start_text(p, s1, sizeof(s1));
     fprintf(f, "\nExperiment started %s\n", s1);
     hpa_end_text(p, s2, sizeof(s2));
     fprintf(f, "Experiment ended: %.3f s, %s\n", hpa_proc_duration(p), s2);

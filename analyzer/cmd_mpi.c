@@ -19,7 +19,8 @@
  *     Message sizes: point-to-point sends by call site, collectives by operation, and a
  *     histogram of point-to-point message sizes.
  *
- * Meanings, from the reference's Table 2-4: MPI Sends counts point-to-point sends
+ * The numbers are computed by mpi_stats.c, which hpmerge's summary shares. Meanings,
+ * from the reference's Table 2-4: MPI Sends counts point-to-point sends
  * started, MPI Receives point-to-point receives completed (bytes as received), Other
  * MPI Events the calls that neither send nor receive; a message to or from
  * MPI_PROC_NULL is none. AppTime runs from the end of MPI_Init to the start of
@@ -41,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_stats.h"
 #include "procinfo.h"
 #include "report_util.h"
 #include "u64map.h"
@@ -48,19 +50,12 @@
 #define NBUCKETS 41 /* message size histogram: 0, then [2^k, 2^(k+1)) for k < 40 */
 
 /* Sums of a rank, a function or a call site. */
-typedef struct mpi_sum {
-    uint64_t calls, time_ns, min_ns, max_ns;
-    uint64_t sends, bytes_sent, recvs, bytes_recv, other;
-    uint64_t coll_calls, coll_sent, coll_recv;
-    uint64_t msg_min, msg_max; /* point-to-point sent sizes */
-} mpi_sum;
+typedef hpa_mpi_sum mpi_sum;
 
 typedef struct rank_row {
     const hpa_process *pr;
     mpi_sum s;
-    uint64_t init_leave, fin_enter, last;
-    bool has_init, has_fin, aborted;
-    int64_t abort_code;
+    hpa_mpi_window w; /* MPI_Init to MPI_Finalize (or the end), how it ended */
     uint64_t nested, dropped, damaged;
     int64_t died_in; /* function the process ended inside (HPC_MPI_CALL_INTERRUPTED), or -1 */
 } rank_row;
@@ -94,12 +89,7 @@ typedef struct mpi_model {
 } mpi_model;
 
 /* One call being read: its record and the details that followed it. */
-typedef struct call_acc {
-    bool open;
-    uint32_t fn;
-    uint64_t enter, leave, site_pc, flags;
-    mpi_sum d; /* sends, receives, bytes, coll of this call */
-} call_acc;
+typedef hpa_mpi_call call_acc;
 
 static const char *const coll_names[] = {
     [HPC_COLL_BARRIER] = "Barrier",
@@ -123,39 +113,9 @@ static const char *const coll_names[] = {
 
 /* ---------------------------------------------------------------- model */
 
-static void sum_init(mpi_sum *s)
-{
-    memset(s, 0, sizeof *s);
-    s->min_ns = s->msg_min = UINT64_MAX;
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-    return a < b ? a : b;
-}
-
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
-}
-
-/* Add one call (dur, details d) to s. */
-static void sum_call(mpi_sum *s, uint64_t dur, const mpi_sum *d)
-{
-    s->calls++;
-    s->time_ns += dur;
-    s->min_ns = min_u64(s->min_ns, dur);
-    s->max_ns = max_u64(s->max_ns, dur);
-    s->sends += d->sends;
-    s->bytes_sent += d->bytes_sent;
-    s->recvs += d->recvs;
-    s->bytes_recv += d->bytes_recv;
-    s->other += d->sends == 0 && d->recvs == 0;
-    s->coll_calls += d->coll_calls;
-    s->coll_sent += d->coll_sent;
-    s->coll_recv += d->coll_recv;
-    s->msg_min = min_u64(s->msg_min, d->msg_min);
-    s->msg_max = max_u64(s->msg_max, d->msg_max);
 }
 
 static uint32_t name_index(mpi_model *m, hpc_str name)
@@ -171,12 +131,6 @@ static uint32_t name_index(mpi_model *m, hpc_str name)
     if (!m->names[m->nnames])
         return UINT32_MAX;
     return (uint32_t)m->nnames++;
-}
-
-static bool is_lifecycle(const mpi_model *m, uint32_t fn)
-{
-    const char *n = m->names[fn];
-    return !strcmp(n, "MPI_Init") || !strcmp(n, "MPI_Init_thread") || !strcmp(n, "MPI_Finalize");
 }
 
 /* The row for key in rs, created empty when new; NULL when out of memory. */
@@ -198,14 +152,14 @@ static call_row *row_get(mpi_model *m, row_set *rs, uint32_t fn, uint32_t line)
     memset(r, 0, sizeof *r);
     r->fn = fn;
     r->line = line;
-    sum_init(&r->s);
+    hpa_mpi_sum_init(&r->s);
     r->per_rank = malloc(m->nranks * sizeof *r->per_rank);
     if (!r->per_rank || hpa_u64map_put(&rs->index, key, (uint32_t)rs->n) < 0) {
         free(r->per_rank);
         return NULL;
     }
     for (size_t k = 0; k < m->nranks; k++)
-        sum_init(&r->per_rank[k]);
+        hpa_mpi_sum_init(&r->per_rank[k]);
     return &rs->v[rs->n++];
 }
 
@@ -226,16 +180,13 @@ static int flush_call(mpi_model *m, size_t ri, call_acc *acc)
     if (!acc->open)
         return 0;
     acc->open = false;
-    uint64_t dur = acc->leave > acc->enter ? acc->leave - acc->enter : 0;
-    bool nested = acc->flags & HPC_MPI_CALL_NESTED;
-    bool in_window = !rr->has_init || acc->enter >= rr->init_leave;
-    rr->last = max_u64(rr->last, acc->leave);
-    rr->nested += nested;
+    uint64_t dur = hpa_mpi_call_ns(acc);
+    rr->nested += (acc->flags & HPC_MPI_CALL_NESTED) != 0;
     if (acc->flags & HPC_MPI_CALL_INTERRUPTED)
         rr->died_in = acc->fn;
-    bool lifecycle = is_lifecycle(m, acc->fn);
+    bool lifecycle = hpa_mpi_is_lifecycle(m->names[acc->fn]);
     mpi_sum d = acc->d;
-    sum_call(&rr->s, nested || !in_window || lifecycle ? 0 : dur, &d);
+    hpa_mpi_rank_add(&rr->s, &rr->w, acc, lifecycle);
     if (lifecycle)
         return 0;
     hpa_loc loc = acc->site_pc ? hpa_modmap_resolve(rr->pr->map, acc->site_pc - 1)
@@ -245,41 +196,23 @@ static int flush_call(mpi_model *m, size_t ri, call_acc *acc)
     call_row *f = row_get(m, &m->fns, acc->fn, 0), *s = row_get(m, &m->sites, acc->fn, loc.line);
     if (!f || !s)
         return HPC_E_NOMEM;
-    sum_call(&f->s, dur, &d);
-    sum_call(&f->per_rank[ri], dur, &d);
-    sum_call(&s->s, dur, &d);
-    sum_call(&s->per_rank[ri], dur, &d);
+    hpa_mpi_sum_add(&f->s, dur, &d);
+    hpa_mpi_sum_add(&f->per_rank[ri], dur, &d);
+    hpa_mpi_sum_add(&s->s, dur, &d);
+    hpa_mpi_sum_add(&s->per_rank[ri], dur, &d);
     return 0;
 }
 
 static void add_p2p(mpi_model *m, call_acc *acc, const hpc_rec_mpi_p2p *p)
 {
-    if (!acc->open || p->peer < 0)
-        return; /* MPI_PROC_NULL, or a request not yet matched: no message */
-    switch (p->op) {
-    case HPC_P2P_SEND:
-    case HPC_P2P_ISEND:
-        acc->d.sends++;
-        acc->d.bytes_sent += p->bytes;
-        acc->d.msg_min = min_u64(acc->d.msg_min, p->bytes);
-        acc->d.msg_max = max_u64(acc->d.msg_max, p->bytes);
+    if (hpa_mpi_call_p2p(acc, p))
         m->hist[size_bucket(p->bytes)]++;
-        break;
-    case HPC_P2P_RECV:
-    case HPC_P2P_IRECV_COMPLETE:
-        acc->d.recvs++;
-        acc->d.bytes_recv += p->bytes;
-        break;
-    }
 }
 
 static void add_coll(mpi_model *m, call_acc *acc, const hpc_rec_mpi_coll *c)
 {
-    if (!acc->open)
+    if (!hpa_mpi_call_coll(acc, c))
         return;
-    acc->d.coll_calls++;
-    acc->d.coll_sent += c->bytes_sent;
-    acc->d.coll_recv += c->bytes_recv;
     unsigned op = c->op < 32 ? (unsigned)c->op : 0;
     m->coll_calls[op]++;
     m->coll_sent[op] += c->bytes_sent;
@@ -303,13 +236,7 @@ static int read_thread(mpi_model *m, size_t ri, const char *path, const uint32_t
             rc = flush_call(m, ri, &acc);
             if (c->fn >= nfn || fnmap[c->fn] == UINT32_MAX)
                 break; /* no mpi_fn record names it: not counted */
-            acc = (call_acc){.open = true,
-                             .fn = fnmap[c->fn],
-                             .enter = c->time_enter,
-                             .leave = c->time_leave,
-                             .site_pc = c->callsite,
-                             .flags = c->flags};
-            sum_init(&acc.d);
+            hpa_mpi_call_open(&acc, fnmap[c->fn], c);
             break;
         }
         case HPC_K_mpi_p2p:
@@ -319,7 +246,7 @@ static int read_thread(mpi_model *m, size_t ri, const char *path, const uint32_t
             add_coll(m, &acc, &rec.u.mpi_coll);
             break;
         case HPC_K_thread_end:
-            rr->last = max_u64(rr->last, rec.u.thread_end.time);
+            hpa_mpi_window_seen(&rr->w, rec.u.thread_end.time);
             break;
         }
     }
@@ -346,21 +273,7 @@ static int read_process(mpi_model *m, size_t ri)
         fnmap[i] = UINT32_MAX;
     for (it = 0; (r = hpc_proc_next_of(p, HPC_K_mpi_fn, &it));)
         fnmap[r->u.mpi_fn.id] = name_index(m, r->u.mpi_fn.name);
-    if ((r = hpc_proc_next_of(p, HPC_K_mpi_init, &(size_t){0}))) {
-        rr->has_init = true;
-        rr->init_leave = r->u.mpi_init.time_leave;
-    }
-    if ((r = hpc_proc_next_of(p, HPC_K_mpi_finalize, &(size_t){0}))) {
-        rr->has_fin = true;
-        rr->fin_enter = r->u.mpi_finalize.time_enter;
-    }
-    if ((r = hpc_proc_next_of(p, HPC_K_mpi_abort, &(size_t){0}))) {
-        rr->aborted = true;
-        rr->abort_code = r->u.mpi_abort.errorcode;
-        rr->last = max_u64(rr->last, r->u.mpi_abort.time);
-    }
-    if (p->has_end)
-        rr->last = max_u64(rr->last, p->end.time);
+    hpa_mpi_window_init(&rr->w, p);
     rr->dropped = p->stats[HPC_STAT_EVENTS_DROPPED];
     int rc = 0;
     for (size_t t = 0; rc == 0 && t < p->nthreads; t++)
@@ -368,24 +281,6 @@ static int read_process(mpi_model *m, size_t ri)
             rc = read_thread(m, ri, p->threads[t].path, fnmap, nfn);
     free(fnmap);
     return rc;
-}
-
-static double cov_of(const call_row *r, size_t nranks)
-{
-    double sum = 0, sq = 0;
-    size_t n = 0;
-    for (size_t k = 0; k < nranks; k++) {
-        if (!r->per_rank[k].calls)
-            continue;
-        double t = (double)r->per_rank[k].time_ns;
-        sum += t;
-        sq += t * t;
-        n++;
-    }
-    if (n < 2 || sum <= 0)
-        return 0;
-    double mean = sum / (double)n, var = sq / (double)n - mean * mean;
-    return var > 0 ? sqrt(var) / mean : 0;
 }
 
 static int by_time(const void *a, const void *b)
@@ -401,7 +296,7 @@ static void finish_rows(mpi_model *m, row_set *rs, bool number)
     if (rs->n)
         qsort(rs->v, rs->n, sizeof *rs->v, by_time);
     for (size_t i = 0; i < rs->n; i++) {
-        rs->v[i].cov = cov_of(&rs->v[i], m->nranks);
+        rs->v[i].cov = hpa_mpi_cov(rs->v[i].per_rank, m->nranks);
         if (number)
             rs->v[i].site = (uint32_t)i + 1;
     }
@@ -426,7 +321,7 @@ static int model_build(mpi_model *m, hpa_profile *prof)
 {
     memset(m, 0, sizeof *m);
     m->prof = prof;
-    sum_init(&m->total);
+    hpa_mpi_sum_init(&m->total);
     m->ranks = calloc(prof->nprocs ? prof->nprocs : 1, sizeof *m->ranks);
     if (!m->ranks)
         return HPC_E_NOMEM;
@@ -440,7 +335,7 @@ static int model_build(mpi_model *m, hpa_profile *prof)
         rank_row *rr = &m->ranks[m->nranks++];
         rr->pr = pr;
         rr->died_in = -1;
-        sum_init(&rr->s);
+        hpa_mpi_sum_init(&rr->s);
     }
     for (size_t i = 0; i < m->nranks; i++) {
         int rc = read_process(m, i);
@@ -470,10 +365,7 @@ static int model_build(mpi_model *m, hpa_profile *prof)
 
 static uint64_t app_ns(const rank_row *rr)
 {
-    if (!rr->has_init)
-        return 0;
-    uint64_t end = rr->has_fin ? rr->fin_enter : rr->last;
-    return end > rr->init_leave ? end - rr->init_leave : 0;
+    return hpa_mpi_app_ns(&rr->w);
 }
 
 static uint64_t total_app_ns(const mpi_model *m)
@@ -506,7 +398,7 @@ static int rank_of(const rank_row *rr)
 
 static bool ended_early(const rank_row *rr)
 {
-    return rr->pr->proc->ended_early || rr->aborted || (rr->has_init && !rr->has_fin);
+    return rr->pr->proc->ended_early || rr->w.aborted || (rr->w.has_init && !rr->w.has_fin);
 }
 
 /* How the rank ended, for the End column. */
@@ -516,9 +408,9 @@ static void end_text(const mpi_model *m, const rank_row *rr, char *buf, size_t c
     hpa_end_text(rr->pr->proc, how, sizeof how);
     if (rr->died_in >= 0)
         snprintf(in, sizeof in, " inside %s", m->names[rr->died_in]);
-    if (rr->aborted)
-        snprintf(buf, cap, "MPI_Abort(%" PRId64 "), %s", rr->abort_code, how);
-    else if (rr->has_init && !rr->has_fin)
+    if (rr->w.aborted)
+        snprintf(buf, cap, "MPI_Abort(%" PRId64 "), %s", rr->w.abort_code, how);
+    else if (rr->w.has_init && !rr->w.has_fin)
         snprintf(buf, cap, "no MPI_Finalize, %s%s", how, in);
     else
         snprintf(buf, cap, "%s%s", how, in);
@@ -767,7 +659,7 @@ static void json_rank(hpa_json *j, const mpi_model *m, const rank_row *rr)
     hpa_json_key(j, "ended_early");
     hpa_json_bool(j, ended_early(rr));
     hpa_json_key(j, "mpi_abort");
-    hpa_json_bool(j, rr->aborted);
+    hpa_json_bool(j, rr->w.aborted);
     end_text(m, rr, end, sizeof end);
     hpa_json_kstr(j, "end", end);
     hpa_json_kstr(j, "died_in", rr->died_in >= 0 ? m->names[rr->died_in] : "");

@@ -44,11 +44,12 @@ typedef struct omp_proc_report {
     const hpa_process *pr;
     hpa_omp_proc *m;
     int rank;
-    uint32_t nthreads;       /* = m->nthreads */
-    cpu_sums *thread_cpu;    /* [thread] */
-    cpu_sums *construct_cpu; /* [construct] */
-    uint64_t *work;          /* [thread * (nconstructs + 1) + construct]: sampled work */
-    uint64_t *busy;          /* the same, work + wait: who ran in the construct */
+    uint32_t nthreads;        /* = m->nthreads */
+    cpu_sums *thread_cpu;     /* [thread] */
+    cpu_sums *construct_cpu;  /* [construct] */
+    uint64_t *work;           /* [thread * (nconstructs + 1) + construct]: sampled work */
+    uint64_t *busy;           /* the same, work + wait: who ran in the construct */
+    const hpa_filter *filter; /* --threads */
 } omp_proc_report;
 
 static void add_bucket(cpu_sums *s, unsigned omp_state, uint64_t ns)
@@ -74,6 +75,7 @@ static int build(omp_proc_report *r, const hpa_profile *p, size_t proc_index)
     r->m = pr->omp;
     r->rank = pr->proc->rank >= 0 ? pr->proc->rank : (int)proc_index;
     r->nthreads = r->m->nthreads;
+    r->filter = &p->filter;
     r->thread_cpu = calloc(r->nthreads ? r->nthreads : 1, sizeof(cpu_sums));
     r->construct_cpu = calloc(r->m->nconstructs + 1, sizeof(cpu_sums));
     size_t cells = (size_t)(r->nthreads ? r->nthreads : 1) * (r->m->nconstructs + 1);
@@ -108,12 +110,27 @@ static int build(omp_proc_report *r, const hpa_profile *p, size_t proc_index)
     return 0;
 }
 
+/* Thread t is listed: kept by --threads, and an OpenMP thread (it has an omp_thread
+ * record or OpenMP samples; other threads of the process, e.g. MPI's, are not). */
+static bool listed(const omp_proc_report *r, uint32_t t)
+{
+    const cpu_sums *s = &r->thread_cpu[t];
+    bool omp = r->m->threads[t].type != 0 || s->cat[HPA_OMP_CAT_WORK] || s->cat[HPA_OMP_CAT_WAIT];
+    return omp && (!r->filter->active || hpa_filter_thread(r->filter, r->m->threads[t].seq));
+}
+
 static void free_report(omp_proc_report *r)
 {
     free(r->thread_cpu);
     free(r->construct_cpu);
     free(r->work);
     free(r->busy);
+}
+
+/* Threads of a construct: what the runtime gave, else what the program asked for. */
+static unsigned team_of(const hpa_omp_construct *c)
+{
+    return c->actual_team ? c->actual_team : c->max_team;
 }
 
 static double sec(uint64_t ns)
@@ -215,7 +232,7 @@ static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r
         unsigned line;
         construct_where(p, r, c, &func, &file, &line);
         fprintf(f, "  %7llu %7u %8.3f %8.3f %8.3f %8.3f %8.3f %7.2f  %s (%s:%u)\n",
-                (unsigned long long)con->executions, con->max_team, sec(con->wall_ns),
+                (unsigned long long)con->executions, team_of(con), sec(con->wall_ns),
                 sec(r->construct_cpu[c].cat[HPA_OMP_CAT_WORK]),
                 sec(r->construct_cpu[c].cat[HPA_OMP_CAT_WAIT]), sec(work_w), sec(wait_w),
                 imbalance(r, c), func, base_name(file), line);
@@ -224,6 +241,8 @@ static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r
     fprintf(f, "  %5s %6s %8s %8s %8s %8s %8s %8s  %s\n", "Rank", "Thread", "Work", "Wait", "Idle",
             "Overhd", "Work(w)", "Wait(w)", "Waits by kind (CPU sec.)");
     for (uint32_t t = 0; t < m->nthreads; t++) {
+        if (!listed(r, t))
+            continue;
         const cpu_sums *s = &r->thread_cpu[t];
         thread_traced x = thread_totals(m, &m->threads[t]);
         fprintf(f, "  %5d %6u %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f ", r->rank, m->threads[t].seq,
@@ -255,6 +274,8 @@ static void csv_threads(FILE *f, const omp_proc_report *r)
 {
     const hpa_omp_proc *m = r->m;
     for (uint32_t t = 0; t < m->nthreads; t++) {
+        if (!listed(r, t))
+            continue;
         const cpu_sums *s = &r->thread_cpu[t];
         thread_traced x = thread_totals(m, &m->threads[t]);
         fprintf(f, "%d,", r->rank);
@@ -300,7 +321,7 @@ static void csv_regions(FILE *f, const hpa_profile *p, const omp_proc_report *r)
         hpa_csv_field(f, func, ',');
         hpa_csv_field(f, file, ',');
         fprintf(f, "%u,%llu,%u,%.9f,%.9f,%.9f,%.9f,%.9f,%.4f", line,
-                (unsigned long long)con->executions, con->max_team, sec(con->wall_ns),
+                (unsigned long long)con->executions, team_of(con), sec(con->wall_ns),
                 sec(s->cat[HPA_OMP_CAT_WORK]), sec(s->cat[HPA_OMP_CAT_WAIT]), sec(work_w),
                 sec(wait_w), imbalance(r, c));
         for (int k = 0; k < HPA_OMP_W_COUNT; k++)
@@ -339,7 +360,7 @@ static void json_regions(hpa_json *j, const hpa_profile *p, const omp_proc_repor
         hpa_json_kstr(j, "file", file);
         hpa_json_ku64(j, "line", line);
         hpa_json_ku64(j, "executions", con->executions);
-        hpa_json_ku64(j, "threads", con->max_team);
+        hpa_json_ku64(j, "threads", team_of(con));
         hpa_json_kdouble(j, "wall_s", sec(con->wall_ns));
         hpa_json_kdouble(j, "omp_work_s", sec(s->cat[HPA_OMP_CAT_WORK]));
         hpa_json_kdouble(j, "omp_wait_s", sec(s->cat[HPA_OMP_CAT_WAIT]));
@@ -356,6 +377,8 @@ static void json_threads(hpa_json *j, const omp_proc_report *r)
 {
     const hpa_omp_proc *m = r->m;
     for (uint32_t t = 0; t < m->nthreads; t++) {
+        if (!listed(r, t))
+            continue;
         const cpu_sums *s = &r->thread_cpu[t];
         thread_traced x = thread_totals(m, &m->threads[t]);
         hpa_json_begin_obj(j);

@@ -26,12 +26,17 @@ enum { HPA_EXIT_OK = 0, HPA_EXIT_DATA = 1, HPA_EXIT_USAGE = 2 };
 struct hpa_view;
 
 /* Options common to all reports (er_print's sort, limit ... are options here). */
+/* --compare: how reports put several experiments side by side. */
+enum hpa_compare { HPA_COMPARE_OFF = 0, HPA_COMPARE_ON, HPA_COMPARE_DELTA, HPA_COMPARE_RATIO };
+
 typedef struct hpa_opts {
     enum hpa_format format;
     const char *sort;    /* --sort METRIC|name; NULL = exclusive of the first visible metric */
     unsigned long limit; /* --limit N; 0 = no limit */
+    const char *metrics; /* --metrics LIST, applied when samples are loaded; NULL = default */
     const struct hpa_view *view;
     hpa_filter filter;
+    enum hpa_compare compare; /* several experiments: aggregate (off) or side by side */
 } hpa_opts;
 
 typedef struct hpa_ctx {
@@ -42,10 +47,15 @@ typedef struct hpa_ctx {
     bool loaded;
     hpa_callgraph cg; /* built on first use by hpa_ctx_callgraph */
     bool cg_built;
+    bool shared_stdout; /* stdout holds other commands' results too (a JSON array) */
+    char sort_buf[128]; /* storage for a `sort` command's key */
 } hpa_ctx;
 
 /* The profile with samples loaded (filters applied), or NULL after an error message. */
 hpa_profile *hpa_ctx_profile(hpa_ctx *ctx);
+/* Load the profile and apply --metrics when it is given. Returns 0 or an exit status
+ * after a message (a bad metric list is a usage error). */
+int hpa_ctx_check_metrics(hpa_ctx *ctx);
 /* The call graph of the loaded profile in the selected view, or NULL after an error. */
 const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx);
 
@@ -68,6 +78,16 @@ const hpa_command *hpa_command_find(const char *name);
 void hpa_commands_help(FILE *f);
 
 int cmd_functions(hpa_ctx *ctx, int argc, char **argv);
+int cmd_fsummary(hpa_ctx *ctx, int argc, char **argv);
+int cmd_source(hpa_ctx *ctx, int argc, char **argv);
+int cmd_pcs(hpa_ctx *ctx, int argc, char **argv);
+int cmd_disasm(hpa_ctx *ctx, int argc, char **argv);
+int cmd_csingle(hpa_ctx *ctx, int argc, char **argv);
+int cmd_metrics(hpa_ctx *ctx, int argc, char **argv);
+int cmd_sort(hpa_ctx *ctx, int argc, char **argv);
+int cmd_limit(hpa_ctx *ctx, int argc, char **argv);
+int cmd_overview(hpa_ctx *ctx, int argc, char **argv);
+int cmd_experiment_list(hpa_ctx *ctx, int argc, char **argv);
 int cmd_callers_callees(hpa_ctx *ctx, int argc, char **argv);
 int cmd_calltree(hpa_ctx *ctx, int argc, char **argv);
 int cmd_lines(hpa_ctx *ctx, int argc, char **argv);

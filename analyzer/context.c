@@ -1,6 +1,8 @@
 /*
  * context.c - lazy loading for commands: samples are read and the call graph built only
  * when the first command that needs them runs, and only once for several commands.
+ * The call graph holds every metric, so `metrics` and `sort` between commands only change
+ * what is printed.
  */
 #include <stdio.h>
 
@@ -17,6 +19,19 @@ hpa_profile *hpa_ctx_profile(hpa_ctx *ctx)
         ctx->loaded = true;
     }
     return ctx->prof;
+}
+
+int hpa_ctx_check_metrics(hpa_ctx *ctx)
+{
+    if (!ctx->opts.metrics)
+        return 0;
+    hpa_profile *p = hpa_ctx_profile(ctx);
+    if (!p)
+        return HPA_EXIT_DATA;
+    char err[400];
+    if (hpa_metrics_select(&p->metrics, ctx->opts.metrics, err, sizeof(err)))
+        return hpa_usage_error(NULL, "--metrics: %s", err);
+    return 0;
 }
 
 const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx)

@@ -4,6 +4,7 @@
 #include "filter.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +97,62 @@ bool hpa_filter_sample(const hpa_filter *f, const hpa_sample_ctx *s)
 {
     if (f->has_time && (s->rel_time_ns < f->t_lo_ns || s->rel_time_ns >= f->t_hi_ns))
         return false;
-    if (!hpa_ranges_has(&f->cpus, s->cpu))
-        return false;
-    return hpa_ranges_has(&f->samples, s->period);
+    return hpa_ranges_has(&f->cpus, s->cpu);
+}
+
+static bool is_range(const char *s, size_t n)
+{
+    size_t dashes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '-')
+            dashes++;
+        else if (s[i] < '0' || s[i] > '9')
+            return false;
+    }
+    return n > 0 && dashes <= 1 && s[0] != '-' && s[n - 1] != '-';
+}
+
+int hpa_filter_set_samples(hpa_filter *f, const char *text)
+{
+    char nums[512] = "";
+    size_t nlen = 0;
+    f->nlabels = 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 0)
+            return -1;
+        if (is_range(p, n)) {
+            if (nlen + n + 2 > sizeof(nums))
+                return -1;
+            nlen += (size_t)snprintf(nums + nlen, sizeof(nums) - nlen, "%s%.*s", nlen ? "," : "",
+                                     (int)n, p);
+        } else {
+            if (f->nlabels == sizeof(f->labels) / sizeof(f->labels[0]) || n >= sizeof(f->labels[0]))
+                return -1;
+            snprintf(f->labels[f->nlabels++], sizeof(f->labels[0]), "%.*s", (int)n, p);
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    memset(&f->samples, 0, sizeof(f->samples));
+    if (nlen && hpa_ranges_parse(&f->samples, nums))
+        return -1;
+    if (!nlen && !f->nlabels)
+        return -1;
+    f->has_samples = true;
+    f->active = true;
+    return 0;
+}
+
+bool hpa_filter_period(const hpa_filter *f, uint32_t period, const char *label)
+{
+    if (!f->has_samples)
+        return true;
+    if (f->samples.n && hpa_ranges_has(&f->samples, period))
+        return true;
+    for (unsigned i = 0; i < f->nlabels; i++)
+        if (label && strcmp(label, f->labels[i]) == 0)
+            return true;
+    return false;
 }

@@ -15,6 +15,7 @@
 #define HPA_METRICS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define HPA_MAX_METRICS 32
@@ -40,11 +41,26 @@ typedef struct hpa_metric {
     bool visible;        /* shown in text reports by default */
 } hpa_metric;
 
+/* Sum kinds a metric column can show; a selection entry holds a set of them. */
+enum { HPA_KIND_E = 1, HPA_KIND_I = 2, HPA_KIND_A = 4 };
+
+/* One entry of er_print's metrics list ("e.%cpu:i.page-faults"): which sums of a metric
+ * reports show, in this order. */
+typedef struct hpa_metric_sel {
+    unsigned metric;
+    unsigned kinds; /* HPA_KIND_* bits */
+    bool pct;       /* text reports show the percentage next to the value */
+} hpa_metric_sel;
+
 typedef struct hpa_metrics {
     unsigned n;
     hpa_metric m[HPA_MAX_METRICS];
     unsigned cpu;     /* index of the CPU time metric */
     unsigned samples; /* index of the sample count metric */
+    /* The `metrics` selection; nsel == 0: every visible metric, exclusive and inclusive,
+     * with percentages (er_print's default e.%cpu:i.%cpu). */
+    unsigned nsel;
+    hpa_metric_sel sel[2 * HPA_MAX_METRICS];
 } hpa_metrics;
 
 /* Fill ms with the base metrics: CPU time (visible) and clock sample count. */
@@ -56,6 +72,25 @@ int hpa_metrics_add(hpa_metrics *ms, const hpa_metric *m);
 
 /* Index of the metric named key ("cpu", "samples", ...), or -1. */
 int hpa_metrics_find(const hpa_metrics *ms, const char *key);
+
+/*
+ * Select the metrics reports show, er_print style: entries separated by ':', each
+ * FLAVORS.[%]NAME where FLAVORS is any of e (exclusive), i (inclusive), a (attributed),
+ * NAME a metric key or an er_print alias (totalcpu = cpu), % asks for percentages; a
+ * bare NAME means ei.%NAME; "name" is accepted and ignored; "default" clears the
+ * selection. Returns 0, or -1 with a message naming the bad entry in err (ms unchanged).
+ */
+int hpa_metrics_select(hpa_metrics *ms, const char *spec, char *err, size_t cap);
+
+/* The selection as er_print prints it: "e.%cpu:i.%cpu:name". */
+void hpa_metrics_sel_text(const hpa_metrics *ms, char *buf, size_t cap);
+
+/* True if text reports show metric m (selected, or visible without a selection). */
+bool hpa_metrics_selected(const hpa_metrics *ms, unsigned m);
+
+/* Index of the metric named key or one of er_print's aliases (totalcpu, ompwork,
+ * ompwait), or -1. */
+int hpa_metrics_lookup(const hpa_metrics *ms, const char *name);
 
 /* True if a sample with these state bits counts for metric m. */
 static inline bool hpa_metric_counts(const hpa_metric *m, uint32_t state)

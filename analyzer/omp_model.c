@@ -142,7 +142,8 @@ static int mutex_wait_kind(uint64_t kind)
 /* Intervals of one thread, kept until all streams are read. */
 typedef struct ivl {
     uint64_t b, e, region;
-    int kind; /* wait kind, or -1 for implicit tasks / task execution */
+    int kind;      /* wait kind, or -1 for implicit tasks / task execution */
+    uint32_t team; /* implicit tasks: the team's actual size, 0 if not reported */
 } ivl;
 
 typedef struct ivls {
@@ -268,6 +269,7 @@ typedef struct open_tasks {
     unsigned n;
     struct {
         uint64_t region, t;
+        uint32_t team;
     } v[64];
 } open_tasks;
 
@@ -335,8 +337,10 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
             const hpc_rec_omp_implicit_task *it = &rec.u.omp_implicit_task;
             note_time(th, it->time);
             if (it->endpoint == 1) {
-                if (ot.n < 64)
+                if (ot.n < 64) {
                     ot.v[ot.n].region = it->region, ot.v[ot.n].t = it->time;
+                    ot.v[ot.n].team = it->team_size < UINT32_MAX ? (uint32_t)it->team_size : 0;
+                }
                 ot.n++;
             } else if (ot.n > 0) {
                 ot.n--;
@@ -344,7 +348,8 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
                     rc = ivls_push(&iv->implicit, (ivl){.b = ot.v[ot.n].t,
                                                         .e = it->time,
                                                         .region = ot.v[ot.n].region,
-                                                        .kind = -1});
+                                                        .kind = -1,
+                                                        .team = ot.v[ot.n].team});
             }
             break;
         }
@@ -553,6 +558,8 @@ static int trace_thread(hpa_omp_proc *m, hpa_omp_thread *th, thread_ivls *iv)
         uint64_t e = clip_end(r, th->seq, x->e);
         if (e > x->b)
             th->traced[r ? r->construct : outside].in_region_ns += e - x->b;
+        if (r && x->team > m->constructs[r->construct].actual_team)
+            m->constructs[r->construct].actual_team = x->team;
     }
     for (size_t i = 0; i < iv->waits.n; i++) {
         const ivl *x = &iv->waits.v[i];
@@ -657,6 +664,7 @@ int hpa_omp_load(hpa_profile *p, hpa_process *pr)
         free(iv[i].implicit.v), free(iv[i].waits.v), free(iv[i].tasks.v);
     free(iv);
     m->last_region = HPA_U64MAP_EMPTY;
+    m->last_seq = UINT32_MAX;
     return rc;
 }
 
@@ -683,11 +691,36 @@ void hpa_omp_free(hpa_omp_proc *m)
 
 /* ---------------------------------------------------------------- samples */
 
+/* Type of thread seq from its omp_thread record (1 initial, 2 worker), 0 if none. */
+static uint32_t thread_type(hpa_omp_proc *m, uint32_t seq)
+{
+    if (seq == m->last_seq)
+        return m->last_type;
+    size_t lo = 0, hi = m->nthreads;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (m->threads[mid].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    m->last_seq = seq;
+    m->last_type = lo < m->nthreads && m->threads[lo].seq == seq ? m->threads[lo].type : 0;
+    return m->last_type;
+}
+
 uint32_t hpa_omp_classify(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t region,
                           uint32_t *state)
 {
-    if (!m || !m->ompt || region == 0)
+    if (!m || !m->ompt)
         return 0;
+    if (region == 0) {
+        /* The initial thread before the runtime started (libomp starts at the first
+         * construct) ran serial code of an OpenMP program: work, as after it. */
+        if (HPC_STATE_OMP(*state) == HPC_OMP_STATE_NONE && thread_type(m, seq) == 1)
+            *state = HPC_STATE_WITH_OMP(*state, HPC_OMP_STATE_SERIAL);
+        return 0;
+    }
     uint32_t i;
     if (region == m->last_region) {
         i = m->last_index;

@@ -75,8 +75,9 @@ typedef struct hpa_omp_region {
 typedef struct hpa_omp_construct {
     uint64_t codeptr;
     uint64_t executions;
-    uint32_t max_team;
-    uint64_t wall_ns; /* sum of region durations */
+    uint32_t max_team;    /* most threads requested (parallel-begin) */
+    uint32_t actual_team; /* most threads the runtime gave (implicit tasks), 0 = unknown */
+    uint64_t wall_ns;     /* sum of region durations */
 } hpa_omp_construct;
 
 /* A construct reached by one call path on one encountering thread. */
@@ -130,6 +131,7 @@ typedef struct hpa_omp_proc {
     /* classification cache */
     uint64_t last_region;
     uint32_t last_index;
+    uint32_t last_seq, last_type;
 } hpa_omp_proc;
 
 /*

@@ -203,20 +203,45 @@ void hpa_csv_u64(FILE *f, uint64_t v, char sep_)
 
 /* ------------------------------------------------------------------ columns */
 
+static unsigned kind_bit(char kind)
+{
+    return kind == 'e' ? HPA_KIND_E : kind == 'i' ? HPA_KIND_I : HPA_KIND_A;
+}
+
+static bool has_col(const hpa_cols *c, unsigned m, char kind)
+{
+    for (unsigned k = 0; k < c->n; k++)
+        if (c->c[k].metric == m && c->c[k].kind == kind)
+            return true;
+    return false;
+}
+
+static void add_col(hpa_cols *c, unsigned m, char kind, bool pct)
+{
+    if (c->n < HPA_MAX_COLS && !has_col(c, m, kind)) {
+        c->c[c->n] = (hpa_col){.metric = m, .kind = kind, .pct = pct};
+        c->width[c->n] = 5;
+        c->n++;
+    }
+}
+
 void hpa_cols_init(hpa_cols *c, const hpa_metrics *ms, const char *kinds, bool visible_only,
                    const uint64_t *ref)
 {
     memset(c, 0, sizeof(*c));
     c->ms = ms;
     c->ref = ref;
-    for (unsigned m = 0; m < ms->n; m++) {
+    for (unsigned s = 0; s < ms->nsel; s++) {
+        const hpa_metric_sel *e = &ms->sel[s];
+        for (const char *k = kinds; *k; k++)
+            if ((e->kinds & kind_bit(*k)) || (*k == 'a' && e->kinds))
+                add_col(c, e->metric, *k, e->pct);
+    }
+    for (unsigned m = 0; m < ms->n && ms->nsel == 0; m++) {
         if (visible_only && !ms->m[m].visible)
             continue;
-        for (const char *k = kinds; *k && c->n < HPA_MAX_COLS; k++) {
-            c->c[c->n] = (hpa_col){.metric = m, .kind = *k};
-            c->width[c->n] = 5;
-            c->n++;
-        }
+        for (const char *k = kinds; *k; k++)
+            add_col(c, m, *k, true);
     }
 }
 
@@ -263,37 +288,66 @@ static const char *kind_word(char kind)
     return kind == 'e' ? "Excl." : kind == 'i' ? "Incl." : "Attr.";
 }
 
+/* The two title lines of column k: "Excl. Total" / "CPU" (er_print splits the title at
+ * its last space). */
+static void col_titles(const hpa_cols *c, unsigned k, char *l0, char *l1, size_t cap)
+{
+    const hpa_metric *m = &c->ms->m[c->c[k].metric];
+    const char *sp = strrchr(m->title, ' ');
+    if (sp)
+        snprintf(l0, cap, "%s %.*s", kind_word(c->c[k].kind), (int)(sp - m->title), m->title);
+    else
+        snprintf(l0, cap, "%s %s", kind_word(c->c[k].kind), m->title);
+    snprintf(l1, cap, "%s", sp ? sp + 1 : "");
+}
+
+/* Width of column k's cell: the value (and percentage), or its titles if wider. */
+unsigned hpa_cols_cell_width(const hpa_cols *c, unsigned k)
+{
+    char l0[256], l1[256];
+    col_titles(c, k, l0, l1, sizeof(l0));
+    unsigned w = c->width[k] + (c->c[k].pct ? 7 : 0); /* value, space, 6 for the percentage */
+    if (strlen(l0) > w)
+        w = (unsigned)strlen(l0);
+    if (strlen(l1) > w)
+        w = (unsigned)strlen(l1);
+    return w;
+}
+
 void hpa_cols_text_header(const hpa_cols *c, FILE *f)
 {
-    /* er_print splits "Excl. Total CPU" over two lines: "Excl. Total" / "CPU". */
+    hpa_cols_text_header_prefixed(c, f, "");
+}
+
+void hpa_cols_text_header_prefixed(const hpa_cols *c, FILE *f, const char *prefix)
+{
     for (int line = 0; line < 3; line++) {
         char text[HPA_MAX_COLS * 80] = "";
         size_t len = 0;
         for (unsigned k = 0; k < c->n; k++) {
             const hpa_metric *m = &c->ms->m[c->c[k].metric];
-            unsigned w = c->width[k] + 7; /* value, space, 6 for the percentage */
-            char cell[256];
-            const char *sp = strrchr(m->title, ' ');
-            if (line == 0 && sp)
-                snprintf(cell, sizeof(cell), "%s %.*s", kind_word(c->c[k].kind),
-                         (int)(sp - m->title), m->title);
-            else if (line == 0)
-                snprintf(cell, sizeof(cell), "%s %s", kind_word(c->c[k].kind), m->title);
+            unsigned w = hpa_cols_cell_width(c, k);
+            char cell[256], l0[256], l1[256];
+            col_titles(c, k, l0, l1, sizeof(l0));
+            const char *unit = m->unit[0] ? m->unit : "#";
+            if (line == 0)
+                snprintf(cell, sizeof(cell), "%s", l0);
             else if (line == 1)
-                snprintf(cell, sizeof(cell), "%s", sp ? sp + 1 : "");
+                snprintf(cell, sizeof(cell), "%s", l1);
+            else if (c->c[k].pct)
+                snprintf(cell, sizeof(cell), "%*s %6s", (int)w - 7, unit, "%");
             else
-                snprintf(cell, sizeof(cell), "%*s %6s", c->width[k], m->unit[0] ? m->unit : "#",
-                         "%");
+                snprintf(cell, sizeof(cell), "%*s", (int)w, unit);
             if (len < sizeof(text))
                 len += (size_t)snprintf(text + len, sizeof(text) - len, "%-*s  ", (int)w, cell);
         }
         if (line == 0) {
-            fprintf(f, "%s Name\n", text);
+            fprintf(f, "%s%s Name\n", prefix, text);
         } else {
             len = strlen(text);
             while (len > 0 && text[len - 1] == ' ')
                 text[--len] = 0;
-            fprintf(f, "%s\n", text);
+            fprintf(f, "%s%s\n", prefix, text);
         }
     }
 }
@@ -306,9 +360,14 @@ void hpa_cols_text_row(const hpa_cols *c, FILE *f, const uint64_t *e, const uint
         unsigned m = c->c[k].metric;
         const uint64_t *vals = pick(c->c[k].kind, e, i, a);
         uint64_t raw = vals ? vals[m] : 0;
+        unsigned w = hpa_cols_cell_width(c, k);
         fmt_value(&c->ms->m[m], raw, v, sizeof(v));
-        fmt_pct(raw, c->ref ? c->ref[m] : 0, p, sizeof(p));
-        fprintf(f, "%*s %6s  ", (int)c->width[k], v, p);
+        if (c->c[k].pct) {
+            fmt_pct(raw, c->ref ? c->ref[m] : 0, p, sizeof(p));
+            fprintf(f, "%*s %6s  ", (int)w - 7, v, p);
+        } else {
+            fprintf(f, "%*s  ", (int)w, v);
+        }
     }
 }
 

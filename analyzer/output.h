@@ -62,6 +62,7 @@ void hpa_csv_u64(FILE *f, uint64_t v, char sep);
 typedef struct hpa_col {
     unsigned metric;
     char kind; /* 'e' exclusive, 'i' inclusive, 'a' attributed */
+    bool pct;  /* text: a percentage column follows the value */
 } hpa_col;
 
 #define HPA_MAX_COLS (2 * HPA_MAX_METRICS)
@@ -74,13 +75,20 @@ typedef struct hpa_cols {
     const uint64_t *ref;          /* percentages relative to these sums (ms->n) */
 } hpa_cols;
 
-/* Columns kinds (e.g. "ei") for each metric in ms (visible ones only if visible_only). */
+/* Columns of kinds (e.g. "ei") for each metric in ms (visible ones only if visible_only),
+ * or, when ms has a `metrics` selection (ms->nsel), for the selected metrics in the
+ * selection's order: a column (metric, kind) is there if its entry asks for that kind; an
+ * attributed column ('a') also for an entry asking for e or i, as er_print does. */
 void hpa_cols_init(hpa_cols *c, const hpa_metrics *ms, const char *kinds, bool visible_only,
                    const uint64_t *ref);
 /* Widen text columns to fit a row whose sums by kind are given (NULL for absent kinds). */
 void hpa_cols_fit(hpa_cols *c, const uint64_t *e, const uint64_t *i, const uint64_t *a);
+/* Text width of column k's cell (value, percentage, or its title when wider). */
+unsigned hpa_cols_cell_width(const hpa_cols *c, unsigned k);
 /* The three header lines of er_print's text tables, ending with "Name". */
 void hpa_cols_text_header(const hpa_cols *c, FILE *f);
+/* The same with prefix before each line (listings that mark rows with "## "). */
+void hpa_cols_text_header_prefixed(const hpa_cols *c, FILE *f, const char *prefix);
 /* The metric cells of one text row (the caller prints the name after). */
 void hpa_cols_text_row(const hpa_cols *c, FILE *f, const uint64_t *e, const uint64_t *i,
                        const uint64_t *a);

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void hpa_argv_line(hpc_str argv, char *buf, size_t cap)
 {
@@ -84,4 +85,23 @@ double hpa_proc_duration(const hpc_proc *p)
         return 0;
     uint64_t end = p->has_end ? p->end.time : p->has_launcher_exit ? p->launcher_exit.time : 0;
     return end > p->begin.time ? (double)(end - p->begin.time) * 1e-9 : 0;
+}
+
+void hpa_start_text(const hpc_proc *p, char *buf, size_t cap)
+{
+    time_t t = (time_t)(p->begin.real_time / 1000000000u);
+    struct tm tm;
+    if (!p->has_begin || !localtime_r(&t, &tm) || !strftime(buf, cap, "%a %b %e %H:%M:%S %Y", &tm))
+        snprintf(buf, cap, "(unknown)");
+}
+
+const char *hpa_sample_reason_name(uint64_t reason)
+{
+    static const char *const names[] = {
+        [HPC_SAMPLE_START] = "start",   [HPC_SAMPLE_PERIODIC] = "periodic",
+        [HPC_SAMPLE_SIGNAL] = "signal", [HPC_SAMPLE_API] = "api",
+        [HPC_SAMPLE_PAUSE] = "pause",   [HPC_SAMPLE_RESUME] = "resume",
+        [HPC_SAMPLE_END] = "end",
+    };
+    return reason < sizeof(names) / sizeof(names[0]) && names[reason] ? names[reason] : "other";
 }

@@ -26,6 +26,12 @@ typedef struct hpa_os_cpu {
 } hpa_os_cpu;
 hpa_os_cpu hpa_proc_os_cpu(const hpc_proc *p);
 
+/* The process's start as local time: "Sun Nov 22 00:36:56 2026", or "(unknown)". */
+void hpa_start_text(const hpc_proc *p, char *buf, size_t cap);
+
+/* "start", "periodic", "signal", "api", "pause", "resume", "end" (enum hpc_sample_reason). */
+const char *hpa_sample_reason_name(uint64_t reason);
+
 /* Seconds from the process's start to its last known time (end record, launcher). */
 double hpa_proc_duration(const hpc_proc *p);
 

@@ -151,6 +151,7 @@ typedef struct loader {
     uint32_t node_cap, bucket_cap;
     uint64_t *points; /* sample_point times, for the --samples filter */
     size_t npoints;
+    bool *keep_period; /* npoints + 1 entries: hpa_filter_period of each period */
 } loader;
 
 static int grow_nodes(loader *L, uint32_t need)
@@ -256,8 +257,8 @@ static bool keep_sample(const loader *L, uint64_t time, uint64_t cpu, uint64_t s
     hpa_sample_ctx s = {.rel_time_ns = time >= L->pr->t0 ? time - L->pr->t0 : 0,
                         .cpu = (uint32_t)cpu,
                         .state = (uint32_t)state};
-    if (L->f->samples.n)
-        s.period = period_of(L, time);
+    if (L->f->has_samples && !L->keep_period[period_of(L, time)])
+        return false;
     return hpa_filter_sample(L->f, &s);
 }
 
@@ -405,17 +406,27 @@ static int load_thread(loader *L, const hpc_thread_file *tf)
     return rc ? rc : symbolize_thread(L->p, L->pr, t);
 }
 
+/* Sample point times (in time order, as the process wrote them) and which periods the
+ * --samples filter keeps. */
 static int collect_points(loader *L)
 {
     size_t it = 0, n = 0;
     while (hpc_proc_next_of(L->pr->proc, HPC_K_sample_point, &it))
         n++;
     L->points = calloc(n ? n : 1, sizeof(*L->points));
-    if (!L->points)
+    L->keep_period = calloc(n + 1, sizeof(*L->keep_period));
+    if (!L->points || !L->keep_period)
         return HPC_E_NOMEM;
     it = 0;
-    for (const hpc_record *r; (r = hpc_proc_next_of(L->pr->proc, HPC_K_sample_point, &it));)
+    for (const hpc_record *r; (r = hpc_proc_next_of(L->pr->proc, HPC_K_sample_point, &it));) {
+        char label[256];
+        hpc_str_copy(label, sizeof(label), r->u.sample_point.label);
+        if (L->f)
+            L->keep_period[L->npoints] = hpa_filter_period(L->f, (uint32_t)L->npoints, label);
         L->points[L->npoints++] = r->u.sample_point.time;
+    }
+    if (L->f)
+        L->keep_period[n] = hpa_filter_period(L->f, (uint32_t)n, NULL);
     return 0;
 }
 
@@ -437,6 +448,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
         rc = load_thread(&L, &proc->threads[i]);
     }
     free(L.points);
+    free(L.keep_period);
     return rc;
 }
 

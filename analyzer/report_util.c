@@ -4,6 +4,7 @@
 #include "report_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char *hpa_func_name_cb(const void *symtab, uint32_t id)
 {
@@ -33,4 +34,37 @@ uint32_t *hpa_sorted_funcs(hpa_ctx *ctx, const hpa_callgraph *g, const hpa_sortk
     if (ctx->opts.limit && *n > ctx->opts.limit)
         *n = ctx->opts.limit;
     return ids;
+}
+
+/* Functions named name: exact matches, else matches without the parameter list. */
+size_t hpa_match_funcs(const hpa_callgraph *g, const hpa_symtab *st, const char *name,
+                       uint32_t *out)
+{
+    size_t n = 0;
+    for (int pass = 0; pass < 2 && n == 0; pass++)
+        for (uint32_t f = 0; f < g->nfuncs; f++) {
+            if (!hpa_any(hpa_cg_incl(g, f), g->nm) && f != HPA_FUNC_TOTAL)
+                continue;
+            const char *fn = hpa_symtab_func(st, f)->name;
+            size_t len = pass ? strcspn(fn, "(") : strlen(fn);
+            if (strlen(name) == len && strncmp(fn, name, len) == 0)
+                out[n++] = f;
+        }
+    return n;
+}
+
+const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, uint32_t f,
+                                 unsigned m)
+{
+    const char *best = NULL;
+    uint64_t best_v = 0;
+    for (uint32_t l = 1; l < g->nlines; l++) {
+        const hpa_line *ln = hpa_symtab_line(p->syms, l);
+        uint64_t v = g->line_incl[(size_t)l * g->nm + m];
+        if (ln->func == f && ln->lineno && (!best || v > best_v)) {
+            best = ln->file;
+            best_v = v;
+        }
+    }
+    return best ? best : "(unknown)";
 }

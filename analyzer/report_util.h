@@ -20,6 +20,16 @@ int hpa_ctx_sortkey(hpa_ctx *ctx, const char *cmd, hpa_sortkey *k);
  * --limit. Returns a malloc'd array and *n, or NULL when out of memory. */
 uint32_t *hpa_sorted_funcs(hpa_ctx *ctx, const hpa_callgraph *g, const hpa_sortkey *k, size_t *n);
 
+/* Functions with samples named name into out (room for g->nfuncs): exact matches, else
+ * matches without the parameter list ("f" matches "f(int)"). Returns how many. */
+size_t hpa_match_funcs(const hpa_callgraph *g, const hpa_symtab *st, const char *name,
+                       uint32_t *out);
+
+/* The source file of function f: the file of its lines holding the largest inclusive sum
+ * of metric m; "(unknown)" without line numbers. */
+const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, uint32_t f,
+                                 unsigned m);
+
 /* True if any of the nm values is non-zero. */
 static inline int hpa_any(const uint64_t *v, unsigned nm)
 {

@@ -11,6 +11,11 @@ int hpa_sortkey_parse(const hpa_metrics *ms, const char *text, hpa_sortkey *k)
 {
     memset(k, 0, sizeof(*k));
     k->kind = 'e';
+    if (!text && ms->nsel) { /* er_print: the first selected metric */
+        k->metric = ms->sel[0].metric;
+        k->kind = ms->sel[0].kinds & HPA_KIND_E ? 'e' : 'i';
+        return 0;
+    }
     if (!text) {
         for (unsigned i = 0; i < ms->n; i++)
             if (ms->m[i].visible) {
@@ -32,10 +37,12 @@ int hpa_sortkey_parse(const hpa_metrics *ms, const char *text, hpa_sortkey *k)
         k->kind = 'i';
         m = key + (key[1] == '.' ? 2 : 5);
     }
+    if (*m == '%') /* er_print's e.%cpu: the percentage is a display choice */
+        m++;
     size_t n = strlen(m);
     if (n > 2 && strcmp(m + n - 2, "_s") == 0)
         key[(m - key) + n - 2] = 0;
-    int idx = hpa_metrics_find(ms, m);
+    int idx = hpa_metrics_lookup(ms, m);
     if (idx < 0)
         return -1;
     k->metric = (unsigned)idx;

@@ -3,7 +3,8 @@
  *
  * Accepted keys: "name"; a metric key ("cpu", "samples", a counter name) meaning its
  * exclusive sum; "excl_KEY" / "incl_KEY" (an optional "_s" suffix is ignored); er_print's
- * "e.KEY" / "i.KEY". Ties sort by name, so output is stable.
+ * "e.KEY" / "i.KEY" / "e.%KEY" and its metric names (totalcpu). Ties sort by name, so output is
+ * stable.
  */
 #ifndef HPA_SORT_H
 #define HPA_SORT_H
@@ -20,7 +21,8 @@ typedef struct hpa_sortkey {
     unsigned metric;
 } hpa_sortkey;
 
-/* Parse text (NULL = exclusive of the first visible metric). Returns 0 or -1. */
+/* Parse text (NULL = the first selected metric, else exclusive of the first visible one).
+ * Returns 0 or -1. */
 int hpa_sortkey_parse(const hpa_metrics *ms, const char *text, hpa_sortkey *k);
 
 /* Text for the report title: "Exclusive Total CPU Time", "Name". */

@@ -11,6 +11,7 @@
 #include "symbols.h"
 
 #include <elfutils/libdw.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -87,7 +88,8 @@ static const char *basename_of(const char *path)
 
 /* Intern a function; returns its id or HPA_FUNC_UNKNOWN when out of memory. */
 static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char *module,
-                            const char *name, uint64_t start, bool has_symbol, bool collector)
+                            const char *name, uint64_t start, uint64_t size, const char *file,
+                            bool has_symbol, bool collector)
 {
     char key[4096];
     int n = snprintf(key, sizeof(key), "%s%c%s", module_path, 0, name);
@@ -111,6 +113,8 @@ static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char 
                                .module = str(st, module),
                                .module_path = str(st, module_path),
                                .start = start,
+                               .size = size,
+                               .file = str(st, file),
                                .has_symbol = has_symbol,
                                .collector = collector};
     return id;
@@ -148,7 +152,7 @@ uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func)
 
 uint32_t hpa_symtab_pseudo(hpa_symtab *st, const char *name)
 {
-    return intern_func(st, "", "", name, 0, false, false);
+    return intern_func(st, "", "", name, 0, 0, "", false, false);
 }
 
 uint32_t hpa_symtab_line_in(hpa_symtab *st, uint32_t func, uint32_t line)
@@ -168,7 +172,7 @@ hpa_symtab *hpa_symtab_open(hpc_diag *diag)
     /* Reserved ids, in enum order; line 0 is "<Total>, no line numbers". */
     static const char *const pseudo[] = {"<Total>", "<no stack>", "<Unknown>"};
     for (uint32_t i = 0; i < HPA_FUNC_FIRST; i++) {
-        if (intern_func(st, "", "", pseudo[i], 0, false, false) != i ||
+        if (intern_func(st, "", "", pseudo[i], 0, 0, "", false, false) != i ||
             hpa_symtab_func_line(st, i) != i) {
             hpa_symtab_close(st);
             return NULL;
@@ -383,6 +387,15 @@ static const module *find_module(const hpa_modmap *m, uint64_t pc)
     return best;
 }
 
+bool hpa_modmap_file_addr(hpa_modmap *m, uint64_t pc, uint64_t *addr)
+{
+    const module *mod = find_module(m, pc);
+    if (!mod)
+        return false;
+    *addr = pc - mod->bias;
+    return true;
+}
+
 const char *hpa_modmap_module_of(hpa_modmap *m, uint64_t pc)
 {
     const module *mod = find_module(m, pc);
@@ -395,9 +408,11 @@ static bool is_code_symbol(const GElf_Sym *sym)
     return t == STT_FUNC || t == STT_GNU_IFUNC || (t == STT_NOTYPE && sym->st_size > 0);
 }
 
-/* Start of the function containing addr from the unwind tables, or addr. */
-static uint64_t cfi_function_start(Dwfl_Module *mod, uint64_t addr)
+/* Start of the function containing addr from the unwind tables, or addr; its size to *size
+ * (0 if unknown). */
+static uint64_t cfi_function_start(Dwfl_Module *mod, uint64_t addr, uint64_t *size)
 {
+    *size = 0;
     Dwarf_Addr bias = 0;
     Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
     if (!cfi)
@@ -409,6 +424,7 @@ static uint64_t cfi_function_start(Dwfl_Module *mod, uint64_t addr)
     bool signalp;
     dwarf_frame_info(frame, &start, &end, &signalp);
     free(frame);
+    *size = end > start ? end - start : 0;
     return start + bias;
 }
 
@@ -428,7 +444,7 @@ static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
     bool ours = (m->flags & HPC_MODULE_COLLECTOR) != 0;
     char name[1024];
     if (!e->mod) /* unreadable file: one row for the whole module */
-        return intern_func(st, e->recorded, e->name, e->name, 0, false, ours);
+        return intern_func(st, e->recorded, e->name, e->name, 0, 0, e->path, false, ours);
     GElf_Off off = 0;
     GElf_Sym sym;
     const char *s = dwfl_module_addrinfo(e->mod, addr, &off, &sym, NULL, NULL, NULL);
@@ -439,13 +455,14 @@ static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
         if (s[0] == '_' && s[1] == 'Z')
             dem = __cxa_demangle(s, NULL, NULL, &status);
         uint32_t id = intern_func(st, e->recorded, e->name, status == 0 && dem ? dem : s,
-                                  addr - off, true, ours);
+                                  addr - off, sym.st_size, e->path, true, ours);
         free(dem);
         return id;
     }
-    uint64_t start = cfi_function_start(e->mod, addr);
+    uint64_t size;
+    uint64_t start = cfi_function_start(e->mod, addr, &size);
     snprintf(name, sizeof(name), "%s+0x%" PRIx64, e->name, start);
-    return intern_func(st, e->recorded, e->name, name, start, false, ours);
+    return intern_func(st, e->recorded, e->name, name, start, size, e->path, false, ours);
 }
 
 /*
@@ -453,7 +470,8 @@ static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
  * through .debug_aranges, which clang does not emit (elfutils 0.188 has no fallback), so
  * without this clang-built code would have no line numbers.
  */
-static const char *line_from_cu_ranges(Dwfl_Module *mod, uint64_t addr, int *lineno)
+static const char *line_from_cu_ranges(Dwfl_Module *mod, uint64_t addr, int *lineno,
+                                       const char **comp_dir)
 {
     Dwarf_Addr bias;
     for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL;) {
@@ -464,6 +482,8 @@ static const char *line_from_cu_ranges(Dwfl_Module *mod, uint64_t addr, int *lin
             Dwarf_Line *l = dwarf_getsrc_die(cu, addr - bias);
             if (!l || dwarf_lineno(l, lineno) != 0)
                 return NULL;
+            Dwarf_Attribute attr;
+            *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
             return dwarf_linesrc(l, NULL, NULL);
         }
     }
@@ -475,10 +495,18 @@ static uint32_t resolve_line(hpa_symtab *st, const elf_entry *e, uint32_t func, 
     Dwfl_Line *l = e->mod ? dwfl_module_getsrc(e->mod, addr) : NULL;
     int lineno = 0;
     const char *file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    const char *comp_dir = l ? dwfl_line_comp_dir(l) : NULL;
     if (!file && e->mod)
-        file = line_from_cu_ranges(e->mod, addr, &lineno);
+        file = line_from_cu_ranges(e->mod, addr, &lineno, &comp_dir);
     if (!file || lineno <= 0)
         return hpa_symtab_func_line(st, func);
+    /* Relative names (DWARF 5 line tables) are relative to the unit's build directory:
+     * `source` must find the file. */
+    char path[4096];
+    if (file[0] != '/' && comp_dir && comp_dir[0] == '/') {
+        snprintf(path, sizeof(path), "%s/%s", comp_dir, file);
+        file = path;
+    }
     return intern_line(st, func, file, (uint32_t)lineno);
 }
 

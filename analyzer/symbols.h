@@ -36,9 +36,11 @@ typedef struct hpa_func {
     const char *name;   /* demangled */
     const char *module; /* basename of the object, "" for pseudo functions */
     const char *module_path;
-    uint64_t start;  /* file address of the function's start, 0 if unknown */
-    bool has_symbol; /* false: stripped code named module+offset, or pseudo */
-    bool collector;  /* in our own libraries (HPC_MODULE_COLLECTOR): views may hide it */
+    uint64_t start;   /* file address of the function's start, 0 if unknown */
+    uint64_t size;    /* bytes of code from start (symbol or unwind table), 0 if unknown */
+    const char *file; /* the object file read for it (an archived copy, or module_path) */
+    bool has_symbol;  /* false: stripped code named module+offset, or pseudo */
+    bool collector;   /* in our own libraries (HPC_MODULE_COLLECTOR): views may hide it */
 } hpa_func;
 
 typedef struct hpa_line {
@@ -91,6 +93,10 @@ void hpa_modmap_close(hpa_modmap *m);
  * HPA_FUNC_UNKNOWN or a module+offset function.
  */
 hpa_loc hpa_modmap_resolve(hpa_modmap *m, uint64_t pc);
+
+/* The file address of pc in the object file read for its module (see hpa_func.file):
+ * pc - bias. Returns false for a pc outside every module. */
+bool hpa_modmap_file_addr(hpa_modmap *m, uint64_t pc, uint64_t *addr);
 
 /* The module (basename) containing pc, or NULL; for views that look at libraries. */
 const char *hpa_modmap_module_of(hpa_modmap *m, uint64_t pc);

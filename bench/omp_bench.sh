@@ -1,15 +1,18 @@
 #!/bin/bash
 # omp_bench.sh - cost of the OMPT tool (make bench, or bench/omp_bench.sh [RUNS]).
 #
-# Runs bench/omp_overhead (clang -O2 -fopenmp, LLVM libomp) under five setups and keeps
-# the best (smallest) wall-clock time of RUNS runs (default 7) for each:
+# Runs bench/omp_overhead (clang -O2 -fopenmp, LLVM libomp) under these setups and keeps
+# the best (smallest) time of RUNS runs (default 7) for each:
 #   plain       the program alone
 #   collector   hpcollect -p off with OMP_TOOL=disabled: the collector preloaded, no OMPT
 #   ompt        hpcollect -p off: OMPT callbacks and records, no clock samples
 #   ompt-unwind as ompt, with the construct call-path cache off (HPCOLLECT_OMP_CONTEXT=unwind)
 #   full        hpcollect -p on (the default: clock samples every 10 ms and OMPT)
-# The OMPT cost is ompt - collector; per event it is divided by the callbacks one
-# operation makes. The results replace the "OpenMP (OMPT)" section of bench/RESULTS.md.
+# The cost of the events themselves is measured with 1 thread (regions and barriers make
+# the same callbacks per thread, without waiting), as the thread's CPU time, so other
+# load on the machine does not change it; 2-thread cases are timed by the wall clock.
+# The OMPT cost is ompt - collector. The results replace the "OpenMP (OMPT)" section of
+# bench/RESULTS.md.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-7}
@@ -20,10 +23,11 @@ prog="$out/omp_overhead"
 hpc="$root/bin/hpcollect"
 cd "$out"
 
-# best SETUP ARGS...: smallest seconds reported by the program over $runs runs
+# best COLUMN SETUP ARGS...: smallest value of the program's COLUMN (3 = wall seconds,
+# 5 = main thread CPU seconds) over $runs runs
 best() {
-    local setup=$1 b=""
-    shift
+    local col=$1 setup=$2 b=""
+    shift 2
     for _ in $(seq "$runs"); do
         local s
         case $setup in
@@ -34,55 +38,71 @@ best() {
         full) s=$("$hpc" -q -o b.hpc "$prog" "$@") ;;
         esac
         rm -rf b.hpc
-        s=$(echo "$s" | awk '{print $3}')
+        s=$(echo "$s" | awk -v c="$col" '{print $c}')
         if [ -z "$b" ] || awk "BEGIN{exit !($s < $b)}"; then b=$s; fi
     done
     echo "$b"
 }
 
 declare -A T
-cases=("empty 20000" "barrier 50000" "loop 2000 200")
-for c in "${cases[@]}"; do
-    for setup in plain collector ompt ompt-unwind full; do
-        T["$c/$setup"]=$(best "$setup" $c)
+# 1 thread: CPU time of the thread (the events' own cost, robust to other load)
+for c in "empty1 200000" "barrier1 200000"; do
+    for setup in collector ompt ompt-unwind; do
+        T["$c/$setup"]=$(best 5 "$setup" $c)
+        echo "$c $setup ${T["$c/$setup"]} s CPU" >&2
+    done
+done
+# 2 threads: wall-clock time
+for c in "empty 20000" "barrier 50000" "loop 2000 200"; do
+    for setup in plain collector ompt full; do
+        T["$c/$setup"]=$(best 3 "$setup" $c)
         echo "$c $setup ${T["$c/$setup"]} s" >&2
     done
 done
 
-# callbacks per operation (2 threads): an empty region is parallel begin/end, 2 implicit
-# task begin/end, 2 join barriers (sync region and wait, begin and end): 14; a barrier is
-# 2 x 4. Records: 8 per region, 2 per barrier.
-per_op() { awk "BEGIN{printf \"%.0f\", ($1 - $2) * 1e9 / $3}"; }
+ns() { awk "BEGIN{printf \"%.0f\", ($1 - $2) * 1e9 / $3}"; }
 pct() { awk "BEGIN{printf \"%.2f\", ($1 - $2) * 100 / $2}"; }
 host="$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-e0=${T["empty 20000/collector"]} e1=${T["empty 20000/ompt"]} e2=${T["empty 20000/ompt-unwind"]}
-b0=${T["barrier 50000/collector"]} b1=${T["barrier 50000/ompt"]}
-l0=${T["loop 2000 200/collector"]} l1=${T["loop 2000 200/ompt"]} lp=${T["loop 2000 200/plain"]}
-lf=${T["loop 2000 200/full"]}
+r1=$(ns "${T["empty1 200000/ompt"]}" "${T["empty1 200000/collector"]}" 200000)
+u1=$(ns "${T["empty1 200000/ompt-unwind"]}" "${T["empty1 200000/ompt"]}" 200000)
+b1=$(ns "${T["barrier1 200000/ompt"]}" "${T["barrier1 200000/collector"]}" 200000)
+est=$(awk "BEGIN{printf \"%.2f\", ($r1 + $b1) / 200000 * 100}")
+l="loop 2000 200"
 section=$(cat <<MD
 ## OpenMP (OMPT)
 
-Command: \`bench/omp_bench.sh $runs\` (best wall-clock time of $runs runs per setup;
-$(date -u +%Y-%m-%d), $host). Program: \`bench/omp_overhead.c\`, clang -O2 -fopenmp,
-LLVM libomp 14, 2 threads.
+Command: \`bench/omp_bench.sh $runs\` ($(date -u +%Y-%m-%d), $host). Program:
+\`bench/omp_overhead.c\`, clang -O2 -fopenmp, LLVM libomp 14. Setups: the program alone;
+hpcollect -p off with OMP_TOOL=disabled (collector, no OMPT); hpcollect -p off (OMPT);
+the same with the construct call-path cache off (HPCOLLECT_OMP_CONTEXT=unwind);
+hpcollect's default (clock samples every 10 ms, and OMPT).
 
-| case | plain | collector, no OMPT | OMPT | OMPT, no path cache | hpcollect default |
-|---|---|---|---|---|---|
-| 20000 empty parallel regions (s) | ${T["empty 20000/plain"]} | $e0 | $e1 | $e2 | ${T["empty 20000/full"]} |
-| 50000 barriers (s) | ${T["barrier 50000/plain"]} | $b0 | $b1 | ${T["barrier 50000/ompt-unwind"]} | ${T["barrier 50000/full"]} |
-| 2000 regions of 2 x 200 us (s) | $lp | $l0 | $l1 | ${T["loop 2000 200/ompt-unwind"]} | $lf |
+Cost of the events (1 thread, so no waiting: CPU time of the thread, best of $runs runs):
 
-- OMPT cost per empty parallel region: $(per_op "$e1" "$e0" 20000) ns (14 callbacks, 8
-  records: $(per_op "$e1" "$e0" 280000) ns per callback).
-- OMPT cost per barrier: $(per_op "$b1" "$b0" 50000) ns (8 callbacks, 2 records:
-  $(per_op "$b1" "$b0" 400000) ns per callback).
-- Call path at the construct: the per-thread cache saves $(per_op "$e2" "$e1" 20000) ns per
-  region over unwinding at every construct.
-- Regions of 200 us: OMPT adds $(pct "$l1" "$l0")% (target: at most 1%); hpcollect's
-  default (clock samples and OMPT) adds $(pct "$lf" "$lp")% to the plain program.
+| 200000 x | collector, no OMPT | OMPT | OMPT, no path cache | OMPT cost per op |
+|---|---|---|---|---|
+| empty parallel region (4 callbacks, 4 records) | ${T["empty1 200000/collector"]} s | ${T["empty1 200000/ompt"]} s | ${T["empty1 200000/ompt-unwind"]} s | $r1 ns |
+| barrier (4 callbacks, 1 record) | ${T["barrier1 200000/collector"]} s | ${T["barrier1 200000/ompt"]} s | ${T["barrier1 200000/ompt-unwind"]} s | $b1 ns |
 
-Differences smaller than the run-to-run spread (a few percent on this shared 2-CPU
-machine) are noise; negative numbers mean no measurable cost.
+- Per callback: about $(awk "BEGIN{printf \"%.0f\", $r1 / 4}") ns with a record, $(awk "BEGIN{printf \"%.0f\", $b1 / 4}") ns on average at a barrier (most of
+  it is the CLOCK_MONOTONIC read and the page-cache write of the record).
+- The call path at a construct from the per-thread cache instead of unwinding saves
+  $u1 ns per region.
+- A region of 2 threads has the master's region events and one barrier on its critical
+  path: $r1 + $b1 ns, that is $est% of a 200 us region (target: at most 1%).
+
+Wall-clock time with 2 threads (best of 3 runs; on this shared 2-CPU machine the
+spread between runs is large, barrier times above all, so differences of a few percent
+are noise):
+
+| case | plain | collector, no OMPT | OMPT | hpcollect default |
+|---|---|---|---|---|
+| 20000 empty parallel regions | ${T["empty 20000/plain"]} s | ${T["empty 20000/collector"]} s | ${T["empty 20000/ompt"]} s | ${T["empty 20000/full"]} s |
+| 50000 barriers | ${T["barrier 50000/plain"]} s | ${T["barrier 50000/collector"]} s | ${T["barrier 50000/ompt"]} s | ${T["barrier 50000/full"]} s |
+| 2000 regions of 2 x 200 us | ${T["$l/plain"]} s | ${T["$l/collector"]} s | ${T["$l/ompt"]} s | ${T["$l/full"]} s |
+
+- Regions of 200 us: OMPT adds $(pct "${T["$l/ompt"]}" "${T["$l/collector"]}")% to the collector alone; hpcollect's default
+  adds $(pct "${T["$l/full"]}" "${T["$l/plain"]}")% to the plain program.
 MD
 )
 res="$root/bench/RESULTS.md"

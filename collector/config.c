@@ -57,6 +57,7 @@ void hpc_config_init(hpc_config *cfg)
     cfg->tend_ns = env_u64("HPCOLLECT_TEND_NS", 0);
     cfg->mpi_trace = (int)env_u64("HPCOLLECT_MPI_TRACE", 1);
     env_str("HPCOLLECT_OMP_RUNTIME", cfg->omp_runtime, sizeof cfg->omp_runtime, "auto");
+    cfg->debug_unwind_fault = env_u64("HPCOLLECT_DEBUG_UNWIND_FAULT", 0);
     env_str("HPCOLLECT_PRELOAD", cfg->preload, sizeof cfg->preload, "");
     cfg->active = cfg->exp[0] == '/' && cfg->subexp[0] != 0;
 }

@@ -24,6 +24,9 @@
  *   HPCOLLECT_TEND_NS       -t window end, 0 = none.
  *   HPCOLLECT_MPI_TRACE     -m: 1 (default) trace MPI calls, 0 do not.
  *   HPCOLLECT_OMP_RUNTIME   --omp-runtime as asked (auto, llvm, native).
+ *   HPCOLLECT_DEBUG_UNWIND_FAULT=N   tests only: fault on purpose in every N-th unwind of
+ *                           a sample, to exercise the recovery (libunwind's own memory
+ *                           validation makes real faults rare and racy).
  *   HPCOLLECT_PRELOAD       colon-separated list of the libraries hpcollect added to
  *                           LD_PRELOAD; removed again from descendants when -F off.
  *
@@ -59,6 +62,7 @@ typedef struct hpc_config {
     int mpi_trace;
     char omp_runtime[32];
     char preload[2048];
+    uint64_t debug_unwind_fault;
 } hpc_config;
 
 /* Read every HPCOLLECT_* variable into cfg. NOT signal-safe (getenv); call once. */

@@ -45,3 +45,15 @@ $(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS) $(COLLECTOR_EXP_SRCS))
 ALL_TARGETS += $(HPCOLLECT_BIN) $(LIBHPCOLLECT)
 INSTALL_BIN += $(HPCOLLECT_BIN)
 INSTALL_LIB += $(LIBHPCOLLECT)
+# tests/collector/ ground-truth programs with special needs:
+#
+# dlopen_prog loads plugin/hpcplug.c as $(TESTDIR)/collector/plug/libhpcplug.so by name,
+# through its RUNPATH ($ORIGIN/plug).
+COLLECTOR_PLUGIN := $(TESTDIR)/collector/plug/libhpcplug.so
+$(COLLECTOR_PLUGIN): tests/collector/plugin/hpcplug.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -shared -fPIC -o $@ $<
+PROG_FLAGS_collector_dlopen_prog := -Wl,-rpath,'$$ORIGIN/plug'
+PROG_LIBS_collector_dlopen_prog := -ldl
+$(TESTDIR)/collector/dlopen_prog: $(COLLECTOR_PLUGIN)
+CHECK_DEPS += $(COLLECTOR_PLUGIN)

@@ -234,6 +234,34 @@ void hpc_modules_rescan(void)
 
 /* ------------------------------------------------------------ dlopen, dlclose */
 
+/*
+ * dlopen searches the DT_RUNPATH of the object that calls it, and glibc takes that to be
+ * the object of the return address: with this wrapper in between it would be ours. When
+ * a bare name is not found, search the caller's own paths (dlinfo RTLD_DI_SERINFO on
+ * its link map: its RPATH/RUNPATH, LD_LIBRARY_PATH, the system directories), so the
+ * program finds what it finds without us.
+ */
+static void *dlopen_as_caller(const void *caller, const char *file, int mode)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    Dl_serinfo size, *si;
+    if (!dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
+        dlinfo(lm, RTLD_DI_SERINFOSIZE, &size) != 0 || !(si = malloc(size.dls_size)))
+        return NULL;
+    void *h = NULL;
+    *si = size;
+    if (dlinfo(lm, RTLD_DI_SERINFOSIZE, si) == 0 && dlinfo(lm, RTLD_DI_SERINFO, si) == 0)
+        for (unsigned i = 0; i < si->dls_cnt && !h; i++) {
+            char path[PATH_MAX];
+            const char *dir = si->dls_serpath[i].dls_name;
+            if ((size_t)snprintf(path, sizeof path, "%s/%s", *dir ? dir : ".", file) < sizeof path)
+                h = hpc_real.dlopen(path, mode);
+        }
+    free(si);
+    return h;
+}
+
 HPC_INTERPOSE void *dlopen(const char *file, int mode)
 {
     hpc_real_init();
@@ -241,6 +269,11 @@ HPC_INTERPOSE void *dlopen(const char *file, int mode)
     if (t)
         t->in_dl++;
     void *h = hpc_real.dlopen(file, mode);
+    if (!h && file && !strchr(file, '/')) {
+        h = dlopen_as_caller(__builtin_return_address(0), file, mode);
+        if (!h) /* dlerror() tells of the name as asked, not of our last try */
+            h = hpc_real.dlopen(file, mode);
+    }
     if (t)
         t->in_dl--;
     if (h && hpc_P.active)

@@ -33,6 +33,7 @@ void hpc_real_init(void)
     *(void **)&r.sigprocmask = next("sigprocmask");
     *(void **)&r.pthread_sigmask = next("pthread_sigmask");
     *(void **)&r.pthread_create = next("pthread_create");
+    *(void **)&r.pthread_kill = next("pthread_kill");
     *(void **)&r.fork = next("fork");
     *(void **)&r.execve = next("execve");
     *(void **)&r.posix_spawn = next("posix_spawn");

@@ -15,6 +15,7 @@ typedef struct hpc_real_fns {
     int (*sigaction)(int, const struct sigaction *, struct sigaction *);
     int (*sigprocmask)(int, const sigset_t *, sigset_t *);
     int (*pthread_sigmask)(int, const sigset_t *, sigset_t *);
+    int (*pthread_kill)(pthread_t, int);
     int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
     pid_t (*fork)(void);
     int (*execve)(const char *, char *const[], char *const[]);

@@ -10,6 +10,8 @@
  * with another cookie) and go to the program's handler (sigsafe_signals.c).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <ucontext.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -178,8 +180,8 @@ HPC_INTERPOSE sighandler_t __sysv_signal(int sig, sighandler_t h)
 
 /* sigprocmask and pthread_sigmask: owned signals are kept out of the real mask and in
  * the thread's shadow mask instead. Hot: libunwind calls it twice per frame unwound. */
-static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how,
-                     const sigset_t *set, sigset_t *old)
+static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, const sigset_t *set,
+                     sigset_t *old)
 {
     if (!hpc_signals_ready)
         return real(how, set, old);
@@ -273,16 +275,32 @@ HPC_INTERPOSE sighandler_t sigset(int sig, sighandler_t disp)
     return sigismember(&old, sig) ? SIG_HOLD : oa.sa_handler;
 }
 
+/* Hand sig to the program now, with the siginfo a send from this thread would carry. */
+static __attribute__((noinline)) void forward_now(int sig, int code, const union sigval *value)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_signo = sig;
+    si.si_code = code;
+    si.si_pid = getpid();
+    si.si_uid = getuid();
+    if (value)
+        si.si_value = *value;
+    ucontext_t uc;
+    getcontext(&uc);
+    hpc_signal_forward(sig, &si, &uc);
+}
+
+/* Foreign deliveries held while the program had them blocked are delivered when it
+ * unblocks them, here and at once (not re-raised: they would merge with our samples). */
 void hpc_signals_deliver_held(void)
 {
     uint64_t ready = hpc_held_pending & ~hpc_user_blocked;
-    if (!ready)
-        return;
-    pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
-    for (int s = 1; s < 64; s++)
+    for (int s = 1; s < 64 && ready; s++)
         if (ready & hpc_sigbit(s)) {
             __atomic_and_fetch(&hpc_held_pending, ~hpc_sigbit(s), __ATOMIC_RELAXED);
-            syscall(SYS_tgkill, pid, tid, s);
+            ready &= ~hpc_sigbit(s);
+            forward_now(s, SI_TKILL, NULL);
         }
 }
 
@@ -311,4 +329,63 @@ void hpc_signals_before_exec(void)
         if (hpc_user_blocked & hpc_sigbit(s))
             sigaddset(&add, s);
     hpc_real.pthread_sigmask(SIG_BLOCK, &add, NULL);
+}
+
+/* ------------------------------------------------------ SIGPROF sent to itself
+ *
+ * Standard signals do not queue: a SIGPROF the program sends itself while one of our
+ * samples is pending would merge into it and never reach the program's handler. So a
+ * SIGPROF the program sends to itself (kill, raise, sigqueue, tgkill, pthread_kill on the
+ * calling thread) is delivered at once by the collector, with the siginfo the kernel
+ * would have given. SIGPROF from other processes can still merge with a pending sample,
+ * as with any collector that profiles with SIGPROF.
+ */
+static bool send_to_self(int sig, int code, const union sigval *value)
+{
+    if (sig != SIGPROF || !managed(sig) || !hpc_P.active)
+        return false;
+    forward_now(sig, code, value);
+    return true;
+}
+
+HPC_INTERPOSE int kill(pid_t pid, int sig)
+{
+    if (pid == getpid() && send_to_self(sig, SI_USER, NULL))
+        return 0;
+    return (int)syscall(SYS_kill, pid, sig);
+}
+
+HPC_INTERPOSE int raise(int sig)
+{
+    if (send_to_self(sig, SI_TKILL, NULL))
+        return 0;
+    return (int)syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+}
+
+HPC_INTERPOSE int sigqueue(pid_t pid, int sig, const union sigval value)
+{
+    if (pid == getpid() && send_to_self(sig, SI_QUEUE, &value))
+        return 0;
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_signo = sig;
+    si.si_code = SI_QUEUE;
+    si.si_pid = getpid();
+    si.si_uid = getuid();
+    si.si_value = value;
+    return (int)syscall(SYS_rt_sigqueueinfo, pid, sig, &si);
+}
+
+HPC_INTERPOSE int tgkill(pid_t tgid, pid_t tid, int sig)
+{
+    if (tgid == getpid() && tid == (pid_t)syscall(SYS_gettid) && send_to_self(sig, SI_TKILL, NULL))
+        return 0;
+    return (int)syscall(SYS_tgkill, tgid, tid, sig);
+}
+
+HPC_INTERPOSE int pthread_kill(pthread_t th, int sig)
+{
+    if (pthread_equal(th, pthread_self()) && send_to_self(sig, SI_TKILL, NULL))
+        return 0;
+    return hpc_real.pthread_kill(th, sig);
 }

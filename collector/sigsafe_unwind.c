@@ -21,6 +21,9 @@
 
 #include "collector.h"
 
+/* An address in the unmapped first page, hidden from the compiler (and not null, which
+ * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
+static volatile uintptr_t fault_addr = 16;
 
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
@@ -66,6 +69,9 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
         return n;
     }
     t->in_unwind = 1;
+    uint64_t every = hpc_P.cfg.debug_unwind_fault;
+    if (every && ++t->unwinds % every == 0)
+        *(volatile int *)fault_addr = 1; /* tests: a SIGSEGV while unwinding */
     unw_cursor_t c;
     if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0) {
         t->in_unwind = 0;
@@ -80,8 +86,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
 
 /* Unwind from normal context with the clock signal blocked for real: libunwind's
  * cache lock must not be re-entered by a sample of this thread. */
-__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs,
-                                              int max)
+__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max)
 {
     volatile int n = 0;
     unw_context_t ctx;

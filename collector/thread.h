@@ -44,6 +44,7 @@ typedef struct hpc_thread_priv {
     int timer_ok;
     uint64_t last_cpu_ns; /* thread CPU time at the previous recorded sample */
     uint64_t samples;
+    uint64_t unwinds; /* HPCOLLECT_DEBUG_UNWIND_FAULT counter */
     hpc_cct cct;
     int32_t parent_seq;
     uint64_t start_routine;

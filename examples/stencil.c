@@ -47,7 +47,7 @@ int main(int argc, char **argv)
         if (s % 4 == 0)
             r = residual(a, b);
     }
-    printf("after %d steps: temperature 10 rows from the hot edge %.2f, residual %.2e\n",
-           steps, a[10][N / 2], r);
+    printf("after %d steps: temperature 10 rows from the hot edge %.2f, residual %.2e\n", steps,
+           a[10][N / 2], r);
     return 0;
 }

@@ -3,6 +3,8 @@
  */
 #include "evgen.h"
 
+#include "omp_model.h"
+
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_Events.h>
 #include <stdlib.h>
@@ -123,8 +125,7 @@ typedef struct gen {
     uint64_t call_enter, call_leave, call_site;
     uint32_t call_fn; /* index in proc->fns, UINT32_MAX if unknown */
     uint32_t call_region;
-    uint64_t call_sent, call_recv;
-    bool call_p2p;
+    hpa_mpi_call acc; /* pass 1: the call for the MPI numbers (mpi_stats.h), raw times */
     /* open implicit tasks */
     itask itasks[MAX_ITASKS];
     unsigned nitasks;
@@ -134,19 +135,13 @@ typedef struct gen {
     /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
      * region; parallel region id -> construct region; summary keys -> entry index */
     memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
+    /* pass 1: OpenMP thread type (omp_thread) and CPU of samples before the runtime ran */
+    uint32_t omp_thread_type;
+    uint64_t pre_runtime_ns;
     /* problems counted once per location */
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
     uint64_t to_missing; /* messages with a rank that left no data */
 } gen;
-
-int mg_omp_state_class(unsigned s)
-{
-    if (s == HPC_OMP_STATE_SERIAL || s == HPC_OMP_STATE_WORK)
-        return 1;
-    if (s >= HPC_OMP_STATE_IMPLICIT_BARRIER && s <= HPC_OMP_STATE_REDUCTION)
-        return 2;
-    return 0;
-}
 
 static inline uint64_t ct(gen *g, uint64_t t)
 {
@@ -357,24 +352,45 @@ static void node_weight(gen *g, uint32_t node, uint64_t ns)
     g->node_n[node]++;
 }
 
-static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t ns)
+/* The execution record of parallel region `region`, or NULL (lost, or beyond the cap). */
+static mg_ompreg *omp_exec(gen *g, uint64_t region)
 {
-    int cls = mg_omp_state_class(HPC_STATE_OMP(state));
-    if (!cls)
+    uint64_t i;
+    if (!region || !mg_map_get(&g->proc->omp_by_id, region, &i))
+        return NULL;
+    return &g->proc->ompregs[i];
+}
+
+/*
+ * OpenMP Work / Wait of one sample, classified as hpanalyze does (analyzer/omp_model.h:
+ * hpa_omp_state_cat, and hpa_omp_classify's rule that a worker's implicit-barrier state
+ * after its region's end is idle: libomp reports that barrier's end only at the next
+ * fork).
+ */
+static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t time, uint64_t ns)
+{
+    unsigned s = HPC_STATE_OMP(state);
+    if (s == HPC_OMP_STATE_NONE && region == 0) {
+        g->pre_runtime_ns += ns; /* serial work if this turns out to be the initial thread */
         return;
+    }
+    enum hpa_omp_cat cat = hpa_omp_state_cat(s);
+    if (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT)
+        return;
+    mg_ompreg *x = omp_exec(g, region);
+    if (x && s == HPC_OMP_STATE_IMPLICIT_BARRIER && x->end && time > x->end &&
+        x->enc_seq != g->loc->seq)
+        return; /* idle */
     mg_tsum *t = &g->loc->sum;
-    if (cls == 1)
+    if (cat == HPA_OMP_CAT_WORK)
         t->omp_work_ns += ns;
     else
         t->omp_wait_ns += ns;
-    uint64_t k;
-    if (!region)
+    if (!x)
         return;
+    uint64_t k;
     if (!memo_get(&g->sum_memo, region, &k)) {
-        uint64_t lregion;
-        if (!mg_map_get(&g->proc->omp_site, region, &lregion))
-            return;
-        mg_ompstat *o = mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name);
+        mg_ompstat *o = mg_psum_omp(&g->proc->sum, x->lregion, g->proc->regions[x->lregion].name);
         uint32_t oi = (uint32_t)(o - g->proc->sum.omps);
         mg_ompthr *ot = mg_psum_ompthr(&g->proc->sum, oi, g->loc->seq);
         k = ((uint64_t)oi << 32) | (uint64_t)(ot - g->proc->sum.ompthr);
@@ -382,7 +398,7 @@ static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t ns)
     }
     mg_ompstat *o = &g->proc->sum.omps[k >> 32];
     mg_ompthr *ot = &g->proc->sum.ompthr[(uint32_t)k];
-    if (cls == 1) {
+    if (cat == HPA_OMP_CAT_WORK) {
         o->work_ns += ns;
         ot->work_ns += ns;
     } else {
@@ -401,7 +417,7 @@ static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
     t->samples++;
     t->sample_cpu_ns += s->cpu_ns;
     node_weight(g, node, s->cpu_ns);
-    sum_omp_sample(g, (unsigned)s->state, s->region, s->cpu_ns);
+    sum_omp_sample(g, (unsigned)s->state, s->region, s->time, s->cpu_ns);
 }
 
 static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
@@ -451,26 +467,31 @@ static void close_call(gen *g)
     emit(g, g->call_leave, MG_EV_LEAVE, g->call_region, 0, 0, 0, 0);
     if (g->pass != 1)
         return;
-    uint64_t ns = g->call_leave - g->call_enter;
+    if (!g->acc.open)
+        return; /* no mpi_fn record names the function: not counted (as hpanalyze) */
+    g->acc.open = false;
+    uint64_t ns = hpa_mpi_call_ns(&g->acc);
     mg_tsum *t = &g->loc->sum;
     mg_psum *ps = &g->proc->sum;
     t->mpi_ns += ns;
     t->mpi_calls++;
-    ps->mpi_ns += ns;
-    ps->mpi_calls++;
-    if (!g->call_p2p)
-        ps->mpi_other_calls++;
     const char *name = g->proc->regions[g->call_region].name;
-    mg_callstat_add(mg_psum_call(ps, g->call_region, name), ns, g->call_sent, g->call_recv);
+    bool lifecycle = hpa_mpi_is_lifecycle(name);
+    hpa_mpi_rank_add(&ps->mpi, &ps->win, &g->acc, lifecycle);
+    if (lifecycle)
+        return;
+    hpa_mpi_sum_add(&mg_psum_call(ps, g->call_region, name)->s, ns, &g->acc.d);
     /* call site: the return address's line, per MPI function */
     uint64_t memo_key = g->call_site ^ ((uint64_t)g->call_region << 48), idx;
     if (memo_get(&g->site_memo, memo_key, &idx)) {
-        mg_callstat_add(&ps->sites[idx], ns, g->call_sent, g->call_recv);
+        hpa_mpi_sum_add(&ps->sites[idx].s, ns, &g->acc.d);
         return;
     }
-    mg_symloc where = {0, 0};
+    mg_symloc where = {MG_SYM_UNKNOWN, 0};
     if (g->call_site)
         where = mg_symproc_resolve(symproc(g), g->call_site - 1);
+    if (!where.line)
+        where.line = mg_syms_func_line(g->job->syms, where.func);
     uint64_t key = ((uint64_t)where.line << 24) | (g->call_region & 0xffffff);
     mg_callstat *site;
     if (mg_map_get(&ps->site_by_key, key, &idx)) {
@@ -478,19 +499,18 @@ static void close_call(gen *g)
     } else {
         uint32_t lineno = 0;
         const char *file = mg_syms_line_file(g->job->syms, where.line, &lineno);
-        const char *fname =
-            g->call_site ? mg_syms_func_name(g->job->syms, where.func) : "<unknown>";
+        const char *fname = mg_syms_func_name(g->job->syms, where.func);
         char desc[1024];
         if (lineno) {
             const char *base = strrchr(file, '/');
-            snprintf(desc, sizeof(desc), "%s (%s:%u)", fname, base ? base + 1 : file, lineno);
+            snprintf(desc, sizeof(desc), "%s %s:%u", fname, base ? base + 1 : file, lineno);
         } else {
             snprintf(desc, sizeof(desc), "%s", fname);
         }
         site = mg_psum_site(ps, key, name, desc);
     }
     memo_put(&g->site_memo, memo_key, (uint64_t)(site - ps->sites));
-    mg_callstat_add(site, ns, g->call_sent, g->call_recv);
+    hpa_mpi_sum_add(&site->s, ns, &g->acc.d);
 }
 
 static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
@@ -503,8 +523,8 @@ static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
         g->call_leave = g->call_enter;
     g->call_site = c->callsite;
     g->call_region = mpi_region(g, c->fn, &g->call_fn);
-    g->call_sent = g->call_recv = 0;
-    g->call_p2p = false;
+    if (g->pass == 1 && g->call_fn != UINT32_MAX)
+        hpa_mpi_call_open(&g->acc, g->call_fn, c);
     emit(g, g->call_enter, MG_EV_ENTER, g->call_region, 0, 0, 0, 0);
 }
 
@@ -521,6 +541,8 @@ static uint64_t detail_time(gen *g, uint64_t t)
 
 static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
 {
+    if (g->pass == 1)
+        hpa_mpi_call_p2p(&g->acc, m);
     uint64_t t = detail_time(g, m->time);
     bool ok;
     uint32_t comm = local_comm(g, m->comm, &ok);
@@ -534,29 +556,16 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
         g->job->procs[m->peer_world].group == (uint64_t)m->peer_world)
         g->to_missing++;
     uint64_t tag = (uint32_t)m->tag;
-    mg_psum *ps = &g->proc->sum;
     switch (m->op) {
     case HPC_P2P_SEND:
     case HPC_P2P_ISEND:
         emit(g, t, m->op == HPC_P2P_SEND ? MG_EV_MPI_SEND : MG_EV_MPI_ISEND, peer, comm, tag,
              m->bytes, m->request);
-        if (g->pass == 1) {
-            ps->mpi_sends++;
-            ps->mpi_bytes_sent += m->bytes;
-            g->call_sent += m->bytes;
-            g->call_p2p = true;
-        }
         break;
     case HPC_P2P_RECV:
     case HPC_P2P_IRECV_COMPLETE:
         emit(g, t, m->op == HPC_P2P_RECV ? MG_EV_MPI_RECV : MG_EV_MPI_IRECV, peer, comm, tag,
              m->bytes, m->request);
-        if (g->pass == 1) {
-            ps->mpi_receives++;
-            ps->mpi_bytes_received += m->bytes;
-            g->call_recv += m->bytes;
-            g->call_p2p = true;
-        }
         break;
     case HPC_P2P_ISEND_COMPLETE:
         emit(g, t, MG_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, m->request);
@@ -574,6 +583,8 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
 
 static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
 {
+    if (g->pass == 1)
+        hpa_mpi_call_coll(&g->acc, m);
     bool ok;
     uint32_t comm = local_comm(g, m->comm, &ok);
     if (!ok || m->op == HPC_COLL_NONE || m->op > HPC_COLL_REDUCE_SCATTER_BLOCK)
@@ -584,12 +595,6 @@ static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
     uint32_t root = m->root < 0 ? UINT32_MAX : (uint32_t)m->root;
     emit(g, tb, MG_EV_MPI_COLL_BEGIN, 0, 0, 0, 0, 0);
     emit(g, te, MG_EV_MPI_COLL_END, comm, root, m->op - 1, m->bytes_sent, m->bytes_recv);
-    if (g->pass == 1) {
-        g->proc->sum.coll_bytes_sent += m->bytes_sent;
-        g->proc->sum.coll_bytes_recv += m->bytes_recv;
-        g->call_sent += m->bytes_sent;
-        g->call_recv += m->bytes_recv;
-    }
 }
 
 /* ------------------------------------------------------------ OpenMP */
@@ -598,33 +603,42 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
 {
     uint64_t t = ct(g, r->time);
     uint32_t lregion = omp_region(g, OC_PARALLEL, r->codeptr);
-    mg_map_put(&g->proc->omp_site, r->region, lregion);
     emit(g, t, MG_EV_THREAD_FORK, (uint32_t)r->team_size, 0, 0, 0, 0);
-    if (g->pass == 1) {
-        mg_map_put(&g->proc->omp_begin, r->region, t);
-        mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name)->instances++;
+    mg_proc *p = g->proc;
+    if (g->pass != 1 || mg_map_get(&p->omp_by_id, r->region, NULL))
+        return;
+    mg_psum_omp(&p->sum, lregion, p->regions[lregion].name)->instances++;
+    if (p->nompregs == MG_OMP_MAX_REGIONS) {
+        if (!p->omp_capped)
+            mg_job_problem(g->job,
+                           "%s: more than %u parallel region executions: later ones are "
+                           "not attributed to their construct in the summary",
+                           p->hp ? p->hp->dir : p->name, MG_OMP_MAX_REGIONS);
+        p->omp_capped = true;
+        return;
     }
+    mg_map_put(&p->omp_by_id, r->region, p->nompregs);
+    *MG_PUSH(p->ompregs, p->nompregs, p->capompregs) =
+        (mg_ompreg){lregion, g->loc->seq, r->time, 0};
 }
 
 static void omp_parallel_end(gen *g, const hpc_rec_omp_parallel_end *r)
 {
-    uint64_t t = ct(g, r->time);
-    emit(g, t, MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
-    uint64_t begin, lregion;
-    if (g->pass == 1 && mg_map_get(&g->proc->omp_begin, r->region, &begin) &&
-        mg_map_get(&g->proc->omp_site, r->region, &lregion) && t >= begin) {
-        mg_psum_omp(&g->proc->sum, lregion, g->proc->regions[lregion].name)->wall_ns += t - begin;
-        mg_map_put(&g->proc->omp_begin, r->region, 0); /* at most once */
-    }
+    emit(g, ct(g, r->time), MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
+    mg_ompreg *x = omp_exec(g, r->region);
+    if (g->pass != 1 || !x || x->end || r->time < x->begin)
+        return;
+    x->end = r->time;
+    mg_psum_omp(&g->proc->sum, x->lregion, g->proc->regions[x->lregion].name)->wall_ns +=
+        r->time - x->begin;
 }
 
 static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
 {
     uint64_t t = ct(g, r->time);
     if (r->endpoint == 1) {
-        uint64_t lregion;
-        if (!mg_map_get(&g->proc->omp_site, r->region, &lregion))
-            lregion = omp_region(g, OC_PARALLEL, 0);
+        mg_ompreg *x = omp_exec(g, r->region);
+        uint32_t lregion = x ? x->lregion : omp_region(g, OC_PARALLEL, 0);
         uint32_t size = r->team_size ? (uint32_t)r->team_size : 1;
         uint32_t team = mg_proc_team(g->proc, size);
         uint64_t claim = ((uint64_t)size << 32) | (uint32_t)r->thread_num;
@@ -635,7 +649,7 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
         emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
         emit(g, t, MG_EV_ENTER, (uint32_t)lregion, 0, 0, 0, 0);
         if (g->nitasks < MAX_ITASKS)
-            g->itasks[g->nitasks] = (itask){r->region, (uint32_t)lregion, team};
+            g->itasks[g->nitasks] = (itask){r->region, lregion, team};
         g->nitasks++;
         return;
     }
@@ -658,6 +672,20 @@ static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
     emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
+/* A worker's implicit barrier has no code address: name it after its parallel region. */
+static uint32_t implicit_barrier_of(gen *g, uint64_t region)
+{
+    mg_ompreg *x = omp_exec(g, region);
+    if (!x)
+        return omp_region(g, OC_IMPLICIT_BARRIER, 0);
+    const mg_region *par = &g->proc->regions[x->lregion];
+    const char *at = strstr(par->name, " @");
+    char name[1024];
+    snprintf(name, sizeof(name), "%s%s", omp_constructs[OC_IMPLICIT_BARRIER].name, at ? at : "");
+    return mg_proc_region(g->proc, MG_RKEY_OMP(OC_IMPLICIT_BARRIER, 0x80000000u | x->lregion), name,
+                          par->file, par->line, OTF2_REGION_ROLE_IMPLICIT_BARRIER, MG_PAR_OPENMP);
+}
+
 static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
 {
     static const enum omp_construct oc[] = {
@@ -670,7 +698,9 @@ static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
     };
     enum omp_construct c =
         r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_BARRIER_OTHER;
-    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
+    uint32_t region = c == OC_IMPLICIT_BARRIER && !r->codeptr ? implicit_barrier_of(g, r->region)
+                                                              : omp_region(g, c, r->codeptr);
+    enter_leave(g, region, ct(g, r->time_begin), ct(g, r->time_end));
 }
 
 static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
@@ -734,7 +764,9 @@ static void omp_task(gen *g, const hpc_rec_omp_task *r)
 static void thread_facts(gen *g, const hpc_record *r)
 {
     mg_tsum *t = &g->loc->sum;
-    if (r->kind == HPC_K_thread_begin) {
+    if (r->kind == HPC_K_omp_thread) {
+        g->omp_thread_type = (uint32_t)r->u.omp_thread.type;
+    } else if (r->kind == HPC_K_thread_begin) {
         t->tid = r->u.thread_begin.tid;
         if (r->u.thread_begin.name.n) {
             free(t->name);
@@ -743,6 +775,7 @@ static void thread_facts(gen *g, const hpc_record *r)
     } else if (r->kind == HPC_K_thread_end) {
         t->ended = true;
         t->cpu_ns = r->u.thread_end.cpu_ns;
+        hpa_mpi_window_seen(&g->proc->sum.win, r->u.thread_end.time);
     }
 }
 
@@ -794,6 +827,7 @@ static void dispatch(gen *g, const hpc_record *r)
         enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
                     ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end));
         break;
+    case HPC_K_omp_thread:
     case HPC_K_thread_begin:
     case HPC_K_thread_end:
         if (g->pass == 1)
@@ -892,6 +926,10 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
         if (loc->sum.damaged)
             mg_job_problem(job, "%s: %llu damaged records skipped", loc->path,
                            (unsigned long long)loc->sum.damaged);
+        /* as hpanalyze: the initial thread before the OpenMP runtime started (libomp starts
+         * at the first construct) ran serial code of an OpenMP program: work */
+        if (loc->proc->ompt && g.omp_thread_type == 1)
+            loc->sum.omp_work_ns += g.pre_runtime_ns;
         sum_functions(&g);
         report_counts(&g);
     }

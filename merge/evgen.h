@@ -35,7 +35,4 @@
  */
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx);
 
-/* OpenMP sample states: 1 = work, 2 = wait, 0 = neither. */
-int mg_omp_state_class(unsigned omp_state);
-
 #endif

@@ -197,6 +197,13 @@ static void load_facts(mg_job *job, mg_proc *p)
     s->has_end = hp->has_end;
     s->ended_early = hp->ended_early;
     memcpy(s->stats, hp->stats, sizeof(s->stats));
+    hpa_mpi_sum_init(&s->mpi);
+    hpa_mpi_window_init(&s->win, hp);
+    size_t it = 0;
+    for (const hpc_record *o; (o = hpc_proc_next_of(hp, HPC_K_omp_runtime, &it));)
+        p->ompt |= o->u.omp_runtime.ompt != 0;
+    s->is_mpi = hpc_proc_next_of(hp, HPC_K_mpi_fn, &(size_t){0}) ||
+                hpc_proc_next_of(hp, HPC_K_mpi_init, &(size_t){0});
     if (hp->has_begin) {
         s->pid = hp->begin.pid;
         s->exe = mg_strdup_n(hp->begin.exe.p, hp->begin.exe.n);
@@ -329,6 +336,7 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
             p->name = mg_xasprintf("rank%zu", r);
             p->host = mg_xstrdup("unknown");
             p->sum.placeholder = true;
+            hpa_mpi_sum_init(&p->sum.mpi);
             p->sum.exe = mg_xstrdup("");
             p->sum.argv = mg_xstrdup("");
             p->sum.end_note = mg_xstrdup("missing: no sub-experiment");
@@ -409,8 +417,8 @@ void mg_proc_free(mg_proc *p)
     }
     free(p->locs);
     mg_symproc_close(p->sym);
-    mg_map_free(&p->omp_site);
-    mg_map_free(&p->omp_begin);
+    mg_map_free(&p->omp_by_id);
+    free(p->ompregs);
     mg_psum_free(&p->sum);
     free(p->name);
     free(p->host);

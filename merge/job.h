@@ -20,6 +20,16 @@
 
 typedef struct mg_proc mg_proc;
 
+/* One execution of a parallel region, from its encountering thread's records. Kept for
+ * the other threads of the process (their samples name the region): ~40 bytes each,
+ * at most MG_OMP_MAX_REGIONS per process. */
+typedef struct mg_ompreg {
+    uint32_t lregion;    /* process-local region id of the construct */
+    uint32_t enc_seq;    /* encountering thread */
+    uint64_t begin, end; /* raw times (end 0 until known) */
+} mg_ompreg;
+#define MG_OMP_MAX_REGIONS (1u << 20)
+
 /* A thread of a process: one OTF2 CPU-thread location. */
 typedef struct mg_loc {
     mg_proc *proc;
@@ -57,6 +67,7 @@ struct mg_proc {
     int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
     char *name, *host;
     bool placeholder;
+    bool ompt; /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
     bool mine; /* this merge rank processes it */
     mg_clock clock;
     /* tables from process.hpe */
@@ -83,8 +94,11 @@ struct mg_proc {
     size_t nlocs;
     /* while merging */
     mg_symproc *sym;
-    mg_map omp_site;  /* parallel region id -> local region id of its construct */
-    mg_map omp_begin; /* parallel region id -> begin time (open regions only) */
+    /* parallel region executions: id -> index in ompregs (capped: MG_OMP_MAX_REGIONS) */
+    mg_map omp_by_id;
+    struct mg_ompreg *ompregs;
+    size_t nompregs, capompregs;
+    bool omp_capped;
     mg_psum sum;
 };
 

@@ -379,8 +379,10 @@ static int merge_mine(run *R)
         /* what only this process needed */
         mg_symproc_close(p->sym);
         p->sym = NULL;
-        mg_map_free(&p->omp_site);
-        mg_map_free(&p->omp_begin);
+        mg_map_free(&p->omp_by_id);
+        free(p->ompregs);
+        p->ompregs = NULL;
+        p->nompregs = p->capompregs = 0;
     }
     return 0;
 }

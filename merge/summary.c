@@ -6,25 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mg_callstat_add(mg_callstat *c, uint64_t ns, uint64_t sent, uint64_t recv)
-{
-    if (c->calls == 0 || ns < c->min_ns)
-        c->min_ns = ns;
-    if (ns > c->max_ns)
-        c->max_ns = ns;
-    c->calls++;
-    c->ns += ns;
-    c->bytes_sent += sent;
-    c->bytes_recv += recv;
-}
-
 mg_callstat *mg_psum_call(mg_psum *s, uint64_t key, const char *call)
 {
     uint64_t *slot = mg_map_slot(&s->call_by_key, key, UINT64_MAX);
     if (*slot == UINT64_MAX) {
         *slot = s->ncalls;
-        *MG_PUSH(s->calls, s->ncalls, s->capcalls) =
-            (mg_callstat){.call = mg_xstrdup(call), .site = mg_xstrdup("")};
+        mg_callstat *c = MG_PUSH(s->calls, s->ncalls, s->capcalls);
+        *c = (mg_callstat){.call = mg_xstrdup(call), .site = mg_xstrdup("")};
+        hpa_mpi_sum_init(&c->s);
     }
     return &s->calls[*slot];
 }
@@ -34,8 +23,9 @@ mg_callstat *mg_psum_site(mg_psum *s, uint64_t key, const char *call, const char
     uint64_t *slot = mg_map_slot(&s->site_by_key, key, UINT64_MAX);
     if (*slot == UINT64_MAX) {
         *slot = s->nsites;
-        *MG_PUSH(s->sites, s->nsites, s->capsites) =
-            (mg_callstat){.call = mg_xstrdup(call), .site = mg_xstrdup(site)};
+        mg_callstat *c = MG_PUSH(s->sites, s->nsites, s->capsites);
+        *c = (mg_callstat){.call = mg_xstrdup(call), .site = mg_xstrdup(site)};
+        hpa_mpi_sum_init(&c->s);
     }
     return &s->sites[*slot];
 }
@@ -117,18 +107,31 @@ void mg_tsum_free(mg_tsum *t)
 
 /* ------------------------------------------------------------ serialization */
 
+static void put_mpi_sum(mg_buf *b, const hpa_mpi_sum *m)
+{
+    const uint64_t v[] = {m->calls,      m->time_ns,   m->min_ns,     m->max_ns, m->sends,
+                          m->bytes_sent, m->recvs,     m->bytes_recv, m->other,  m->coll_calls,
+                          m->coll_sent,  m->coll_recv, m->msg_min,    m->msg_max};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        mg_buf_u64(b, v[i]);
+}
+
+static void get_mpi_sum(mg_buf *b, hpa_mpi_sum *m)
+{
+    uint64_t *v[] = {&m->calls,      &m->time_ns,   &m->min_ns,     &m->max_ns, &m->sends,
+                     &m->bytes_sent, &m->recvs,     &m->bytes_recv, &m->other,  &m->coll_calls,
+                     &m->coll_sent,  &m->coll_recv, &m->msg_min,    &m->msg_max};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        *v[i] = mg_buf_get_u64(b);
+}
+
 static void put_calls(mg_buf *b, const mg_callstat *c, size_t n)
 {
     mg_buf_u64(b, n);
     for (size_t i = 0; i < n; i++) {
         mg_buf_str(b, c[i].call);
         mg_buf_str(b, c[i].site);
-        mg_buf_u64(b, c[i].calls);
-        mg_buf_u64(b, c[i].ns);
-        mg_buf_u64(b, c[i].min_ns);
-        mg_buf_u64(b, c[i].max_ns);
-        mg_buf_u64(b, c[i].bytes_sent);
-        mg_buf_u64(b, c[i].bytes_recv);
+        put_mpi_sum(b, &c[i].s);
     }
 }
 
@@ -144,12 +147,7 @@ static mg_callstat *get_calls(mg_buf *b, size_t *n, size_t *cap)
     for (size_t i = 0; i < *n; i++) {
         c[i].call = mg_buf_get_str(b);
         c[i].site = mg_buf_get_str(b);
-        c[i].calls = mg_buf_get_u64(b);
-        c[i].ns = mg_buf_get_u64(b);
-        c[i].min_ns = mg_buf_get_u64(b);
-        c[i].max_ns = mg_buf_get_u64(b);
-        c[i].bytes_sent = mg_buf_get_u64(b);
-        c[i].bytes_recv = mg_buf_get_u64(b);
+        get_mpi_sum(b, &c[i].s);
     }
     return c;
 }
@@ -180,11 +178,14 @@ void mg_psum_write(mg_buf *b, const mg_psum *s)
     for (int i = 0; i < HPC_NSTATS; i++)
         mg_buf_u64(b, s->stats[i]);
     mg_buf_u64(b, s->clock_interval_ns);
-    const uint64_t mpi[] = {s->mpi_ns,          s->mpi_calls,       s->mpi_sends,
-                            s->mpi_bytes_sent,  s->mpi_receives,    s->mpi_bytes_received,
-                            s->mpi_other_calls, s->coll_bytes_sent, s->coll_bytes_recv};
-    for (size_t i = 0; i < sizeof(mpi) / sizeof(mpi[0]); i++)
-        mg_buf_u64(b, mpi[i]);
+    mg_buf_u64(b, s->is_mpi);
+    put_mpi_sum(b, &s->mpi);
+    mg_buf_u64(b, (uint64_t)s->win.has_init | (uint64_t)s->win.has_fin << 1 |
+                      (uint64_t)s->win.aborted << 2);
+    mg_buf_u64(b, s->win.init_leave);
+    mg_buf_u64(b, s->win.fin_enter);
+    mg_buf_u64(b, s->win.last);
+    mg_buf_s64(b, s->win.abort_code);
     mg_buf_s64(b, s->clock_offset_ns);
     put_calls(b, s->calls, s->ncalls);
     put_calls(b, s->sites, s->nsites);
@@ -239,11 +240,16 @@ void mg_psum_read(mg_buf *b, mg_psum *s)
     for (int i = 0; i < HPC_NSTATS; i++)
         s->stats[i] = mg_buf_get_u64(b);
     s->clock_interval_ns = mg_buf_get_u64(b);
-    uint64_t *mpi[] = {&s->mpi_ns,          &s->mpi_calls,       &s->mpi_sends,
-                       &s->mpi_bytes_sent,  &s->mpi_receives,    &s->mpi_bytes_received,
-                       &s->mpi_other_calls, &s->coll_bytes_sent, &s->coll_bytes_recv};
-    for (size_t i = 0; i < sizeof(mpi) / sizeof(mpi[0]); i++)
-        *mpi[i] = mg_buf_get_u64(b);
+    s->is_mpi = mg_buf_get_u64(b) != 0;
+    get_mpi_sum(b, &s->mpi);
+    uint64_t wf = mg_buf_get_u64(b);
+    s->win.has_init = wf & 1;
+    s->win.has_fin = wf & 2;
+    s->win.aborted = wf & 4;
+    s->win.init_leave = mg_buf_get_u64(b);
+    s->win.fin_enter = mg_buf_get_u64(b);
+    s->win.last = mg_buf_get_u64(b);
+    s->win.abort_code = mg_buf_get_s64(b);
     s->clock_offset_ns = mg_buf_get_s64(b);
     s->calls = get_calls(b, &s->ncalls, &s->capcalls);
     s->sites = get_calls(b, &s->nsites, &s->capsites);

@@ -7,13 +7,11 @@
  * on the order in which processes were merged: a parallel merge gives the same summary
  * as a serial one. Seconds and ratios are computed only when printing.
  *
- * Definitions (the same as hpanalyze's mpi and omp reports; see mpistat.h):
- *   app_time      wall time of the process: proc_begin to its end (proc_end, the
- *                 launcher's exit record, or its last event if it died)
- *   mpi_time      time inside MPI calls, all threads of the process
- *   mpi_sends     point-to-point send operations (MPI_Send, Isend, Sendrecv's send...)
- *   mpi_receives  point-to-point receive operations completed
- *   mpi_other_calls  MPI calls that neither sent nor received a point-to-point message
+ * The MPI numbers (per rank, per call, per call site) are computed by the analyzer's
+ * mpi_stats.c, the code hpanalyze's mpi report uses, so both always agree: app_time
+ * from MPI_Init's end to MPI_Finalize's start, MPI time without MPI_Init/Finalize and
+ * nested calls, sends started, receives completed, other calls. Processes that are not
+ * MPI ranks report their wall time (proc_begin to its end) as app_time.
  *   omp_work      sampled CPU time in OpenMP work states (serial and parallel work)
  *   omp_wait      sampled CPU time in OpenMP wait states (barriers, taskwait, locks ...)
  */
@@ -25,14 +23,14 @@
 #include <stdio.h>
 
 #include "experiment.h"
+#include "mpi_stats.h"
 #include "util.h"
 
 /* One MPI function, or one call site, in one process. */
 typedef struct mg_callstat {
     char *call; /* "MPI_Send" */
-    char *site; /* call sites: "exchange (solver.c:42)"; "" for functions */
-    uint64_t calls, ns, min_ns, max_ns;
-    uint64_t bytes_sent, bytes_recv;
+    char *site; /* call sites: "exchange solver.c:42"; "" for functions */
+    hpa_mpi_sum s;
 } mg_callstat;
 
 /* One function's sampled time in one process. */
@@ -89,9 +87,10 @@ typedef struct mg_psum {
     uint64_t maxrss_kb;
     uint64_t stats[HPC_NSTATS];
     uint64_t clock_interval_ns;
-    /* MPI */
-    uint64_t mpi_ns, mpi_calls, mpi_sends, mpi_bytes_sent, mpi_receives, mpi_bytes_received,
-        mpi_other_calls, coll_bytes_sent, coll_bytes_recv;
+    /* MPI (mpi_stats.h) */
+    bool is_mpi;     /* has mpi_fn or mpi_init records */
+    hpa_mpi_sum mpi; /* the rank's sums */
+    hpa_mpi_window win;
     int64_t clock_offset_ns; /* at MPI_Init */
     mg_callstat *calls;
     size_t ncalls, capcalls;
@@ -118,7 +117,6 @@ mg_callstat *mg_psum_site(mg_psum *s, uint64_t key, const char *call, const char
 mg_funcstat *mg_psum_func(mg_psum *s, uint64_t key, const char *name, const char *module);
 mg_ompstat *mg_psum_omp(mg_psum *s, uint64_t key, const char *name);
 mg_ompthr *mg_psum_ompthr(mg_psum *s, uint32_t region, uint32_t seq);
-void mg_callstat_add(mg_callstat *c, uint64_t ns, uint64_t sent, uint64_t recv);
 
 void mg_psum_free(mg_psum *s);
 void mg_tsum_free(mg_tsum *t);

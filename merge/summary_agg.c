@@ -39,8 +39,15 @@ bool mg_proc_is_rank(const mg_proc *p)
     return !p->placeholder && p->rank >= 0 && (uint64_t)p->rank == p->group;
 }
 
+bool mg_proc_is_mpi(const mg_proc *p)
+{
+    return !p->placeholder && p->sum.is_mpi;
+}
+
 uint64_t mg_proc_app_ns(const mg_proc *p)
 {
+    if (mg_proc_is_mpi(p))
+        return hpa_mpi_app_ns(&p->sum.win);
     const mg_psum *s = &p->sum;
     uint64_t begin = s->has_begin ? s->t_begin : UINT64_MAX, end = s->t_end;
     for (size_t k = 0; k < p->nlocs; k++) {
@@ -62,17 +69,17 @@ static int cmp_str(const void *a, const void *b)
 
 /* ------------------------------------------------------------ MPI calls and sites */
 
-/* Combine calls (or sites) of all ranks by (call, site). */
+/* Combine calls (or sites) of all MPI processes by (call, site). */
 static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_t *out_n)
 {
     mg_strtab keys = {0};
     mg_aggcall *out = NULL;
     size_t n = 0, cap = 0;
-    double *per_rank_ns = NULL, *per_rank_calls = NULL; /* [key][rank] */
+    hpa_mpi_sum *per_rank = NULL; /* [row][rank] */
     size_t rank_i = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_proc *p = &job->procs[i];
-        if (!mg_proc_is_rank(p))
+        if (!mg_proc_is_mpi(p))
             continue;
         const mg_callstat *cs = sites ? p->sum.sites : p->sum.calls;
         size_t nc = sites ? p->sum.nsites : p->sum.ncalls;
@@ -83,36 +90,36 @@ static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_
             free(key);
             if (id == n) {
                 mg_aggcall *a = MG_PUSH(out, n, cap);
-                *a = (mg_aggcall){.call = cs[k].call, .site = cs[k].site, .min_ns = UINT64_MAX};
-                per_rank_ns = mg_xrealloc(per_rank_ns, cap * nranks * sizeof(double));
-                per_rank_calls = mg_xrealloc(per_rank_calls, cap * nranks * sizeof(double));
-                memset(per_rank_ns + id * nranks, 0, nranks * sizeof(double));
-                memset(per_rank_calls + id * nranks, 0, nranks * sizeof(double));
+                *a = (mg_aggcall){.call = cs[k].call, .site = cs[k].site};
+                hpa_mpi_sum_init(&a->s);
+                per_rank = mg_xrealloc(per_rank, cap * nranks * sizeof(hpa_mpi_sum));
+                for (size_t r = 0; r < nranks; r++)
+                    hpa_mpi_sum_init(&per_rank[id * nranks + r]);
             }
-            mg_aggcall *a = &out[id];
-            a->calls += cs[k].calls;
-            a->ns += cs[k].ns;
-            a->bytes_sent += cs[k].bytes_sent;
-            a->bytes_recv += cs[k].bytes_recv;
-            if (cs[k].calls && cs[k].min_ns < a->min_ns)
-                a->min_ns = cs[k].min_ns;
-            if (cs[k].max_ns > a->max_ns)
-                a->max_ns = cs[k].max_ns;
-            if (cs[k].calls)
-                a->ranks++;
-            per_rank_ns[id * nranks + rank_i] += cs[k].ns / 1e9;
-            per_rank_calls[id * nranks + rank_i] += (double)cs[k].calls;
+            hpa_mpi_sum_merge(&out[id].s, &cs[k].s);
+            hpa_mpi_sum_merge(&per_rank[id * nranks + rank_i], &cs[k].s);
         }
         rank_i++;
     }
+    double *t = mg_xcalloc(nranks + 1, sizeof(double)), *c = mg_xcalloc(nranks + 1, sizeof(double));
     for (size_t k = 0; k < n; k++) {
-        out[k].time = mg_spread_of(per_rank_ns + k * nranks, nranks);
-        out[k].count = mg_spread_of(per_rank_calls + k * nranks, nranks);
-        if (out[k].min_ns == UINT64_MAX)
-            out[k].min_ns = 0;
+        const hpa_mpi_sum *pr = per_rank + k * nranks;
+        size_t m = 0;
+        for (size_t r = 0; r < nranks; r++)
+            if (pr[r].calls) {
+                t[m] = pr[r].time_ns / 1e9;
+                c[m++] = (double)pr[r].calls;
+            }
+        out[k].ranks = m;
+        out[k].time = mg_spread_of(t, m);
+        out[k].count = mg_spread_of(c, m);
+        out[k].cov = hpa_mpi_cov(pr, nranks);
+        if (!out[k].s.calls)
+            out[k].s.min_ns = 0;
     }
-    free(per_rank_ns);
-    free(per_rank_calls);
+    free(t);
+    free(c);
+    free(per_rank);
     mg_strtab_free(&keys);
     *out_n = n;
     return out;
@@ -121,8 +128,8 @@ static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_
 static int cmp_call(const void *pa, const void *pb)
 {
     const mg_aggcall *a = pa, *b = pb;
-    if (a->ns != b->ns)
-        return a->ns > b->ns ? -1 : 1;
+    if (a->s.time_ns != b->s.time_ns)
+        return a->s.time_ns > b->s.time_ns ? -1 : 1;
     int c = strcmp(a->call, b->call);
     return c ? c : strcmp(a->site, b->site);
 }
@@ -234,13 +241,13 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
         if (p->placeholder)
             continue;
         a->nprocs_data++;
-        a->nranks += mg_proc_is_rank(p);
+        a->nranks += mg_proc_is_mpi(p);
         mg_strtab_cstr(&hosts, p->host);
         const mg_psum *s = &p->sum;
         for (int k = 0; k < HPC_NSTATS; k++)
             a->stats[k] += s->stats[k];
         a->os_cpu_ns += s->os_cpu_ns;
-        a->mpi_ns += s->mpi_ns;
+        a->mpi_ns += s->mpi.time_ns;
         a->app_ns += mg_proc_app_ns(p);
         for (size_t k = 0; k < p->nlocs; k++) {
             const mg_tsum *t = &p->locs[k].sum;

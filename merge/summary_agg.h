@@ -2,9 +2,9 @@
  * summary_agg.h - the job-wide view of the summary: per-process accumulators (summary.h)
  * combined across processes, for summary.txt and summary.json alike.
  *
- * "Across ranks" statistics take one value per MPI rank that left data (a rank that
- * never called a function counts 0 for it): min, mean, max and the coefficient of
- * variation (population standard deviation / mean), the usual imbalance measure.
+ * "Across ranks" statistics take one value per MPI rank that made the call: min, mean,
+ * max and the coefficient of variation (population standard deviation / mean, as
+ * hpanalyze's mpi report computes it: analyzer/mpi_stats.h).
  */
 #ifndef MG_SUMMARY_AGG_H
 #define MG_SUMMARY_AGG_H
@@ -20,10 +20,11 @@ mg_spread mg_spread_of(const double *v, size_t n);
 
 typedef struct mg_aggcall {
     const char *call, *site;
-    uint64_t calls, ns, min_ns, max_ns, bytes_sent, bytes_recv;
+    hpa_mpi_sum s;   /* all ranks */
     uint64_t ranks;  /* ranks that made the call */
-    mg_spread time;  /* seconds per rank */
-    mg_spread count; /* calls per rank */
+    mg_spread time;  /* seconds per rank, over those ranks */
+    mg_spread count; /* calls per rank, over those ranks */
+    double cov;      /* of the time per rank (hpa_mpi_cov) */
 } mg_aggcall;
 
 typedef struct mg_aggfunc {
@@ -83,5 +84,7 @@ void mg_agg_free(mg_agg *a);
 uint64_t mg_proc_app_ns(const mg_proc *p);
 /* True for a process that is an MPI rank with data. */
 bool mg_proc_is_rank(const mg_proc *p);
+/* True for a process with MPI records (what hpanalyze's mpi report lists). */
+bool mg_proc_is_mpi(const mg_proc *p);
 
 #endif

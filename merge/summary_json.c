@@ -11,7 +11,7 @@
  *     "processes": [ { "rank" (null if not an MPI rank), "name", "host", "pid", "end",
  *                      "missing", "ended_early", "app_time_s", "mpi_time_s", "mpi_calls",
  *                      "mpi_sends", "mpi_bytes_sent", "mpi_receives",
- *                      "mpi_bytes_received", "mpi_other_calls", "coll_bytes_sent",
+ *                      "mpi_bytes_received", "mpi_other_calls", "coll_calls", "coll_bytes_sent",
  *                      "coll_bytes_received", "clock_offset_ns", "os_cpu_s",
  *                      "sampled_cpu_s", "samples", "omp_work_s", "omp_wait_s",
  *                      "counters": {name: total},
@@ -20,9 +20,11 @@
  *                                     "omp_wait_s", "mpi_time_s", "mpi_calls", "events",
  *                                     "records", "damaged_records", "early_events",
  *                                     "repaired" } ] } ],
- *     "mpi_calls":     [ { "call", "calls", "time_s", "min_call_s", "max_call_s",
- *                          "bytes_sent", "bytes_received", "ranks",
- *                          "rank_time_s": {min, mean, max, cov},
+ *     "mpi_calls":     [ { "call", "calls", "time_s", "mean_call_s", "min_call_s",
+ *                          "max_call_s", "sends", "bytes_sent", "receives",
+ *                          "bytes_received", "coll_bytes_sent", "coll_bytes_received",
+ *                          "ranks" (that made the call), "rank_time_s": {min, mean, max,
+ *                          cov} over those ranks, "cov" (as hpanalyze mpi),
  *                          "rank_calls": {min, mean, max, cov} } ],
  *     "mpi_callsites": [ the same with "site" ],
  *     "omp_regions":   [ { "region", "instances", "wall_s", "omp_work_s", "omp_wait_s",
@@ -111,7 +113,7 @@ static double s_of(uint64_t ns)
 static void spread(FILE *f, bool *first, const char *k, mg_spread s)
 {
     key(f, first, k);
-    fprintf(f, "{\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g, \"cov\": %.6g}", s.min, s.mean,
+    fprintf(f, "{\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g, \"cov\": %.9g}", s.min, s.mean,
             s.max, s.cov);
 }
 
@@ -200,15 +202,16 @@ static void process_obj(FILE *f, const mg_proc *p)
     kb(f, &first, "missing", p->placeholder);
     kb(f, &first, "ended_early", s->ended_early);
     kd(f, &first, "app_time_s", s_of(mg_proc_app_ns(p)));
-    kd(f, &first, "mpi_time_s", s_of(s->mpi_ns));
-    ku(f, &first, "mpi_calls", s->mpi_calls);
-    ku(f, &first, "mpi_sends", s->mpi_sends);
-    ku(f, &first, "mpi_bytes_sent", s->mpi_bytes_sent);
-    ku(f, &first, "mpi_receives", s->mpi_receives);
-    ku(f, &first, "mpi_bytes_received", s->mpi_bytes_received);
-    ku(f, &first, "mpi_other_calls", s->mpi_other_calls);
-    ku(f, &first, "coll_bytes_sent", s->coll_bytes_sent);
-    ku(f, &first, "coll_bytes_received", s->coll_bytes_recv);
+    kd(f, &first, "mpi_time_s", s_of(s->mpi.time_ns));
+    ku(f, &first, "mpi_calls", s->mpi.calls);
+    ku(f, &first, "mpi_sends", s->mpi.sends);
+    ku(f, &first, "mpi_bytes_sent", s->mpi.bytes_sent);
+    ku(f, &first, "mpi_receives", s->mpi.recvs);
+    ku(f, &first, "mpi_bytes_received", s->mpi.bytes_recv);
+    ku(f, &first, "mpi_other_calls", s->mpi.other);
+    ku(f, &first, "coll_calls", s->mpi.coll_calls);
+    ku(f, &first, "coll_bytes_sent", s->mpi.coll_sent);
+    ku(f, &first, "coll_bytes_received", s->mpi.coll_recv);
     key(f, &first, "clock_offset_ns");
     fprintf(f, "%lld", (long long)s->clock_offset_ns);
     kd(f, &first, "os_cpu_s", s_of(s->os_cpu_ns));
@@ -241,14 +244,22 @@ static void calls_arr(FILE *f, const char *name, const mg_aggcall *c, size_t n, 
         ks(f, &first, "call", c[i].call);
         if (sites)
             ks(f, &first, "site", c[i].site);
-        ku(f, &first, "calls", c[i].calls);
-        kd(f, &first, "time_s", s_of(c[i].ns));
-        kd(f, &first, "min_call_s", s_of(c[i].min_ns));
-        kd(f, &first, "max_call_s", s_of(c[i].max_ns));
-        ku(f, &first, "bytes_sent", c[i].bytes_sent);
-        ku(f, &first, "bytes_received", c[i].bytes_recv);
+        const hpa_mpi_sum *m = &c[i].s;
+        ku(f, &first, "calls", m->calls);
+        kd(f, &first, "time_s", s_of(m->time_ns));
+        kd(f, &first, "mean_call_s", m->calls ? s_of(m->time_ns) / (double)m->calls : 0.0);
+        kd(f, &first, "min_call_s", m->calls ? s_of(m->min_ns) : 0.0);
+        kd(f, &first, "max_call_s", s_of(m->max_ns));
+        ku(f, &first, "sends", m->sends);
+        ku(f, &first, "bytes_sent", m->bytes_sent);
+        ku(f, &first, "receives", m->recvs);
+        ku(f, &first, "bytes_received", m->bytes_recv);
+        ku(f, &first, "coll_bytes_sent", m->coll_sent);
+        ku(f, &first, "coll_bytes_received", m->coll_recv);
         ku(f, &first, "ranks", c[i].ranks);
         spread(f, &first, "rank_time_s", c[i].time);
+        key(f, &first, "cov");
+        fprintf(f, "%.9g", c[i].cov);
         spread(f, &first, "rank_calls", c[i].count);
         fputc('}', f);
     }

@@ -106,20 +106,20 @@ static void functions(FILE *f, const mg_agg *a)
 static void mpi_ranks(FILE *f, const mg_agg *a)
 {
     const mg_job *job = a->job;
-    fprintf(f, "\nMPI per rank\n");
+    fprintf(f, "\nMPI per rank (App: MPI_Init to MPI_Finalize; as hpanalyze mpi)\n");
     fprintf(f, "%5s %9s %9s %6s %8s %12s %9s %12s %7s\n", "Rank", "App s", "MPI s", "MPI %",
             "Sends", "Bytes sent", "Receives", "Bytes recv", "Other");
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_proc *p = &job->procs[i];
-        if (!mg_proc_is_rank(p))
+        if (!mg_proc_is_mpi(p))
             continue;
-        const mg_psum *s = &p->sum;
-        double app = s_of(mg_proc_app_ns(p)), mpi = s_of(s->mpi_ns);
+        const hpa_mpi_sum *s = &p->sum.mpi;
+        double app = s_of(mg_proc_app_ns(p)), mpi = s_of(s->time_ns);
         fprintf(f,
                 "%5lld %9.3f %9.3f %5.1f%% %8" PRIu64 " %12" PRIu64 " %9" PRIu64 " %12" PRIu64
                 " %7" PRIu64 "\n",
-                (long long)p->rank, app, mpi, pct(mpi, app), s->mpi_sends, s->mpi_bytes_sent,
-                s->mpi_receives, s->mpi_bytes_received, s->mpi_other_calls);
+                (long long)p->rank, app, mpi, pct(mpi, app), s->sends, s->bytes_sent, s->recvs,
+                s->bytes_recv, s->other);
     }
 }
 
@@ -127,14 +127,15 @@ static void mpi_calls(FILE *f, const char *title, const mg_aggcall *c, size_t n,
 {
     if (!n)
         return;
-    fprintf(f, "\n%s (time per rank: min / mean / max, COV)\n", title);
+    fprintf(f, "\n%s (time per rank that made the call: min / mean / max, COV)\n", title);
     fprintf(f, "%-16s %8s %9s %9s %9s %9s %6s %12s", "Call", "Calls", "Total s", "Min s", "Mean s",
             "Max s", "COV", "Bytes");
     fprintf(f, sites ? "  Site\n" : "\n");
     for (size_t i = 0; i < n; i++) {
+        const hpa_mpi_sum *m = &c[i].s;
         fprintf(f, "%-16s %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f %6.2f %12" PRIu64, c[i].call,
-                c[i].calls, s_of(c[i].ns), c[i].time.min, c[i].time.mean, c[i].time.max,
-                c[i].time.cov, c[i].bytes_sent + c[i].bytes_recv);
+                m->calls, s_of(m->time_ns), c[i].time.min, c[i].time.mean, c[i].time.max, c[i].cov,
+                m->bytes_sent + m->bytes_recv + m->coll_sent + m->coll_recv);
         if (sites)
             fprintf(f, "  %s", c[i].site);
         fputc('\n', f);

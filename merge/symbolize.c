@@ -10,6 +10,8 @@
 #include "symbols.h"
 #include "util.h"
 
+_Static_assert(MG_SYM_UNKNOWN == HPA_FUNC_UNKNOWN, "unknown function ids agree");
+
 struct mg_syms {
     hpa_symtab *st;
 };
@@ -71,6 +73,11 @@ const char *mg_syms_func_module(mg_syms *s, uint32_t func)
 {
     const hpa_func *f = func < hpa_symtab_nfuncs(s->st) ? hpa_symtab_func(s->st, func) : NULL;
     return f && f->module ? f->module : "";
+}
+
+uint32_t mg_syms_func_line(mg_syms *s, uint32_t func)
+{
+    return hpa_symtab_func_line(s->st, func);
 }
 
 const char *mg_syms_line_file(mg_syms *s, uint32_t line, uint32_t *lineno)

@@ -18,6 +18,9 @@
 typedef struct mg_syms mg_syms;       /* all processes: object file cache, names */
 typedef struct mg_symproc mg_symproc; /* one process's load map */
 
+/* The function id of code outside every known module (the resolver's "<Unknown>"). */
+#define MG_SYM_UNKNOWN 2
+
 typedef struct mg_symloc {
     uint32_t func; /* function id */
     uint32_t line; /* (function, file, line) id */
@@ -38,6 +41,8 @@ mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc);
 const char *mg_syms_func_name(mg_syms *s, uint32_t func);
 /* Module basename of the function, "" for pseudo functions; never NULL. */
 const char *mg_syms_func_module(mg_syms *s, uint32_t func);
+/* The line id meaning "function func, no line numbers". */
+uint32_t mg_syms_func_line(mg_syms *s, uint32_t func);
 /* Source file and line of a line id; file "" and *lineno 0 when unknown. */
 const char *mg_syms_line_file(mg_syms *s, uint32_t line, uint32_t *lineno);
 

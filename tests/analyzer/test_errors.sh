@@ -24,7 +24,7 @@ expect 2 -3 $H --limit -3 s.hpc functions
 expect 2 nosuchmetric $H --sort nosuchmetric s.hpc functions
 expect 2 weird $H --view weird s.hpc functions
 expect 2 "1-x" $H --threads 1-x s.hpc functions
-expect 2 "no command" $H s.hpc
+expect 2 "no command" $H s.hpc </dev/null
 expect 2 "no experiment" $H functions
 expect 2 nosuchfunc $H s.hpc callers-callees nosuchfunc
 expect 1 missing.hpc $H missing.hpc functions

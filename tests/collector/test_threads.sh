@@ -31,7 +31,9 @@ for exp, n, ms in (("many", 1000, 2.0), ("wide", 200, 5.0)):
         accounted = t.cpu_ns + t.end["tail_cpu_ns"]
         if accounted > total:
             bad.append(f"t{seq}: sampled {t.cpu_ns} + tail {t.end['tail_cpu_ns']} vs {total}")
-        if not (0.95 * ms * 1e6 <= accounted <= (ms + 5) * 1e6):
+        # (no upper bound: on a loaded machine kernel work in the thread, such as TLB
+        # shootdowns waiting for busy CPUs, is CPU time too)
+        if accounted < 0.95 * ms * 1e6:
             bad.append(f"t{seq}: sampled + tail {accounted / 1e6:.2f} ms, burned {ms} ms")
     if bad:
         fail(f"{exp}: {len(bad)} threads wrong, e.g. " + "; ".join(bad[:5]))

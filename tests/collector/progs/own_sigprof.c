@@ -49,7 +49,7 @@ int main(void)
     union sigval v = {.sival_int = 42};
     sigqueue(getpid(), SIGPROF, v);
     burn_cpu(0.15);
-    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGPROF);
+    tgkill(getpid(), gettid(), SIGPROF);
     burn_cpu(0.15);
     printf("own handler: %d of 4, si_code right: %d, value: %d\n", calls, codes_ok, value_ok);
     /* signal() hands back what was installed before */

@@ -11,10 +11,21 @@
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "source.h"
+
+/* perf fds may take at most half of the program's descriptor limit: the rest stays the
+ * program's, and threads beyond it fall back to the timer source, which needs none. */
+static int fd_allowed(int fd)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return 1;
+    return (rlim_t)fd < rl.rlim_cur / 2;
+}
 
 static int perf_open(hpc_thread_priv *t, uint64_t interval_ns)
 {
@@ -35,6 +46,10 @@ static int perf_open(hpc_thread_priv *t, uint64_t interval_ns)
     }
     if (fd < 0)
         return -errno;
+    if (!fd_allowed(fd)) {
+        close(fd);
+        return -EMFILE;
+    }
     struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
     if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
         fcntl(fd, F_SETSIG, HPC_CLOCK_SIGNAL) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0) {

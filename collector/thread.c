@@ -127,14 +127,27 @@ void hpc_threads_abandon_others(hpc_thread_priv *keep)
         all_threads = keep;
 }
 
+/* Create t's stream. Descriptors can run out for a moment when many threads start at
+ * once (each holds one while creating its file, and one for its perf event): retry for
+ * up to about 20 ms before giving the thread up. */
+static int create_stream(hpc_thread_priv *t, const char *path)
+{
+    for (int tries = 0;; tries++) {
+        int err = hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq,
+                                    HPC_THREAD_CHUNK, &hpc_P.budget, 0);
+        if (err >= 0 || (errno != EMFILE && errno != ENFILE) || tries == 200)
+            return err;
+        struct timespec pause = {0, 100000};
+        nanosleep(&pause, NULL);
+    }
+}
+
 int hpc_thread_begin(hpc_thread_priv *t)
 {
     char path[PATH_MAX + 32], note[160];
     t->pub.tid = (pid_t)syscall(SYS_gettid);
     snprintf(path, sizeof path, "%s/" HPC_THREAD_FMT, hpc_P.dir, t->pub.seq);
-    int err = hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq,
-                                HPC_THREAD_CHUNK, &hpc_P.budget, 0);
-    if (err < 0)
+    if (create_stream(t, path) < 0)
         return -1;
     t->stream_ok = 1;
     hpc_clock_arm(t, hpc_P.cfg.clock_ns, hpc_P.cfg.clock_choice, note, sizeof note);

@@ -33,8 +33,8 @@ run() {
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
-printf '| mode | calls/op | plain ns/op | traced ns/op | ratio | added ns/call | -m off ns/op | added ns/call (-m off) |\n'
-printf '|---|---|---|---|---|---|---|---|\n'
+printf '| mode | calls/op | plain ns/op | traced ns/op | ratio | added ns/call | -m off ns/op | added ns/call (-m off) | tracing ns/call (traced - m-off) |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
 for spec in "pingpong 2 20000" "calls 1 200000" "requests 1 50000"; do
     set -- $spec
     mode=$1 np=$2 n=$3
@@ -47,6 +47,6 @@ for spec in "pingpong 2 20000" "calls 1 200000" "requests 1 50000"; do
     done
     p=$(median <"$work/plain") t=$(median <"$work/traced") o=$(median <"$work/m-off")
     awk -v m="$mode" -v c="$per" -v p="$p" -v t="$t" -v o="$o" 'BEGIN {
-        printf "| %s | %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f |\n",
-               m, c, p, t, t / p, (t - p) / c, o, (o - p) / c }'
+        printf "| %s | %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f | %.1f |\n",
+               m, c, p, t, t / p, (t - p) / c, o, (o - p) / c, (t - o) / c }'
 done

@@ -185,6 +185,12 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
 {
     if (!hpc_signals_ready)
         return real(how, set, old);
+    hpc_thread_priv *t = hpc_self();
+    if (t && t->masked) { /* inside a sample: libunwind saving and restoring the mask */
+        if (old)
+            *old = t->sample_mask;
+        return 0;
+    }
     const size_t nowned = sizeof owned_signals / sizeof owned_signals[0];
     uint64_t prev = hpc_user_blocked, next = prev;
     sigset_t copy;

@@ -27,19 +27,12 @@ static void record_failure(hpc_thread_priv *t, int err)
     }
 }
 
-/*
- * Block every signal but the faults unwinding may raise, once, for the rest of the
- * sample: the program's handlers wait a few microseconds instead of interrupting
- * libunwind, and libunwind's own sigprocmask calls around its cache lock (two per frame)
- * become no-ops (signals.c answers them from t->sample_mask). Returning from the handler
- * restores the mask, so there is no second system call.
- */
+/* Every signal but faults is blocked while the clock handler runs (signals.c installs
+ * it so): libunwind's own sigprocmask calls around its cache lock (two per frame) are
+ * then answered from t->sample_mask without a system call. */
 static void hold_signals(hpc_thread_priv *t)
 {
-    sigfillset(&t->sample_mask);
-    sigdelset(&t->sample_mask, SIGSEGV);
-    sigdelset(&t->sample_mask, SIGBUS);
-    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &t->sample_mask, NULL, 8);
+    hpc_sample_mask(&t->sample_mask);
     t->masked = 1;
 }
 

@@ -86,6 +86,12 @@ static void cg_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *f, unsi
 
 int hpa_callgraph_build(hpa_callgraph *g, const hpa_profile *p, const struct hpa_view *view)
 {
+    return hpa_callgraph_build_of(g, p, -1, view);
+}
+
+int hpa_callgraph_build_of(hpa_callgraph *g, const hpa_profile *p, int exp,
+                           const struct hpa_view *view)
+{
     memset(g, 0, sizeof(*g));
     g->nm = p->metrics.n;
     g->nfuncs = hpa_symtab_nfuncs(p->syms);
@@ -101,7 +107,7 @@ int hpa_callgraph_build(hpa_callgraph *g, const hpa_profile *p, const struct hpa
     if (!g->excl || !g->incl || !g->line_excl || !g->line_incl || !g->fstamp || !g->lstamp)
         P.err = HPC_E_NOMEM;
     if (!P.err)
-        P.err = hpa_profile_paths(p, view, cg_path, &P);
+        P.err = hpa_profile_paths_of(p, exp, view, cg_path, &P);
     if (P.err)
         hpa_callgraph_free(g);
     return P.err;

@@ -42,6 +42,9 @@ typedef struct hpa_callgraph {
 /* Build from a loaded profile through view (NULL = machine). Returns 0 or HPC_E_NOMEM;
  * on failure g is freed. */
 int hpa_callgraph_build(hpa_callgraph *g, const hpa_profile *p, const struct hpa_view *view);
+/* The same over the processes of experiment exp only (-1 = all). */
+int hpa_callgraph_build_of(hpa_callgraph *g, const hpa_profile *p, int exp,
+                           const struct hpa_view *view);
 void hpa_callgraph_free(hpa_callgraph *g);
 
 static inline const uint64_t *hpa_cg_excl(const hpa_callgraph *g, uint32_t f)

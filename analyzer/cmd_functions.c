@@ -16,6 +16,7 @@
  */
 #include <stdlib.h>
 
+#include "compare.h"
 #include "report_util.h"
 #include "view.h"
 
@@ -97,6 +98,8 @@ int cmd_functions(hpa_ctx *ctx, int argc, char **argv)
     hpa_sortkey k;
     if (hpa_ctx_sortkey(ctx, "functions", &k))
         return HPA_EXIT_USAGE;
+    if (ctx->opts.compare)
+        return hpa_compare_report(ctx, HPA_CMP_FUNCTIONS, &k);
     const hpa_callgraph *g = hpa_ctx_callgraph(ctx);
     if (!g)
         return HPA_EXIT_DATA;

@@ -14,22 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "report_util.h"
-
-static void line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap)
-{
-    const hpa_line *l = hpa_symtab_line(st, id);
-    const hpa_func *fn = hpa_symtab_func(st, l->func);
-    if (id == 0)
-        snprintf(buf, cap, "<Total>");
-    else if (l->lineno == 0)
-        snprintf(buf, cap, "<Function: %s, instructions without line numbers>", fn->name);
-    else {
-        const char *slash = strrchr(l->file, '/');
-        snprintf(buf, cap, "%s, line %u in \"%s\"", fn->name, l->lineno,
-                 slash ? slash + 1 : l->file);
-    }
-}
 
 static const char *line_sort_name(const void *st, uint32_t id)
 {
@@ -44,6 +30,8 @@ int cmd_lines(hpa_ctx *ctx, int argc, char **argv)
     hpa_sortkey k;
     if (hpa_ctx_sortkey(ctx, "lines", &k))
         return HPA_EXIT_USAGE;
+    if (ctx->opts.compare)
+        return hpa_compare_report(ctx, HPA_CMP_LINES, &k);
     const hpa_callgraph *g = hpa_ctx_callgraph(ctx);
     if (!g)
         return HPA_EXIT_DATA;
@@ -77,7 +65,7 @@ int cmd_lines(hpa_ctx *ctx, int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             hpa_cols_text_row(&c, f, g->line_excl + (size_t)ids[i] * g->nm,
                               g->line_incl + (size_t)ids[i] * g->nm, NULL);
-            line_name(p->syms, ids[i], name, sizeof(name));
+            hpa_line_name(p->syms, ids[i], name, sizeof(name));
             fprintf(f, " %s\n", name);
         }
         free(ids);
@@ -102,7 +90,7 @@ int cmd_lines(hpa_ctx *ctx, int argc, char **argv)
         const hpa_func *fn = hpa_symtab_func(p->syms, l->func);
         const uint64_t *e = id ? g->line_excl + (size_t)id * g->nm : tot_e;
         const uint64_t *in = id ? g->line_incl + (size_t)id * g->nm : tot_i;
-        line_name(p->syms, id, name, sizeof(name));
+        hpa_line_name(p->syms, id, name, sizeof(name));
         if (ctx->opts.format == HPA_CSV) {
             hpa_csv_field(f, name, ',');
             hpa_csv_field(f, fn->name, ',');

@@ -25,6 +25,8 @@ static const hpa_command commands[] = {
     {"limit", cmd_limit, 1, 1, "N", "print at most N rows in what follows (0 = all)"},
     {"overview", cmd_overview, 0, 0, "", "experiments, metric totals, sample periods"},
     {"experiment_list", cmd_experiment_list, 0, 0, "", "experiments and their processes"},
+    {"export", cmd_export, 1, 3, "KIND [-o FILE]",
+     "flamegraph (SVG), folded (stacks), chrome (trace JSON), html (report)"},
     {"header", cmd_header, 0, 0, "", "what was run, where, when and how"},
     {"statistics", cmd_statistics, 0, 0, "",
      "samples recorded and lost, collector statistics, sampled vs. OS CPU time"},

@@ -37,6 +37,7 @@ typedef struct hpa_opts {
     const struct hpa_view *view;
     hpa_filter filter;
     enum hpa_compare compare; /* several experiments: aggregate (off) or side by side */
+    const char *output;       /* -o FILE before any `export`: where exports go (NULL = stdout) */
 } hpa_opts;
 
 typedef struct hpa_ctx {
@@ -47,6 +48,8 @@ typedef struct hpa_ctx {
     bool loaded;
     hpa_callgraph cg; /* built on first use by hpa_ctx_callgraph */
     bool cg_built;
+    hpa_callgraph *cmp_cg; /* --compare: one call graph per experiment (hpa_ctx_compare_graphs) */
+    unsigned ncmp;
     bool shared_stdout; /* stdout holds other commands' results too (a JSON array) */
     char sort_buf[128]; /* storage for a `sort` command's key */
 } hpa_ctx;
@@ -58,6 +61,12 @@ hpa_profile *hpa_ctx_profile(hpa_ctx *ctx);
 int hpa_ctx_check_metrics(hpa_ctx *ctx);
 /* The call graph of the loaded profile in the selected view, or NULL after an error. */
 const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx);
+
+/* --compare: the call graph of each experiment (ctx->prof->nexps of them), or NULL after
+ * an error message. */
+const hpa_callgraph *hpa_ctx_compare_graphs(hpa_ctx *ctx);
+/* Free what the context built (call graphs). */
+void hpa_ctx_free(hpa_ctx *ctx);
 
 /* Print a usage error "hpanalyze: COMMAND: message" to stderr; returns HPA_EXIT_USAGE. */
 int hpa_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -96,5 +105,6 @@ int cmd_statistics(hpa_ctx *ctx, int argc, char **argv);
 int cmd_dump(hpa_ctx *ctx, int argc, char **argv);
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv);
 int cmd_omp(hpa_ctx *ctx, int argc, char **argv);
+int cmd_export(hpa_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -5,6 +5,7 @@
  * what is printed.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 
@@ -48,4 +49,40 @@ const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx)
         ctx->cg_built = true;
     }
     return &ctx->cg;
+}
+
+const hpa_callgraph *hpa_ctx_compare_graphs(hpa_ctx *ctx)
+{
+    if (ctx->cmp_cg)
+        return ctx->cmp_cg;
+    hpa_profile *p = hpa_ctx_profile(ctx);
+    if (!p)
+        return NULL;
+    ctx->cmp_cg = calloc(p->nexps, sizeof(*ctx->cmp_cg));
+    if (!ctx->cmp_cg) {
+        fprintf(stderr, "hpanalyze: compare: out of memory\n");
+        return NULL;
+    }
+    for (unsigned e = 0; e < p->nexps; e++) {
+        int rc = hpa_callgraph_build_of(&ctx->cmp_cg[e], p, (int)e, ctx->opts.view);
+        if (rc < 0) {
+            fprintf(stderr, "hpanalyze: building the call graph: %s\n", hpc_strerror(rc));
+            hpa_ctx_free(ctx);
+            return NULL;
+        }
+        ctx->ncmp = e + 1;
+    }
+    return ctx->cmp_cg;
+}
+
+void hpa_ctx_free(hpa_ctx *ctx)
+{
+    if (ctx->cg_built)
+        hpa_callgraph_free(&ctx->cg);
+    ctx->cg_built = false;
+    for (unsigned e = 0; e < ctx->ncmp; e++)
+        hpa_callgraph_free(&ctx->cmp_cg[e]);
+    free(ctx->cmp_cg);
+    ctx->cmp_cg = NULL;
+    ctx->ncmp = 0;
 }

@@ -65,7 +65,8 @@ enum {
     OPT_TIME,
     OPT_SAMPLES,
     OPT_METRICS,
-    OPT_COMPARE
+    OPT_COMPARE,
+    OPT_OUTPUT
 };
 
 static const struct option long_opts[] = {
@@ -80,6 +81,7 @@ static const struct option long_opts[] = {
     {"samples", required_argument, NULL, OPT_SAMPLES},
     {"metrics", required_argument, NULL, OPT_METRICS},
     {"compare", required_argument, NULL, OPT_COMPARE},
+    {"output", required_argument, NULL, OPT_OUTPUT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -296,6 +298,12 @@ static int run_jobs(hpa_ctx *ctx, const hpa_jobs *jobs)
             fputc('\n', ctx->out);
         if (i > 0 && array)
             fputs(",\n", ctx->out);
+        const char *name = jobs->v[i].cmd->name;
+        if (ctx->opts.compare && strcmp(name, "functions") && strcmp(name, "lines"))
+            fprintf(stderr,
+                    "hpanalyze: %s: --compare applies to functions and lines; %s shows "
+                    "the experiments summed\n",
+                    name, name);
         status = jobs->v[i].cmd->fn(ctx, jobs->v[i].argc, jobs->v[i].argv);
     }
     if (array && status == 0)
@@ -377,11 +385,27 @@ int main(int argc, char **argv)
         hpa_jobs_free(&e.jobs);
         return status;
     }
-    int c, quiet = 0;
+    int c, quiet = 0, nops = 0;
+    bool seen_export = false;
+    char **ops = calloc((size_t)(2 * argc + 1), sizeof(*ops));
+    if (!ops) {
+        hpa_jobs_free(&e.jobs);
+        return HPA_EXIT_DATA;
+    }
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "qhV", long_opts, NULL)) != -1) {
-        int rc;
-        if (c == '?') {
+    /* "-" first: operands come back in order (c == 1), so "-o FILE" after an `export`
+     * command stays that command's argument; before any export it is the default. */
+    while ((c = getopt_long(argc, argv, "-qhVo:", long_opts, NULL)) != -1) {
+        int rc = 0;
+        if (c == 1) {
+            ops[nops++] = optarg;
+            seen_export |= strcmp(optarg, "export") == 0;
+        } else if ((c == 'o' || c == OPT_OUTPUT) && seen_export) {
+            ops[nops++] = "-o";
+            ops[nops++] = optarg;
+        } else if (c == 'o' || c == OPT_OUTPUT) {
+            ctx.opts.output = optarg;
+        } else if (c == '?') {
             const char *bad = argv[optind - 1];
             if (optopt)
                 rc = hpa_usage_error(NULL, "unknown option '-%c' (hpanalyze --help)", optopt);
@@ -393,15 +417,18 @@ int main(int argc, char **argv)
         }
         if (rc) {
             hpa_jobs_free(&e.jobs);
+            free(ops);
             return rc < 0 ? finish_output() : rc;
         }
     }
+    while (optind < argc) /* after "--" */
+        ops[nops++] = argv[optind++];
     diag.quiet = quiet;
-    status = run(&ctx, argc - optind, argv + optind, &e);
-    if (ctx.cg_built)
-        hpa_callgraph_free(&ctx.cg);
+    status = run(&ctx, nops, ops, &e);
+    hpa_ctx_free(&ctx);
     hpa_profile_close(ctx.prof);
     hpa_jobs_free(&e.jobs);
+    free(ops);
     int out = finish_output();
     return status ? status : out;
 }

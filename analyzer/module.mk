@@ -30,3 +30,10 @@ $(ANA_T)/demangle: tests/analyzer/progs/cxx/demangle.cc
 	g++ -O1 -g -o $@ $<
 CHECK_DEPS += $(ANA_T)/libana_shared.so $(ANA_T)/libana_dl.so $(ANA_T)/split_stripped \
               $(ANA_T)/demangle
+
+# MPI + OpenMP ground truth for the trace exports: clang (libomp, OMPT) with MPI flags.
+# MPI_CFLAGS/MPI_LDFLAGS come from mpi_wrap/module.mk (read later; recipes expand late).
+$(ANA_T)/hybrid: tests/analyzer/progs/hybrid/hybrid.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp $(MPI_CFLAGS) -o $@ $< $(MPI_LDFLAGS)
+CHECK_DEPS += $(ANA_T)/hybrid

@@ -516,6 +516,12 @@ static unsigned node_frames(const hpa_thread *t, uint32_t node, hpa_frame *f)
 
 int hpa_profile_paths(const hpa_profile *p, const hpa_view *view, hpa_path_fn fn, void *arg)
 {
+    return hpa_profile_paths_of(p, -1, view, fn, arg);
+}
+
+int hpa_profile_paths_of(const hpa_profile *p, int exp, const hpa_view *view, hpa_path_fn fn,
+                         void *arg)
+{
     unsigned cap = max_depth(p) + 1;
     unsigned vcap = 2 * cap + 8 + hpa_omp_context_room(p); /* OpenMP views add paths */
     hpa_frame *frames = malloc(sizeof(*frames) * (cap + vcap));
@@ -525,6 +531,8 @@ int hpa_profile_paths(const hpa_profile *p, const hpa_view *view, hpa_path_fn fn
     hpa_path_ctx ctx = {.prof = p};
     for (size_t i = 0; i < p->nprocs; i++) {
         ctx.proc = &p->procs[i];
+        if (exp >= 0 && ctx.proc->exp != (unsigned)exp)
+            continue;
         for (uint32_t t = 0; t < ctx.proc->nthreads; t++) {
             ctx.thread = &ctx.proc->threads[t];
             for (uint32_t b = 0; b < ctx.thread->nbuckets; b++) {
@@ -555,4 +563,83 @@ void hpa_profile_total(const hpa_profile *p, uint64_t *total)
                 for (unsigned k = 0; k < p->metrics.n; k++)
                     total[k] += th->buckets[b].vals[k];
         }
+}
+
+/* ---------------------------------------------------------------- replay */
+
+static const char *thread_path(const hpc_proc *proc, uint32_t seq)
+{
+    for (size_t i = 0; i < proc->nthreads; i++)
+        if (proc->threads[i].seq == seq)
+            return proc->threads[i].path;
+    return NULL;
+}
+
+static uint64_t bucket_key(uint32_t node, uint32_t state, uint32_t omp_ctx)
+{
+    return node | (uint64_t)((state & 0xff) | omp_ctx << 8) << 32; /* as bucket_of keys them */
+}
+
+static int replay_thread(loader *L, const char *path, hpa_sample_fn sfn, hpa_record_fn rfn,
+                         void *arg)
+{
+    hpa_thread *t = L->t;
+    hpa_u64map map = {0};
+    for (uint32_t b = 0; b < t->nbuckets; b++) {
+        const hpa_bucket *bk = &t->buckets[b];
+        if (hpa_u64map_put(&map, bucket_key(bk->node, bk->state, bk->omp_ctx), b)) {
+            hpa_u64map_free(&map);
+            return HPC_E_NOMEM;
+        }
+    }
+    hpc_reader *r;
+    hpc_diag quiet = {.quiet = 1}; /* damage was reported when the profile was loaded */
+    if (hpc_reader_open(&r, path, L->pr->proc->schema, &quiet) < 0) {
+        hpa_u64map_free(&map);
+        return 0;
+    }
+    hpa_path_ctx ctx = {.prof = L->p, .proc = L->pr, .thread = t};
+    hpc_record rec;
+    while (hpc_reader_next(r, &rec) == 1) {
+        if (rec.kind == HPC_K_sample_clock) {
+            const hpc_rec_sample_clock *s = &rec.u.sample_clock;
+            if (!sfn || !keep_sample(L, s->time, s->cpu, s->state))
+                continue;
+            uint32_t state = (uint32_t)s->state;
+            uint32_t octx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
+            uint32_t node = s->node < t->nnodes ? (uint32_t)s->node : 0, b;
+            if (!hpa_u64map_get(&map, bucket_key(node, state, octx), &b))
+                continue;
+            ctx.bucket = &t->buckets[b];
+            sfn(arg, &ctx, s->time, s->cpu_ns, (uint32_t)s->cpu);
+        } else if (rec.kind != HPC_K_cct_node && rec.kind != HPC_K_sample_counter && rfn) {
+            rfn(arg, L->pr, t, &rec);
+        }
+    }
+    hpc_reader_close(r);
+    hpa_u64map_free(&map);
+    if (rfn)
+        rfn(arg, L->pr, t, NULL);
+    return 0;
+}
+
+int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn record_fn, void *arg)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < p->nprocs; i++) {
+        hpa_process *pr = &p->procs[i];
+        if (!pr->map) /* left out by a filter */
+            continue;
+        loader L = {.p = p, .pr = pr, .f = p->filter.active ? &p->filter : NULL};
+        rc = collect_points(&L);
+        for (uint32_t t = 0; rc == 0 && t < pr->nthreads; t++) {
+            L.t = &pr->threads[t];
+            const char *path = thread_path(pr->proc, L.t->seq);
+            if (path && L.t->readable)
+                rc = replay_thread(&L, path, sample_fn, record_fn, arg);
+        }
+        free(L.points);
+        free(L.keep_period);
+    }
+    return rc;
 }

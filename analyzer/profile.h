@@ -126,6 +126,24 @@ typedef struct hpa_path_ctx {
 typedef void (*hpa_path_fn)(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames, unsigned n,
                             const uint64_t *vals);
 int hpa_profile_paths(const hpa_profile *p, const struct hpa_view *view, hpa_path_fn fn, void *arg);
+/* The same over the processes of experiment exp only (index into p->exps; -1 = all):
+ * --compare sums each experiment on its own. */
+int hpa_profile_paths_of(const hpa_profile *p, int exp, const struct hpa_view *view, hpa_path_fn fn,
+                         void *arg);
+
+/*
+ * Read the loaded threads' streams again, in order, for timelines (export chrome, html):
+ * every clock sample the filters keep goes to sample_fn with its bucket (ctx->bucket: the
+ * bucket it was added to) and its time, weight and cpu; every record other than samples
+ * and call-tree nodes goes to record_fn, and record_fn gets rec == NULL after the last
+ * record of each thread. Either callback may be NULL. Threads and processes the filters
+ * left out are not read. Returns 0 or HPC_E_NOMEM.
+ */
+typedef void (*hpa_sample_fn)(void *arg, const hpa_path_ctx *ctx, uint64_t time, uint64_t cpu_ns,
+                              uint32_t cpu);
+typedef void (*hpa_record_fn)(void *arg, const hpa_process *pr, const hpa_thread *t,
+                              const hpc_record *rec);
+int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn record_fn, void *arg);
 
 /* Sum of every bucket's vals into total (metrics.n entries). */
 void hpa_profile_total(const hpa_profile *p, uint64_t *total);

@@ -68,3 +68,18 @@ const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, u
     }
     return best ? best : "(unknown)";
 }
+
+void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap)
+{
+    const hpa_line *l = hpa_symtab_line(st, id);
+    const hpa_func *fn = hpa_symtab_func(st, l->func);
+    if (id == 0)
+        snprintf(buf, cap, "<Total>");
+    else if (l->lineno == 0)
+        snprintf(buf, cap, "<Function: %s, instructions without line numbers>", fn->name);
+    else {
+        const char *slash = strrchr(l->file, '/');
+        snprintf(buf, cap, "%s, line %u in \"%s\"", fn->name, l->lineno,
+                 slash ? slash + 1 : l->file);
+    }
+}

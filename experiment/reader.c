@@ -138,7 +138,9 @@ void hpc_reader_rewind(hpc_reader *r)
     r->time_base = 0;
 }
 
-int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader *schema_from, hpc_diag *d)
+/* Open over r->path's file (map == NULL) or over the given bytes. */
+static int reader_open(hpc_reader **out, const char *path, const uint8_t *map, size_t size,
+                       const hpc_reader *schema_from, hpc_diag *d)
 {
     if (!out || !path)
         return HPC_E_INVAL;
@@ -149,7 +151,14 @@ int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader *schema
         return HPC_E_NOMEM;
     }
     r->diag = d;
-    int err = file_map(r);
+    int err = 0;
+    if (map) {
+        r->map = map;
+        r->size = size;
+        r->borrowed = true;
+    } else {
+        err = file_map(r);
+    }
     if (!err)
         err = header_parse(r);
     if (!err) {
@@ -163,6 +172,18 @@ int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader *schema
     hpc_reader_rewind(r);
     *out = r;
     return 0;
+}
+
+int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader *schema_from, hpc_diag *d)
+{
+    return reader_open(out, path, NULL, 0, schema_from, d);
+}
+
+int reader_open_memory(hpc_reader **out, const char *name, const uint8_t *buf, size_t size,
+                       const hpc_reader *schema_from, hpc_diag *d)
+{
+    static const uint8_t empty[1];
+    return reader_open(out, name, size ? buf : empty, size, schema_from, d);
 }
 
 /* Move to the next chunk; returns 0 at the end of the file. */
@@ -330,7 +351,7 @@ void hpc_reader_close(hpc_reader *r)
     if (!r)
         return;
     reader_schema_free(r);
-    if (r->map)
+    if (r->map && !r->borrowed)
         munmap((void *)r->map, r->size);
     free(r->path);
     free(r);

@@ -32,6 +32,7 @@ struct hpc_reader {
     char *path;
     const uint8_t *map; /* the whole file, read-only */
     uint64_t size;
+    bool borrowed; /* map belongs to the caller (reader_open_memory) */
     hpc_diag *diag;
 
     /* header */
@@ -80,6 +81,11 @@ int reader_skip_fields(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb);
 
 /* Byte size of the built-in struct of a kind, 0 if unknown. */
 size_t reader_struct_size(unsigned kind);
+
+/* A reader over bytes in memory (not unmapped at close), named `name` in reports; for
+ * the fuzz target, where an overread past the bytes is then an ASan finding. */
+int reader_open_memory(hpc_reader **out, const char *name, const uint8_t *buf, size_t size,
+                       const hpc_reader *schema_from, hpc_diag *d);
 
 /* Raw record iteration used by reader_schema_load before modes are set. */
 int reader_next_raw(hpc_reader *r, hpc_record *rec);

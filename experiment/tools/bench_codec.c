@@ -2,10 +2,11 @@
  * bench_codec - speed and size of the experiment format on clock samples
  * (`make bench`; not part of `make check`). Results go to bench/RESULTS.md.
  *
- *   bench_codec [N] [DIR]   N samples (default 10 000 000) into DIR (default /tmp)
+ *   bench_codec [N] [DIR] [PERIOD_NS]   N samples (default 10 000 000) into DIR (default
+ *                                       /tmp), one per PERIOD_NS (default 1 ms, -p hi)
  *
  * A thread stream like the collector's for a steady program: a 20-frame stack stored
- * once as cct_node records, then N sample_clock records at -p hi (1 ms) with a little
+ * once as cct_node records, then N sample_clock records every PERIOD_NS with a little
  * jitter in time and CPU time, cycling over 4 leaves. Prints the write cost per record,
  * bytes on disk per sample (CCT share included), and the decode rate reading it back
  * with hpc_reader_next (best of 3, warm page cache).
@@ -42,14 +43,17 @@ int main(int argc, char **argv)
             .id = id, .parent = id <= 20 ? id - 1 : 19, .pc = 0x555555554000 + id * 0x1234};
         hpc_write_cct_node(&s, &c);
     }
+    uint64_t period = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000;
     uint64_t t = 1234567890123ull, seed = 1;
     double t0 = now();
     for (uint64_t i = 0; i < n; i++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t jitter = (seed >> 33) % 20000;
-        t += 1000000 + jitter;
-        hpc_rec_sample_clock c = {
-            .time = t, .node = 20 + i % 4, .cpu_ns = 990000 + jitter, .cpu = (seed >> 20) & 1};
+        uint64_t jitter = (seed >> 33) % (period / 50 + 1); /* up to 2% */
+        t += period + jitter;
+        hpc_rec_sample_clock c = {.time = t,
+                                  .node = 20 + i % 4,
+                                  .cpu_ns = period - period / 100 + jitter,
+                                  .cpu = (seed >> 20) & 1};
         if (hpc_write_sample_clock(&s, &c) != 0) {
             fprintf(stderr, "write failed at %llu\n", (unsigned long long)i);
             return 1;

@@ -4,7 +4,7 @@
  * this PIE executable and of libc from a load map taken with dl_iterate_phdr, and the
  * arithmetic of every report.
  *
- *     synth EXP [--stale-build-id | --deep N]
+ *     synth EXP [--stale-build-id | --deep N | --faster]
  *
  * Contents (weights are exact; one sample = 1 ms of CPU):
  *   thread 0: main > caller_x > leaf_a   500 samples
@@ -16,6 +16,7 @@
  *   thread 1: main > rec > rec > rec     100  (recursion: rec inclusive counts once)
  * So thread 0 has 1060 ms: caller_x 700, caller_y 350; leaf_a 500, leaf_b 300, leaf_c 200.
  * proc_end says user+system = 1.160 s, the sampled total.
+ * --faster: leaf_a has 250 samples instead of 500 (a second experiment to compare).
  * --deep N adds thread 2: a chain of N rec frames (deeper than any collector writes, as
  * damaged or hostile data may be) with 10 samples at its end.
  */
@@ -200,6 +201,8 @@ static void node(hpc_stream *t, uint64_t id, uint64_t parent, uint64_t pc)
     CHECK(hpc_write_cct_node(t, &n));
 }
 
+static unsigned leaf_a_samples = 500;
+
 static void thread0(const char *dir, uint64_t t0)
 {
     char path[4200];
@@ -217,7 +220,7 @@ static void thread0(const char *dir, uint64_t t0)
     node(&t, 1, 0, (uint64_t)(uintptr_t)main + 1);
     node(&t, 2, 1, pc_in(caller_x));
     node(&t, 3, 2, pc_in(leaf_a));
-    samples(&t, &time, 3, 500);
+    samples(&t, &time, 3, leaf_a_samples);
     node(&t, 4, 2, pc_in(leaf_b));
     samples(&t, &time, 4, 200);
     node(&t, 5, 1, pc_in(caller_y));
@@ -228,7 +231,8 @@ static void thread0(const char *dir, uint64_t t0)
     node(&t, 8, 5, libc_qsort() + 1);
     samples(&t, &time, 8, 50);
     samples(&t, &time, 0, 10);
-    hpc_rec_thread_end e = {.time = time, .cpu_ns = 1060000000, .tail_cpu_ns = 0};
+    hpc_rec_thread_end e = {
+        .time = time, .cpu_ns = (560 + leaf_a_samples) * 1000000ull, .tail_cpu_ns = 0};
     CHECK(hpc_write_thread_end(&t, &e));
     hpc_stream_close(&t);
 }
@@ -279,11 +283,13 @@ static void thread_deep(const char *dir, uint64_t t0, long depth)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: synth EXP [--stale-build-id | --deep N]\n");
+        fprintf(stderr, "usage: synth EXP [--stale-build-id | --deep N | --faster]\n");
         return 2;
     }
     const char *exp = argv[1];
     int stale = argc > 2 && strcmp(argv[2], "--stale-build-id") == 0;
+    if (argc > 2 && strcmp(argv[2], "--faster") == 0)
+        leaf_a_samples = 250;
     char dir[4096], path[4200];
     snprintf(dir, sizeof(dir), "%s/main", exp);
     if (mkdir(exp, 0777) || mkdir(dir, 0777)) {
@@ -345,7 +351,7 @@ int main(int argc, char **argv)
     hpc_rec_proc_end pe = {.time = t0 + 1200000000,
                            .reason = HPC_END_EXIT,
                            .status = 0,
-                           .utime_ns = 1150000000,
+                           .utime_ns = (650 + leaf_a_samples) * 1000000ull,
                            .stime_ns = 10000000,
                            .nthreads = 2};
     CHECK(hpc_write_proc_end(&ps, &pe));

@@ -1,0 +1,126 @@
+#!/bin/bash
+# timeout: 150
+# Pictures and files from one real run of progs/phases.c (spin 50%, kernel_x 30%,
+# kernel_y 20%; thread 0 runs phase_a/phase_b, thread 1 spin):
+#   - folded: every stack once; the values of a function's stacks add up to its time (us)
+#   - flamegraph: the SVG parses; each function's frames are as wide as its inclusive
+#     share (px and metric units); filters and views apply; in headless Chromium it loads
+#     without console messages, and "#zoom=" zooms (the frame spans the width, others hide)
+#   - html: the page holds the summary, the top functions as `functions` has them and the
+#     flame graph; in headless Chromium it loads without console messages, its script
+#     runs, and a screenshot is taken (kept in the test's directory: report.png)
+source "$HPC_ROOT/tests/lib.sh"
+[ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
+export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/analyzer"
+"$HPCOLLECT" -q -p hi -o ph.hpc "$PROGS/analyzer/phases" >/dev/null
+H=$HPANALYZE
+$H ph.hpc export folded >ph.folded
+$H ph.hpc export flamegraph -o ph.svg >/dev/null
+$H ph.hpc --threads 1 export flamegraph -o t1.svg >/dev/null
+$H ph.hpc --view machine export flamegraph -o machine.svg >/dev/null
+$H ph.hpc export html -o report.html >/dev/null
+# several exports and a report in one call: the JSON array holds what each wrote
+$H --format json ph.hpc export folded -o a.folded export flamegraph -o a.svg functions >multi.json
+rc=0
+$H --format json ph.hpc export folded functions >/dev/null 2>err.txt || rc=$?
+[ $rc = 2 ] && grep -q "give -o FILE" err.txt || fail "export to stdout inside a JSON array: exit $rc"
+
+$SYSPY - <<'PY'
+import json, xml.etree.ElementTree as ET
+from hpctest import check, near
+from anatest import *
+
+f = funcs("ph.hpc")
+tot = f["<Total>"]["incl_cpu_s"]
+
+# folded stacks
+lines = [l.rsplit(" ", 1) for l in open("ph.folded").read().splitlines()]
+stacks = [s for s, _ in lines]
+check(len(stacks) == len(set(stacks)), "folded: every stack once")
+by_leaf = {}
+for s, v in lines:
+    by_leaf[s.split(";")[-1]] = by_leaf.get(s.split(";")[-1], 0) + int(v)
+for name in ("spin", "kernel_x", "kernel_y"):
+    near(by_leaf[name] / 1e6, f[name]["excl_cpu_s"], 1e-6 * len(lines), f"folded: {name}'s stacks (s)")
+check(any(s.endswith("main;phase_a;kernel_x") for s in stacks), "folded: main;phase_a;kernel_x")
+near(sum(int(v) for _, v in lines) / 1e6, tot, 1e-6 * len(lines), "folded: all stacks = total (s)")
+
+# flame graph
+NS = "{http://www.w3.org/2000/svg}"
+def frames(path):
+    root = ET.parse(path).getroot()
+    out = []
+    for g in root.iter(NS + "g"):
+        if g.get("class") != "f":
+            continue
+        t = g.find(NS + "title").text
+        out.append({"id": g.get("id"), "name": t[:t.rindex(" (")], "w": int(g.get("data-w")),
+                    "d": int(g.get("data-d")), "px": float(g.find(NS + "rect").get("width"))})
+    return root, out
+root, fr = frames("ph.svg")
+check(root.tag == NS + "svg" and root.find(NS + "script") is not None, "flamegraph: an SVG with its script")
+full = [x for x in fr if x["d"] == 0][0]
+check(full["name"] == "<Total>" and abs(full["w"] / 1e9 - tot) < 1e-6, "flamegraph: the root is <Total>")
+for name in ("spin", "kernel_x", "kernel_y", "phase_a", "phase_b", "main"):
+    mine = [x for x in fr if x["name"] == name]
+    near(100 * sum(x["px"] for x in mine) / full["px"], 100 * f[name]["incl_cpu_s"] / tot, 0.01,
+         f"flamegraph: {name}'s width (% of the root)")
+    near(sum(x["w"] for x in mine) / 1e9, f[name]["incl_cpu_s"], 1e-6, f"flamegraph: {name}'s data-w (s)")
+_, t1 = frames("t1.svg")
+names1 = {x["name"] for x in t1}
+check("spin" in names1 and "kernel_x" not in names1, "flamegraph --threads 1: only thread 1's stacks")
+near(t1[0]["w"] / 1e9, funcs("ph.hpc", "--threads", "1")["<Total>"]["incl_cpu_s"], 1e-6,
+     "flamegraph --threads 1: root = thread 1's total")
+mroot = ET.parse("machine.svg").getroot()
+check(any("machine view" in (t.text or "") for t in mroot.iter(NS + "text")), "flamegraph --view machine says so")
+kx = [x for x in fr if x["name"] == "kernel_x"][0]
+open("zoom.txt", "w").write(kx["id"] + " " + [x for x in fr if x["name"] == "spin"][0]["id"] + "\n")
+
+# html
+html = open("report.html").read()
+for sec in ("summary", "functions", "flamegraph", "mpi", "omp"):
+    check(f'<section id="{sec}">' in html, f"html: section {sec}")
+check("No MPI in this experiment" in html and "src=" not in html and "href=" not in html,
+      "html: no MPI here; nothing loaded from elsewhere")
+import re
+rows = re.findall(r'<tr data-name="([^"]*)" data-excl="([^"]*)"', html)
+top = sorted((r for n, r in f.items() if n != "<Total>"), key=lambda r: (-r["excl_cpu_s"], r["name"]))
+check([n for n, _ in rows[:3]] == [r["name"] for r in top[:3]], f"html: top functions {rows[:3]}")
+near(float(rows[0][1]), top[0]["excl_cpu_s"], 1e-6, "html: the top function's time")
+
+# several commands in JSON
+arr = json.load(open("multi.json"))
+check([x["report"] for x in arr] == ["export", "export", "functions"] and arr[1]["file"] == "a.svg"
+      and arr[1]["bytes"] > 1000, "exports in a JSON array of results")
+PY
+
+# headless Chromium: the pages load without console messages, scripts run, zoom works
+command -v chromium >/dev/null || skip "chromium not installed (make deps installs it)"
+chrome() { # chrome NAME URL ARGS...: run headless Chromium, console to NAME.log
+    local name=$1 url=$2
+    shift 2
+    rm -rf "prof-$name"
+    timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$PWD/prof-$name" --enable-logging=stderr --v=0 "$@" "$url" \
+        2>"$name.log" || fail "chromium $url: exit $?"
+    if grep "CONSOLE" "$name.log"; then fail "$url: console messages"; fi
+    rm -rf "prof-$name"
+}
+read -r KX SPIN <zoom.txt
+chrome html "file://$PWD/report.html" --window-size=1280,2000 --screenshot="$PWD/report.png" \
+    --dump-dom >report.dom
+grep -q '<svg[^>]*id="fg-main"[^>]*data-ready="1"' report.dom || fail "html: the flame graph's script did not run"
+[ "$(stat -c %s report.png)" -gt 20000 ] || fail "html: no screenshot"
+note "ok: report.html loads without console messages; screenshot $PWD/report.png"
+chrome svg "file://$PWD/ph.svg#zoom=$KX" --dump-dom >zoom.dom
+$SYSPY - "$KX" "$SPIN" <<'PY'
+import re, sys
+from hpctest import check
+kx, spin = sys.argv[1], sys.argv[2]
+dom = open("zoom.dom").read()
+check(re.search(r'data-zoom="%s"' % kx, dom) and 'data-ready="1"' in dom, "flamegraph: zoomed by #zoom=")
+g = re.search(r'<g[^>]*id="%s"[^>]*>.*?<rect[^>]*width="([0-9.]+)"' % kx, dom, re.S)
+check(g and abs(float(g.group(1)) - 1180) < 0.01, f"flamegraph: the zoomed frame spans the width ({g and g.group(1)})")
+check(re.search(r'<g[^>]*id="%s"[^>]*style="display: none;"' % spin, dom), "flamegraph: spin is hidden when zoomed to kernel_x")
+PY

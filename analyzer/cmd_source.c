@@ -34,7 +34,18 @@ typedef struct annotated {
     uint32_t maxline;
     uint64_t *excl, *incl; /* (maxline + 1) * nm */
     uint32_t *first_of;    /* function id -> its first line with samples here, 0 = none */
+    uint32_t *marks;       /* functions with a first line here, by that line */
+    uint32_t nmarks;
 } annotated;
+
+static const annotated *mark_order;
+
+static int by_first_line(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint32_t lx = mark_order->first_of[x], ly = mark_order->first_of[y];
+    return lx != ly ? (lx > ly) - (lx < ly) : (x > y) - (x < y);
+}
 
 static bool file_matches(const char *file, const char *arg)
 {
@@ -94,6 +105,14 @@ static int annotate(annotated *A, const hpa_profile *p, const hpa_callgraph *g)
         if (!A->first_of[ln->func] || ln->lineno < A->first_of[ln->func])
             A->first_of[ln->func] = ln->lineno;
     }
+    A->marks = malloc(sizeof(*A->marks) * (g->nfuncs + 1));
+    if (!A->marks)
+        return -1;
+    for (uint32_t fn = 0; fn < g->nfuncs; fn++)
+        if (A->first_of[fn])
+            A->marks[A->nmarks++] = fn;
+    mark_order = A;
+    qsort(A->marks, A->nmarks, sizeof(*A->marks), by_first_line);
     return 0;
 }
 
@@ -102,6 +121,7 @@ static void annotated_free(annotated *A)
     free(A->excl);
     free(A->incl);
     free(A->first_of);
+    free(A->marks);
 }
 
 static void text(hpa_ctx *ctx, const hpa_callgraph *g, const annotated *A, const hpa_srcfile *sf)
@@ -128,14 +148,14 @@ static void text(hpa_ctx *ctx, const hpa_callgraph *g, const annotated *A, const
     fputc('\n', f);
     hpa_cols_text_header_prefixed(&c, f, "   ");
     size_t last = sf->n > A->maxline ? sf->n : A->maxline;
+    uint32_t mk = 0;
     for (uint32_t l = 1; l <= last; l++) {
         const uint64_t *e = l <= A->maxline ? A->excl + (size_t)l * nm : NULL;
         const uint64_t *in = l <= A->maxline ? A->incl + (size_t)l * nm : NULL;
         bool data = in && hpa_any(in, nm);
-        for (uint32_t fn = 0; fn < g->nfuncs; fn++)
-            if (A->first_of[fn] == l)
-                fprintf(f, "   %*s <Function: %s>\n", (int)w, "",
-                        hpa_symtab_func(p->syms, fn)->name);
+        for (; mk < A->nmarks && A->first_of[A->marks[mk]] == l; mk++)
+            fprintf(f, "   %*s <Function: %s>\n", (int)w, "",
+                    hpa_symtab_func(p->syms, A->marks[mk])->name);
         const char *t = hpa_srcfile_line(sf, l);
         if (!data && !t)
             continue;
@@ -171,13 +191,12 @@ static void flat(hpa_ctx *ctx, const hpa_callgraph *g, const annotated *A, const
         hpa_json_bool(&j, sf->n > 0);
         hpa_json_key(&j, "functions");
         hpa_json_begin_arr(&j);
-        for (uint32_t fn = 0; fn < g->nfuncs; fn++)
-            if (A->first_of[fn]) {
-                hpa_json_begin_obj(&j);
-                hpa_json_kstr(&j, "name", hpa_symtab_func(p->syms, fn)->name);
-                hpa_json_ku64(&j, "line", A->first_of[fn]);
-                hpa_json_end_obj(&j);
-            }
+        for (uint32_t k = 0; k < A->nmarks; k++) {
+            hpa_json_begin_obj(&j);
+            hpa_json_kstr(&j, "name", hpa_symtab_func(p->syms, A->marks[k])->name);
+            hpa_json_ku64(&j, "line", A->first_of[A->marks[k]]);
+            hpa_json_end_obj(&j);
+        }
         hpa_json_end_arr(&j);
         hpa_json_key(&j, "lines");
         hpa_json_begin_arr(&j);

@@ -9,6 +9,26 @@
 
 #include "commands.h"
 
+/* --samples LABEL that names no sample point keeps nothing: say so. */
+static void check_labels(const hpa_ctx *ctx)
+{
+    const hpa_filter *f = &ctx->opts.filter;
+    for (unsigned l = 0; l < f->nlabels; l++) {
+        bool seen = false;
+        for (size_t i = 0; i < ctx->prof->nprocs && !seen; i++) {
+            size_t it = 0;
+            for (const hpc_record *r; !seen && (r = hpc_proc_next_of(ctx->prof->procs[i].proc,
+                                                                     HPC_K_sample_point, &it));)
+                seen = hpc_str_eq(r->u.sample_point.label, f->labels[l]);
+        }
+        if (!seen)
+            fprintf(stderr,
+                    "hpanalyze: --samples: no sample point is labelled '%s' (see "
+                    "`overview`)\n",
+                    f->labels[l]);
+    }
+}
+
 hpa_profile *hpa_ctx_profile(hpa_ctx *ctx)
 {
     if (!ctx->loaded) {
@@ -18,6 +38,7 @@ hpa_profile *hpa_ctx_profile(hpa_ctx *ctx)
             return NULL;
         }
         ctx->loaded = true;
+        check_labels(ctx);
     }
     return ctx->prof;
 }

@@ -18,11 +18,12 @@
  *     "stackFrames". Above 200000 samples every k-th sample of a thread is kept and
  *     otherData.samples_per_event says k.
  *
- * Timestamps are microseconds from the earliest process start, on rank 0's clock: each
- * process's times are corrected by its clock_offset records (linear between the MPI_Init
- * and MPI_Finalize measurements). Filters apply: left-out ranks and threads have no
- * tracks, samples outside --time/--cpus/--samples are not shown, and trace slices that end
- * before or start after a --time window are left out.
+ * Timestamps are microseconds from the earliest process start, on rank 0's clock: when the
+ * processes ran on several hosts, each process's times are corrected by its clock_offset
+ * records (linear between the MPI_Init and MPI_Finalize measurements); processes of one
+ * host share its CLOCK_MONOTONIC, and a measured offset would only add its error. Filters apply:
+ * left-out ranks and threads have no tracks, samples outside --time/--cpus/--samples are not shown,
+ * and trace slices that end before or start after a --time window are left out.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -163,12 +164,29 @@ static void slice(chrome *C, const hpa_process *pr, const hpa_thread *t, const c
 
 /* ------------------------------------------------------------------ definitions */
 
-static int proc_defs(chrome *C, size_t i)
+/* True if the loaded processes ran on more than one host. */
+static bool several_hosts(const hpa_profile *p)
+{
+    const hpc_proc *first = NULL;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const hpc_proc *q = p->procs[i].proc;
+        if (!p->procs[i].map || !q->has_begin)
+            continue;
+        if (!first)
+            first = q;
+        else if (first->begin.host.n != q->begin.host.n ||
+                 memcmp(first->begin.host.p, q->begin.host.p, q->begin.host.n) != 0)
+            return true;
+    }
+    return false;
+}
+
+static int proc_defs(chrome *C, size_t i, bool correct)
 {
     proc_info *pi = &C->pi[i];
     const hpc_proc *p = C->p->procs[i].proc;
     size_t it = 0;
-    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_clock_offset, &it));) {
+    for (const hpc_record *r; correct && (r = hpc_proc_next_of(p, HPC_K_clock_offset, &it));) {
         const hpc_rec_clock_offset *o = &r->u.clock_offset;
         if (o->phase == 0) {
             pi->has0 = true, pi->l0 = o->local_ns, pi->o0 = o->offset_ns;
@@ -640,7 +658,8 @@ static int by_channel(const void *a, const void *b)
     CMP(src)
     CMP(dst)
     CMP(comm)
-    CMP(tag) CMP(ts_ns) CMP(order)
+    CMP(tag)
+    CMP(ts_ns) CMP(order)
 #undef CMP
         return 0;
 }
@@ -748,8 +767,9 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
     chrome C = {.ctx = ctx, .p = p, .out = out, .first = true};
     C.pi = calloc(p->nprocs + 1, sizeof(*C.pi));
     int rc = C.pi ? 0 : HPC_E_NOMEM;
+    bool correct = several_hosts(p);
     for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
-        rc = proc_defs(&C, i);
+        rc = proc_defs(&C, i, correct);
     if (rc == 0)
         rc = stacks(&C);
     if (rc) {

@@ -44,6 +44,7 @@ static void usage(FILE *f)
         "  --metrics LIST           columns, er_print style: e.%%cpu:i.%%cpu (`metrics` lists)\n"
         "  --compare on|delta|ratio several experiments side by side instead of summed\n"
         "  -script FILE             run the commands in FILE (one per line)\n"
+        "  -o, --output FILE        where exports go (also `export KIND -o FILE`)\n"
         "  --view %s  stack view (default user)\n"
         "  --ranks LIST --threads LIST --cpus LIST   keep these (e.g. 0,2-3)\n"
         "  --time START-END         keep samples in this window (seconds from start)\n"
@@ -285,6 +286,17 @@ static int finish_output(void)
     return 0;
 }
 
+/* Reports that sum the experiments although --compare asks for them side by side. */
+static bool sums_experiments(const char *cmd)
+{
+    static const char *const summing[] = {
+        "fsummary", "callers-callees", "csingle", "calltree", "source", "pcs", "disasm", "export"};
+    for (size_t i = 0; i < sizeof(summing) / sizeof(summing[0]); i++)
+        if (strcmp(cmd, summing[i]) == 0)
+            return true;
+    return false;
+}
+
 /* Run jobs in order; with --format json and several of them, inside one JSON array. */
 static int run_jobs(hpa_ctx *ctx, const hpa_jobs *jobs)
 {
@@ -299,7 +311,7 @@ static int run_jobs(hpa_ctx *ctx, const hpa_jobs *jobs)
         if (i > 0 && array)
             fputs(",\n", ctx->out);
         const char *name = jobs->v[i].cmd->name;
-        if (ctx->opts.compare && strcmp(name, "functions") && strcmp(name, "lines"))
+        if (ctx->opts.compare && sums_experiments(name))
             fprintf(stderr,
                     "hpanalyze: %s: --compare applies to functions and lines; %s shows "
                     "the experiments summed\n",
@@ -395,7 +407,7 @@ int main(int argc, char **argv)
     opterr = 0;
     /* "-" first: operands come back in order (c == 1), so "-o FILE" after an `export`
      * command stays that command's argument; before any export it is the default. */
-    while ((c = getopt_long(argc, argv, "-qhVo:", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:qhVo:", long_opts, NULL)) != -1) {
         int rc = 0;
         if (c == 1) {
             ops[nops++] = optarg;
@@ -405,6 +417,9 @@ int main(int argc, char **argv)
             ops[nops++] = optarg;
         } else if (c == 'o' || c == OPT_OUTPUT) {
             ctx.opts.output = optarg;
+        } else if (c == ':') {
+            rc = hpa_usage_error(NULL, "option '%s' needs a value (hpanalyze --help)",
+                                 argv[optind - 1]);
         } else if (c == '?') {
             const char *bad = argv[optind - 1];
             if (optopt)

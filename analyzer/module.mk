@@ -37,3 +37,5 @@ $(ANA_T)/hybrid: tests/analyzer/progs/hybrid/hybrid.c
 	@mkdir -p $(dir $@)
 	clang -O1 -g -fopenmp $(MPI_CFLAGS) -o $@ $< $(MPI_LDFLAGS)
 CHECK_DEPS += $(ANA_T)/hybrid
+
+include bench/analyzer.mk

@@ -70,9 +70,13 @@ typedef struct gdefs {
     uint64_t **cc_map; /* indexed by location number in job order */
 } gdefs;
 
+/* OTF2 strings are UTF-8: names from damaged streams are cleaned first. */
 static uint32_t str(gdefs *g, const char *s)
 {
-    return mg_strtab_cstr(&g->strs, s ? s : "");
+    char *clean = mg_utf8_clean(s ? s : "");
+    uint32_t id = mg_strtab_cstr(&g->strs, clean);
+    free(clean);
+    return id;
 }
 
 /* Intern a key built from parts, each followed by a NUL. */
@@ -169,8 +173,18 @@ static uint32_t mpi_comm_id(gdefs *g, mg_proc *p, const mg_comm *c)
         }
         return id;
     }
-    uint64_t key[3] = {1, c->gid_root, c->gid_seq};
-    uint32_t id = comm_slot(g, key, sizeof(key), &fresh);
+    /* (gid_root, gid_seq) names the communicator in every member; its members are part
+     * of the key too, so a damaged record in one process cannot give the others' events
+     * a group they do not fit */
+    mg_buf k = {0};
+    mg_buf_u64(&k, 1);
+    mg_buf_u64(&k, c->gid_root);
+    mg_buf_u64(&k, c->gid_seq);
+    mg_buf_u64(&k, c->size);
+    for (uint32_t i = 0; i < c->size; i++)
+        mg_buf_u64(&k, c->members[i]);
+    uint32_t id = comm_slot(g, k.p, k.n, &fresh);
+    mg_buf_free(&k);
     if (fresh) {
         need_mpi_locations(g);
         for (uint32_t k = 0; k < c->size; k++)
@@ -481,7 +495,10 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     }
     for (size_t i = 0; i < g->ncomms; i++) {
         gcomm *c = &g->comms[i];
-        WCHECK(OTF2_GlobalDefWriter_WriteComm(w, (uint32_t)i, c->name, c->group, c->parent,
+        /* readers resolve a parent when they read the child: only earlier comms can be one
+         * (a later parent means damaged data put the parent's first record elsewhere) */
+        uint32_t parent = c->parent < i ? c->parent : OTF2_UNDEFINED_COMM;
+        WCHECK(OTF2_GlobalDefWriter_WriteComm(w, (uint32_t)i, c->name, c->group, parent,
                                               OTF2_COMM_FLAG_NONE));
     }
     for (size_t i = 0; i < g->nmetrics; i++) {

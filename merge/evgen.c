@@ -5,6 +5,7 @@
 
 #include "omp_model.h"
 
+#include <errno.h>
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_Events.h>
 #include <stdlib.h>
@@ -141,6 +142,7 @@ typedef struct gen {
     /* problems counted once per location */
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
     uint64_t to_missing; /* messages with a rank that left no data */
+    uint64_t bad_peer;   /* peers beyond their communicator */
 } gen;
 
 static inline uint64_t ct(gen *g, uint64_t t)
@@ -352,13 +354,10 @@ static void node_weight(gen *g, uint32_t node, uint64_t ns)
     g->node_n[node]++;
 }
 
-/* The execution record of parallel region `region`, or NULL (lost, or beyond the cap). */
-static mg_ompreg *omp_exec(gen *g, uint64_t region)
+/* The execution of parallel region `region` into *x; false if its records were lost. */
+static bool omp_exec(gen *g, uint64_t region, mg_ompreg *x)
 {
-    uint64_t i;
-    if (!region || !mg_map_get(&g->proc->omp_by_id, region, &i))
-        return NULL;
-    return &g->proc->ompregs[i];
+    return region && g->proc->omptab && mg_regtab_get(g->proc->omptab, region, x);
 }
 
 /*
@@ -377,7 +376,7 @@ static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t tim
     enum hpa_omp_cat cat = hpa_omp_state_cat(s);
     if (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT)
         return;
-    mg_ompreg *x = omp_exec(g, region);
+    mg_ompreg xr, *x = omp_exec(g, region, &xr) ? &xr : NULL;
     if (x && s == HPC_OMP_STATE_IMPLICIT_BARRIER && x->end && time > x->end &&
         x->enc_seq != g->loc->seq)
         return; /* idle */
@@ -550,6 +549,10 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
                       m->op == HPC_P2P_IRECV_COMPLETE;
     if (needs_peer && (m->peer < 0 || !ok))
         return; /* MPI_PROC_NULL moves nothing; an unknown comm cannot be named */
+    if (needs_peer && (uint64_t)m->peer >= g->proc->comms[comm].size) {
+        g->bad_peer++; /* damaged: no such rank in the communicator */
+        return;
+    }
     uint32_t peer = (uint32_t)m->peer;
     if (g->pass == 1 && needs_peer && m->peer_world >= 0 &&
         (uint64_t)m->peer_world < g->job->nprocs && g->job->procs[m->peer_world].placeholder &&
@@ -592,7 +595,9 @@ static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
     uint64_t tb = detail_time(g, m->time_begin), te = detail_time(g, m->time_end);
     if (te < tb)
         te = tb;
-    uint32_t root = m->root < 0 ? UINT32_MAX : (uint32_t)m->root;
+    uint32_t root = m->root < 0 || (uint64_t)m->root >= g->proc->comms[comm].size
+                        ? UINT32_MAX
+                        : (uint32_t)m->root;
     emit(g, tb, MG_EV_MPI_COLL_BEGIN, 0, 0, 0, 0, 0);
     emit(g, te, MG_EV_MPI_COLL_END, comm, root, m->op - 1, m->bytes_sent, m->bytes_recv);
 }
@@ -605,40 +610,40 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
     uint32_t lregion = omp_region(g, OC_PARALLEL, r->codeptr);
     emit(g, t, MG_EV_THREAD_FORK, (uint32_t)r->team_size, 0, 0, 0, 0);
     mg_proc *p = g->proc;
-    if (g->pass != 1 || mg_map_get(&p->omp_by_id, r->region, NULL))
+    mg_ompreg x;
+    if (g->pass != 1 || omp_exec(g, r->region, &x))
         return;
     mg_psum_omp(&p->sum, lregion, p->regions[lregion].name)->instances++;
-    if (p->nompregs == MG_OMP_MAX_REGIONS) {
-        if (!p->omp_capped)
-            mg_job_problem(g->job,
-                           "%s: more than %u parallel region executions: later ones are "
-                           "not attributed to their construct in the summary",
-                           p->hp ? p->hp->dir : p->name, MG_OMP_MAX_REGIONS);
-        p->omp_capped = true;
-        return;
+    if (!p->omptab && !p->omptab_failed && !(p->omptab = mg_regtab_open())) {
+        p->omptab_failed = true;
+        mg_job_problem(g->job,
+                       "%s: no temporary file for its parallel regions (%s): samples are "
+                       "not attributed to them",
+                       p->hp ? p->hp->dir : p->name, strerror(errno));
     }
-    mg_map_put(&p->omp_by_id, r->region, p->nompregs);
-    *MG_PUSH(p->ompregs, p->nompregs, p->capompregs) =
-        (mg_ompreg){lregion, g->loc->seq, r->time, 0};
+    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0};
+    if (p->omptab)
+        mg_regtab_put(p->omptab, r->region, &x);
 }
 
 static void omp_parallel_end(gen *g, const hpc_rec_omp_parallel_end *r)
 {
     emit(g, ct(g, r->time), MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
-    mg_ompreg *x = omp_exec(g, r->region);
-    if (g->pass != 1 || !x || x->end || r->time < x->begin)
+    mg_ompreg x;
+    if (g->pass != 1 || !omp_exec(g, r->region, &x) || x.end || r->time < x.begin)
         return;
-    x->end = r->time;
-    mg_psum_omp(&g->proc->sum, x->lregion, g->proc->regions[x->lregion].name)->wall_ns +=
-        r->time - x->begin;
+    x.end = r->time;
+    mg_regtab_put(g->proc->omptab, r->region, &x);
+    mg_psum_omp(&g->proc->sum, x.lregion, g->proc->regions[x.lregion].name)->wall_ns +=
+        r->time - x.begin;
 }
 
 static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
 {
     uint64_t t = ct(g, r->time);
     if (r->endpoint == 1) {
-        mg_ompreg *x = omp_exec(g, r->region);
-        uint32_t lregion = x ? x->lregion : omp_region(g, OC_PARALLEL, 0);
+        mg_ompreg x;
+        uint32_t lregion = omp_exec(g, r->region, &x) ? x.lregion : omp_region(g, OC_PARALLEL, 0);
         uint32_t size = r->team_size ? (uint32_t)r->team_size : 1;
         uint32_t team = mg_proc_team(g->proc, size);
         uint64_t claim = ((uint64_t)size << 32) | (uint32_t)r->thread_num;
@@ -675,14 +680,14 @@ static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
 /* A worker's implicit barrier has no code address: name it after its parallel region. */
 static uint32_t implicit_barrier_of(gen *g, uint64_t region)
 {
-    mg_ompreg *x = omp_exec(g, region);
-    if (!x)
+    mg_ompreg x;
+    if (!omp_exec(g, region, &x))
         return omp_region(g, OC_IMPLICIT_BARRIER, 0);
-    const mg_region *par = &g->proc->regions[x->lregion];
+    const mg_region *par = &g->proc->regions[x.lregion];
     const char *at = strstr(par->name, " @");
     char name[1024];
     snprintf(name, sizeof(name), "%s%s", omp_constructs[OC_IMPLICIT_BARRIER].name, at ? at : "");
-    return mg_proc_region(g->proc, MG_RKEY_OMP(OC_IMPLICIT_BARRIER, 0x80000000u | x->lregion), name,
+    return mg_proc_region(g->proc, MG_RKEY_OMP(OC_IMPLICIT_BARRIER, 0x80000000u | x.lregion), name,
                           par->file, par->line, OTF2_REGION_ROLE_IMPLICIT_BARRIER, MG_PAR_OPENMP);
 }
 
@@ -885,6 +890,11 @@ static void report_counts(gen *g)
     if (g->bad_fn)
         mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record", path,
                        (unsigned long long)g->bad_fn);
+    if (g->bad_peer)
+        mg_job_problem(g->job,
+                       "%s: %llu messages name a peer beyond their communicator's size; "
+                       "left out of the trace",
+                       path, (unsigned long long)g->bad_peer);
     if (g->to_missing)
         mg_job_problem(g->job,
                        "%s: %llu messages to or from ranks that left no data have no partner in "

@@ -20,6 +20,9 @@ void mg_job_problem(mg_job *job, const char *fmt, ...)
     va_end(ap);
     if (!msg)
         return;
+    char *clean = mg_utf8_clean(msg); /* names from damaged data may be any bytes */
+    free(msg);
+    msg = clean;
     fprintf(stderr, "%s: %s\n", MG_PROG, msg);
     if (job->nproblems >= MAX_PROBLEMS) {
         job->problems_dropped++;
@@ -139,6 +142,18 @@ static void load_comm(mg_job *job, mg_proc *p, const hpc_record *r, uint64_t *pa
         free(m.members);
         return;
     }
+    /* members must be ranks of this job, and this process must be member `rank` */
+    for (uint64_t k = 0; m.type == MG_COMM_MPI && k < c->size; k++)
+        if ((job->world_size > 0 && m.members[k] >= (uint64_t)job->world_size) ||
+            (k == c->rank && p->rank >= 0 && m.members[k] != (uint64_t)p->rank)) {
+            mg_job_problem(job,
+                           "%s: offset %llu: communicator %llu lists world rank %llu as "
+                           "member %llu, which cannot be; ignored",
+                           p->hp->dir, (unsigned long long)r->offset, (unsigned long long)c->id,
+                           (unsigned long long)m.members[k], (unsigned long long)k);
+            free(m.members);
+            return;
+        }
     m.name = c->name.n ? mg_strdup_n(c->name.p, c->name.n) : mg_xstrdup(comm_kind_name(c->kind));
     mg_map_put(&p->comm_by_id, c->id, p->ncomms);
     parent_id[p->ncomms] = c->parent;
@@ -417,8 +432,7 @@ void mg_proc_free(mg_proc *p)
     }
     free(p->locs);
     mg_symproc_close(p->sym);
-    mg_map_free(&p->omp_by_id);
-    free(p->ompregs);
+    mg_regtab_close(p->omptab);
     mg_psum_free(&p->sum);
     free(p->name);
     free(p->host);

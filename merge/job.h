@@ -15,20 +15,11 @@
 #define MG_JOB_H
 
 #include "merge.h"
+#include "regtab.h"
 #include "summary.h"
 #include "symbolize.h"
 
 typedef struct mg_proc mg_proc;
-
-/* One execution of a parallel region, from its encountering thread's records. Kept for
- * the other threads of the process (their samples name the region): ~40 bytes each,
- * at most MG_OMP_MAX_REGIONS per process. */
-typedef struct mg_ompreg {
-    uint32_t lregion;    /* process-local region id of the construct */
-    uint32_t enc_seq;    /* encountering thread */
-    uint64_t begin, end; /* raw times (end 0 until known) */
-} mg_ompreg;
-#define MG_OMP_MAX_REGIONS (1u << 20)
 
 /* A thread of a process: one OTF2 CPU-thread location. */
 typedef struct mg_loc {
@@ -94,11 +85,8 @@ struct mg_proc {
     size_t nlocs;
     /* while merging */
     mg_symproc *sym;
-    /* parallel region executions: id -> index in ompregs (capped: MG_OMP_MAX_REGIONS) */
-    mg_map omp_by_id;
-    struct mg_ompreg *ompregs;
-    size_t nompregs, capompregs;
-    bool omp_capped;
+    mg_regtab *omptab; /* parallel region executions by id (regtab.h), or NULL */
+    bool omptab_failed;
     mg_psum sum;
 };
 

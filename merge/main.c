@@ -141,11 +141,15 @@ int main(int argc, char **argv)
                         : "not a directory (give the experiment, e.g. prog.1.hpc)");
         mg_par_abort(&par, MG_EXIT_FAIL);
     }
-    /* Test hook: HPMERGE_TEST_KILL_AFTER=N kills the merge after N locations, as a user's
-     * Ctrl-\ or the OOM killer would (tests/merge/test_interrupted.sh). */
-    const char *kill_after = getenv("HPMERGE_TEST_KILL_AFTER");
-    if (kill_after && !parse_count(kill_after, &opts.kill_after))
+    /* Test hooks (tests/merge/test_interrupted.sh): HPMERGE_TEST_KILL_AFTER=N kills the
+     * merge with SIGKILL after N locations, as the OOM killer would;
+     * HPMERGE_TEST_STOP_AFTER=N sends it SIGINT, as Ctrl-C would. */
+    const char *hook = getenv("HPMERGE_TEST_KILL_AFTER");
+    if (hook && !parse_count(hook, &opts.kill_after))
         opts.kill_after = 0;
+    hook = getenv("HPMERGE_TEST_STOP_AFTER");
+    if (hook && !parse_count(hook, &opts.stop_after))
+        opts.stop_after = 0;
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);

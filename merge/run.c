@@ -42,7 +42,6 @@ typedef struct run {
     size_t locs_done, locs_mine;
     long peak_anon_kb; /* RssAnon at the fullest point of each location */
     uint64_t mine_records, mine_events;
-    unsigned long killed_after;
 } run;
 
 /* ------------------------------------------------------------ diagnostics */
@@ -373,16 +372,17 @@ static int merge_mine(run *R)
             R->locs_done++;
             if (R->progress)
                 progress_line(R, false);
-            if (R->opts->kill_after && ++R->killed_after == R->opts->kill_after)
-                raise(SIGKILL); /* test hook: an interrupted merge */
+            /* test hooks: a merge killed, or interrupted, after some locations */
+            if (R->opts->kill_after && R->locs_done == R->opts->kill_after)
+                raise(SIGKILL);
+            if (R->opts->stop_after && R->locs_done == R->opts->stop_after)
+                raise(SIGINT);
         }
         /* what only this process needed */
         mg_symproc_close(p->sym);
         p->sym = NULL;
-        mg_map_free(&p->omp_by_id);
-        free(p->ompregs);
-        p->ompregs = NULL;
-        p->nompregs = p->capompregs = 0;
+        mg_regtab_close(p->omptab);
+        p->omptab = NULL;
     }
     return 0;
 }

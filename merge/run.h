@@ -23,6 +23,7 @@ typedef struct mg_opts {
     size_t side_budget;       /* events sorted in memory per location before spilling */
     unsigned top;             /* functions in the summary */
     unsigned long kill_after; /* test hook: SIGKILL ourselves after N locations (0 = off) */
+    unsigned long stop_after; /* test hook: SIGINT ourselves after N locations (0 = off) */
     bool stats;               /* print merge statistics (speed, memory) to stderr */
 } mg_opts;
 

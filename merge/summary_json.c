@@ -38,15 +38,17 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "summary.h"
 #include "summary_agg.h"
 
-static void jstr(FILE *f, const char *s)
+static void jstr(FILE *f, const char *raw)
 {
+    char *s = mg_utf8_clean(raw ? raw : ""); /* JSON is UTF-8 */
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
         case '"':
             fputs("\\\"", f);
@@ -71,6 +73,7 @@ static void jstr(FILE *f, const char *s)
         }
     }
     fputc('"', f);
+    free(s);
 }
 
 static void key(FILE *f, bool *first, const char *k)

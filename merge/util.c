@@ -319,6 +319,48 @@ void mg_buf_free(mg_buf *b)
 
 /* --------------------------------------------------------------- misc */
 
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t n = c < 0x80             ? 1
+               : (c & 0xe0) == 0xc0 ? 2
+               : (c & 0xf0) == 0xe0 ? 3
+               : (c & 0xf8) == 0xf0 ? 4
+                                    : 0;
+    if (n == 0 || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if (n == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0)))
+        return 0; /* overlong, or a surrogate */
+    if (n == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90)))
+        return 0;
+    return n;
+}
+
+char *mg_utf8_clean(const char *s)
+{
+    size_t len = strlen(s);
+    char *d = mg_xmalloc(len + 1);
+    const unsigned char *p = (const unsigned char *)s;
+    size_t o = 0;
+    while (*p) {
+        size_t n = utf8_len(p);
+        if (n == 0) {
+            d[o++] = '?';
+            p++;
+            continue;
+        }
+        memcpy(d + o, p, n);
+        o += n;
+        p += n;
+    }
+    d[o] = 0;
+    return d;
+}
+
 void mg_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
     if (n > 1)

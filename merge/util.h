@@ -105,6 +105,10 @@ void mg_buf_free(mg_buf *b);
 
 /* --------------------------------------------------------------- misc */
 
+/* A fresh copy of s that is valid UTF-8: each byte of an invalid or truncated sequence
+ * becomes '?'. Damaged experiments must not make the archive or the JSON unreadable. */
+char *mg_utf8_clean(const char *s);
+
 /* qsort that accepts an empty (NULL) array. */
 void mg_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 

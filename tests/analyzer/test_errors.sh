@@ -27,6 +27,20 @@ expect 2 "1-x" $H --threads 1-x s.hpc functions
 expect 2 "no command" $H s.hpc </dev/null
 expect 2 "no experiment" $H functions
 expect 2 nosuchfunc $H s.hpc callers-callees nosuchfunc
+expect 2 nosuchfunc $H s.hpc csingle nosuchfunc
+expect 2 nosuchfunc $H s.hpc disasm nosuchfunc
+expect 2 nosuch.c $H s.hpc source nosuch.c
+expect 2 "e.bogus" $H s.hpc metrics e.bogus:i.cpu
+expect 2 "e.bogus" $H --metrics e.bogus s.hpc functions
+expect 2 "x.cpu" $H s.hpc sort x.cpu
+expect 2 "'-1'" $H s.hpc limit -1
+expect 2 bogus $H s.hpc export bogus
+expect 2 "needs a value" $H s.hpc export flamegraph -o
+expect 2 maybe $H --compare maybe s.hpc functions
+expect 2 "two or more" $H --compare delta s.hpc functions
+expect 0 "no sample point is labelled '1-x-2'" $H --samples 1-x-2 s.hpc functions
+expect 2 nosuchscript $H -script nosuchscript s.hpc
+expect 1 "/nonexistent/" $H s.hpc export folded -o /nonexistent/out
 expect 1 missing.hpc $H missing.hpc functions
 echo "not an experiment" >plain.txt
 expect 1 plain.txt $H plain.txt functions

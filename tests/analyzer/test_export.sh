@@ -71,8 +71,10 @@ names1 = {x["name"] for x in t1}
 check("spin" in names1 and "kernel_x" not in names1, "flamegraph --threads 1: only thread 1's stacks")
 near(t1[0]["w"] / 1e9, funcs("ph.hpc", "--threads", "1")["<Total>"]["incl_cpu_s"], 1e-6,
      "flamegraph --threads 1: root = thread 1's total")
-mroot = ET.parse("machine.svg").getroot()
+mroot, mfr = frames("machine.svg")
 check(any("machine view" in (t.text or "") for t in mroot.iter(NS + "text")), "flamegraph --view machine says so")
+check(mfr[0]["w"] == full["w"] and {x["name"] for x in fr} <= {x["name"] for x in mfr},
+      "flamegraph --view machine: same total, every user-view function and maybe more")
 kx = [x for x in fr if x["name"] == "kernel_x"][0]
 open("zoom.txt", "w").write(kx["id"] + " " + [x for x in fr if x["name"] == "spin"][0]["id"] + "\n")
 

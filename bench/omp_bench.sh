@@ -89,7 +89,7 @@ u1=$(ns "${T["empty1 200000/ompt-unwind"]}" "${T["empty1 200000/ompt"]}" 200000)
 b1=$(ns "${T["barrier1 200000/ompt"]}" "${T["barrier1 200000/collector"]}" 200000)
 est=$(awk "BEGIN{printf \"%.2f\", ($r1 + $b1) / 100000 * 100}")
 l="loop 4000 100"
-load1=$(awk -v a="$load_start" -v b="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN{print a > b ? a : b}')
+load1=$(awk -v a="$load_start" -v b="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN{print (a + 0 > b + 0) ? a : b}')
 if awk "BEGIN{exit !($load1 < 1.5)}"; then
     wallnote="- Regions of 100 us: OMPT adds $(pct "${T["$l/ompt"]}" "${T["$l/collector"]}")% to the collector alone; hpcollect's default
   adds $(pct "${T["$l/full"]}" "${T["$l/plain"]}")% to the plain program."

@@ -1,6 +1,7 @@
 # examples/ - programs to try the tools on, and `make demo`.
 #
-#   make demo    install dependencies, build, profile examples/stencil.c, print reports
+#   make demo    install dependencies, build, profile examples/stencil.c, print reports,
+#                then the MPI + OpenMP solver under mpirun (examples/mpi.mk, demo-mpi)
 
 EXAMPLES_DIR := $(OUT)/build/examples
 EXAMPLE_STENCIL := $(EXAMPLES_DIR)/stencil
@@ -19,3 +20,6 @@ demo: deps
 	$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc functions --limit 8
 	$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc callers-callees sweep
 	@echo "demo: the experiment is $(DEMO_DIR)/stencil.hpc; try '$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc lines'"
+	@$(MAKE) --no-print-directory demo-mpi
+
+include examples/mpi.mk

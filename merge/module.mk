@@ -36,3 +36,6 @@ $(TESTDIR)/merge/mkjob: $(OBJDIR)/libhpcexp.a
 $(OBJDIR)/tests/unit/test_merge_order.o: CFLAGS += -Imerge
 UNIT_LIBS_test_merge_order := $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
 $(TESTDIR)/unit/test_merge_order: $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
+$(OBJDIR)/tests/unit/test_merge_util.o: CFLAGS += -Imerge
+UNIT_LIBS_test_merge_util := $(OBJDIR)/merge/util.o
+$(TESTDIR)/unit/test_merge_util: $(OBJDIR)/merge/util.o

@@ -1,6 +1,7 @@
 # examples/ - programs to try the tools on, and `make demo`.
 #
-#   make demo    install dependencies, build, profile examples/stencil.c, print reports
+#   make demo    install dependencies, build, profile examples/stencil.c, print reports;
+#                last, hpmerge on the MPI example's experiment (merge/module.mk: demo-merge)
 
 EXAMPLES_DIR := $(OUT)/build/examples
 EXAMPLE_STENCIL := $(EXAMPLES_DIR)/stencil
@@ -13,9 +14,10 @@ DEMO_DIR := $(OUT)/build/demo
 
 demo: deps
 	$(MAKE) all $(EXAMPLE_STENCIL)
-	rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
+	rm -rf $(DEMO_DIR)/stencil.hpc && mkdir -p $(DEMO_DIR)
 	cd $(DEMO_DIR) && $(abspath $(BINDIR))/hpcollect -p hi -o stencil.hpc \
 	    $(abspath $(EXAMPLE_STENCIL))
 	$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc functions --limit 8
 	$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc callers-callees sweep
 	@echo "demo: the experiment is $(DEMO_DIR)/stencil.hpc; try '$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc lines'"
+	$(MAKE) --no-print-directory demo-merge

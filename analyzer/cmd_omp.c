@@ -198,8 +198,7 @@ static double imbalance(const omp_proc_report *r, uint32_t c)
 static void construct_where(const hpa_profile *p, const omp_proc_report *r, uint32_t c,
                             const char **func, const char **file, unsigned *line)
 {
-    uint64_t codeptr = r->m->constructs[c].codeptr;
-    hpa_loc l = hpa_modmap_resolve(r->pr->map, codeptr ? codeptr - 1 : 0);
+    hpa_loc l = hpa_omp_construct_loc(p, r->pr, c);
     const hpa_line *ln = hpa_symtab_line(p->syms, l.line);
     *func = hpa_symtab_func(p->syms, l.func)->name;
     *file = ln && ln->file ? ln->file : "";

@@ -403,6 +403,15 @@ static void add_msg(chrome *C, msgs *m, const msg *x)
     m->v[m->n++] = *x;
 }
 
+/* t moved strictly inside the call's slice, so viewers bind the arrow to that slice. */
+static uint64_t inside_call(const open_call *oc, uint64_t t)
+{
+    uint64_t b = oc->c.time_enter, e = oc->c.time_leave;
+    if (e <= b + 2)
+        return t;
+    return t <= b ? b + 1 : t >= e ? e - 1 : t;
+}
+
 static void p2p(chrome *C, const hpa_process *pr, const hpa_thread *t, const hpc_rec_mpi_p2p *r)
 {
     size_t i = proc_index(C, pr);
@@ -421,7 +430,7 @@ static void p2p(chrome *C, const hpa_process *pr, const hpa_thread *t, const hpc
              .dst = send ? r->peer_world : pr->proc->rank,
              .tag = r->tag,
              .comm = comm_key(C, i, r->comm),
-             .ts_ns = corr(C, i, r->time),
+             .ts_ns = corr(C, i, inside_call(oc, r->time)),
              .pid = (uint32_t)i,
              .tid = t->seq,
              .bytes = r->bytes,

@@ -239,6 +239,12 @@ static int add_region(hpa_omp_proc *m, uint32_t seq, const hpc_rec_omp_parallel_
     uint32_t con = construct_of(m, b->codeptr);
     if (con == UINT32_MAX)
         return HPC_E_NOMEM;
+    if (m->constructs[con].executions == 0 && m->constructs[con].rep_node == 0 &&
+        b->node < UINT32_MAX) {
+        m->constructs[con].rep_seq = seq;
+        m->constructs[con].rep_node = (uint32_t)b->node;
+        m->constructs[con].rep_parent = b->parent_region;
+    }
     r[m->nregions] = (hpa_omp_region){
         .id = b->region,
         .parent = b->parent_region,

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "experiment.h"
+#include "symbols.h"
 #include "u64map.h"
 
 struct hpa_profile;
@@ -75,9 +76,13 @@ typedef struct hpa_omp_region {
 typedef struct hpa_omp_construct {
     uint64_t codeptr;
     uint64_t executions;
-    uint32_t max_team;    /* most threads requested (parallel-begin) */
-    uint32_t actual_team; /* most threads the runtime gave (implicit tasks), 0 = unknown */
-    uint64_t wall_ns;     /* sum of region durations */
+    uint32_t max_team;          /* most threads requested (parallel-begin) */
+    uint32_t actual_team;       /* most threads the runtime gave (implicit tasks), 0 = unknown */
+    uint64_t wall_ns;           /* sum of region durations */
+    uint32_t rep_seq, rep_node; /* a call path that reached it (first region's) */
+    uint64_t rep_parent;        /* and the region around it (0 = none) */
+    bool loc_known;             /* loc is cached (view_omp.c) */
+    hpa_loc loc;
 } hpa_omp_construct;
 
 /* A construct reached by one call path on one encountering thread. */
@@ -167,6 +172,15 @@ unsigned hpa_omp_context_room(const struct hpa_profile *p);
 
 /* Add the OpenMP Work and Wait metrics when any process recorded OpenMP states. */
 int hpa_omp_add_metrics(struct hpa_profile *p);
+
+/*
+ * Function and line of construct c of process pr: the code at its codeptr_ra, or, when
+ * that is not the program's (teams constructs report 0, gcc's GOMP_teams_reg a runtime
+ * address), the innermost program frame of a call path that reached it. A construct in
+ * an outlined body (nested) is in the function holding the enclosing construct.
+ */
+hpa_loc hpa_omp_construct_loc(const struct hpa_profile *p, const struct hpa_process *pr,
+                              uint32_t c);
 
 /* Make every function and line id the OpenMP views will use (view_omp.c): called once
  * after loading, before reports size tables by the symbol table. Returns 0 or an hpc_err. */

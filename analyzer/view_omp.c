@@ -111,6 +111,7 @@ static uint32_t state_leaf(hpa_symtab *st, unsigned omp_state)
 
 /* What the transform of one stack needs to know. */
 typedef struct tx {
+    const hpa_profile *prof;
     hpa_symtab *st;
     const hpa_process *proc;
     hpa_omp_proc *m;
@@ -125,11 +126,42 @@ static void emit(tx *t, hpa_frame f)
         t->out[t->k++] = f;
 }
 
-/* Function and line of the construct of context c: the code at codeptr - 1. */
+static const hpa_omp_thread *thread_by_seq(const hpa_omp_proc *m, uint32_t seq);
+
+static bool program_code(hpa_symtab *st, uint32_t func)
+{
+    unsigned k = fkind(st, func);
+    return func >= HPA_FUNC_FIRST && (k == FK_USER || k == FK_OUTLINED);
+}
+
+hpa_loc hpa_omp_construct_loc(const hpa_profile *p, const hpa_process *pr, uint32_t c)
+{
+    hpa_omp_construct *con = &pr->omp->constructs[c];
+    if (con->loc_known)
+        return con->loc;
+    con->loc = hpa_modmap_resolve(pr->map, con->codeptr ? con->codeptr - 1 : 0);
+    con->loc_known = true; /* before the recursion below: a damaged parent chain ends */
+    const hpa_omp_thread *et = thread_by_seq(pr->omp, con->rep_seq);
+    for (uint32_t id = con->rep_node;
+         !program_code(p->syms, con->loc.func) && et && id && id < et->cct.n;
+         id = et->cct.parent[id]) {
+        hpa_loc l = hpa_modmap_resolve(pr->map, et->cct.pc[id]);
+        if (program_code(p->syms, l.func))
+            con->loc = l;
+    }
+    uint32_t parent;
+    if (fkind(p->syms, con->loc.func) == FK_OUTLINED && con->rep_parent &&
+        hpa_u64map_get(&pr->omp->region_index, con->rep_parent, &parent)) {
+        uint32_t f = hpa_omp_construct_loc(p, pr, pr->omp->regions[parent].construct).func;
+        con->loc = (hpa_loc){.func = f, .line = hpa_symtab_line_in(p->syms, f, con->loc.line)};
+    }
+    return con->loc;
+}
+
+/* Function and line of the construct of context c. */
 static hpa_loc construct_loc(tx *t, uint32_t c)
 {
-    const hpa_omp_construct *con = &t->m->constructs[t->m->ctxs[c].construct];
-    return hpa_modmap_resolve(t->proc->map, con->codeptr ? con->codeptr - 1 : 0);
+    return hpa_omp_construct_loc(t->prof, t->proc, t->m->ctxs[c].construct);
 }
 
 /* "func -- OMP parallel region from line N" (or "func -- OMP task" for task bodies). */
@@ -296,7 +328,8 @@ static unsigned transform(const hpa_view *v, const hpa_path_ctx *ctx, const hpa_
         memcpy(out, in, sizeof(*out) * k);
         return k;
     }
-    tx t = {.st = ctx->prof->syms,
+    tx t = {.prof = ctx->prof,
+            .st = ctx->prof->syms,
             .proc = ctx->proc,
             .m = m,
             .expert = strcmp(v->name, "expert") == 0,

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Collector overhead and size benchmark (make bench-collector; not a test).
 
-Runs bench/cpu_bound plain, under `hpcollect -p on` and under `hpcollect -p hi`,
+Runs bench/cpu_bound plain and under `hpcollect -p off|on|hi`,
 alternating, RUNS times each, and reports per configuration the median wall time and
 CPU time (user+system of the program and hpcollect, from wait4) as a ratio to the plain
 run, plus bytes on disk per sample of the main thread's stream (steady stack).
@@ -36,7 +36,9 @@ def main():
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
     units = sys.argv[4] if len(sys.argv) > 4 else "40"
     hpc = os.path.join(os.path.abspath(bindir), "hpcollect")
-    configs = {"plain": [], "-p on": ["-p", "on"], "-p hi": ["-p", "hi"]}
+    # -p off: the launcher and the library without samples (the fixed cost)
+    configs = {"plain": [], "-p off": ["-p", "off"], "-p on": ["-p", "on"],
+               "-p hi": ["-p", "hi"]}
     res = {k: [] for k in configs}
     load_before = loadavg()
     with tempfile.TemporaryDirectory() as tmp:
@@ -50,7 +52,7 @@ def main():
                 res[name].append(run(cmd, tmp))
         sizes = {}
         for name, opts in configs.items():
-            if name == "plain":
+            if name in ("plain", "-p off"):
                 continue
             t0 = os.path.join(tmp, f"r0{opts[1]}.hpc", "main", "t0.hpe")
             dump = os.path.join(os.environ.get("HPC_TESTDIR", "build/tests"), "tools",

@@ -1,7 +1,7 @@
 # bench/ - benchmarks (make bench; not part of make check). Results: bench/RESULTS.md.
 #
 #   make bench-collector   collector overhead (-p on, -p hi) and bytes per sample
-#   make bench-omp         OMPT tool overhead: empty regions, barriers, 200 us regions
+#   make bench-omp         OMPT tool overhead: empty regions, barriers, 100 us regions
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#define REPS 5
+#define REPS 15
 
 static double now(void)
 {

@@ -97,6 +97,8 @@ void hpc_signals_thread_init(uint64_t inherited_blocked);
 void hpc_signals_before_exec(void);
 /* Deliver foreign signals held while the program had them blocked. */
 void hpc_signals_deliver_held(void);
+/* The mask the clock signal's handler runs with (all but fault signals). */
+void hpc_sample_mask(sigset_t *m);
 /* Bit mask of the owned signals. */
 uint64_t hpc_signals_owned_mask(void);
 

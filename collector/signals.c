@@ -19,6 +19,7 @@
 #include "collector.h"
 #include "real.h"
 #include "signals.h"
+#include "source.h"
 
 #define KSIGSET_SIZE 8
 
@@ -44,13 +45,35 @@ static bool managed(int sig)
     return hpc_signals_ready && sig > 0 && sig < NSIG && hpc_shadow[sig].kind;
 }
 
+/* The clock signal's handler runs with every signal blocked but the faults unwinding
+ * may raise: a sample takes microseconds, the program's handlers wait that long instead
+ * of interrupting libunwind, and the kernel sets (and sigreturn restores) that mask
+ * without a system call. hpc_sample_mask() is what sigprocmask reports meanwhile. */
+static void clock_handler_mask(sigset_t *m)
+{
+    sigfillset(m);
+    sigdelset(m, SIGSEGV);
+    sigdelset(m, SIGBUS);
+    sigdelset(m, SIGILL);
+    sigdelset(m, SIGFPE);
+    sigdelset(m, SIGTRAP);
+}
+
+void hpc_sample_mask(sigset_t *m)
+{
+    clock_handler_mask(m);
+}
+
 int hpc_install_ours(int sig)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = hpc_signal_handler;
     sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
+    if (sig == HPC_CLOCK_SIGNAL)
+        clock_handler_mask(&sa.sa_mask);
+    else
+        sigemptyset(&sa.sa_mask);
     int rc = hpc_real.sigaction(sig, &sa, NULL);
     if (rc == 0)
         hpc_shadow[sig].ours_installed = 1;
@@ -185,6 +208,12 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
 {
     if (!hpc_signals_ready)
         return real(how, set, old);
+    hpc_thread_priv *t = hpc_self();
+    if (t && t->masked) { /* inside a sample: libunwind saving and restoring the mask */
+        if (old)
+            *old = t->sample_mask;
+        return 0;
+    }
     const size_t nowned = sizeof owned_signals / sizeof owned_signals[0];
     uint64_t prev = hpc_user_blocked, next = prev;
     sigset_t copy;

@@ -11,6 +11,9 @@
  * sample, so the sampled total matches the CPU time the kernel accounted.
  */
 #include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "collector.h"
 
@@ -22,6 +25,15 @@ static void record_failure(hpc_thread_priv *t, int err)
     } else {
         hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
     }
+}
+
+/* Every signal but faults is blocked while the clock handler runs (signals.c installs
+ * it so): libunwind's own sigprocmask calls around its cache lock (two per frame) are
+ * then answered from t->sample_mask without a system call. */
+static void hold_signals(hpc_thread_priv *t)
+{
+    hpc_sample_mask(&t->sample_mask);
+    t->masked = 1;
 }
 
 void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
@@ -41,11 +53,9 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
         goto out;
     }
     hpcollect_write_begin(&t->pub);
-    /* libunwind calls sigprocmask (ours) around dl_iterate_phdr; a fault may cut that
-     * short, so the program's shadow mask is restored here */
-    uint64_t user_blocked = hpc_user_blocked;
+    hold_signals(t);
     int n = hpc_unwind_signal(t, ucontext, t->pcs, HPC_MAX_DEPTH);
-    hpc_user_blocked = user_blocked;
+    t->masked = 0;
     int err = 0;
     uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
     if (err) {

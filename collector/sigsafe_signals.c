@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "collector.h"
@@ -85,7 +86,12 @@ static void run_program_handler(int sig, const struct sigaction *a, siginfo_t *s
 {
     uint64_t owned = hpc_signals_owned_mask();
     uint64_t saved_blocked = hpc_user_blocked;
-    sigset_t m = a->sa_mask, old;
+    /* the kernel's rule: the mask at delivery, plus sa_mask, plus the signal itself (our
+     * own handler's sa_mask is not the program's business) */
+    sigset_t m = ((ucontext_t *)uc)->uc_sigmask, old;
+    for (int s = 1; s < NSIG; s++)
+        if (sigismember(&a->sa_mask, s) == 1)
+            sigaddset(&m, s);
     if (!(a->sa_flags & SA_NODEFER))
         sigaddset(&m, sig);
     for (int s = 1; s < 64; s++)
@@ -100,7 +106,7 @@ static void run_program_handler(int sig, const struct sigaction *a, siginfo_t *s
         s->act.sa_flags &= ~SA_SIGINFO;
         __atomic_add_fetch(&s->seq, 1, __ATOMIC_ACQ_REL);
     }
-    sigmask_syscall(SIG_BLOCK, &m, &old);
+    sigmask_syscall(SIG_SETMASK, &m, &old);
     if (a->sa_flags & SA_SIGINFO)
         a->sa_sigaction(sig, si, uc);
     else

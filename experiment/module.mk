@@ -27,9 +27,10 @@ bench-experiment: $(EXP_BENCH)
 bench: bench-experiment
 
 # make fuzz: libFuzzer over the reader, seeded with streams the writer makes; a bounded
-# run (FUZZ_TIME seconds) that fails on any finding. Crash inputs land in build/fuzz/.
+# run (FUZZ_TIME seconds of fuzzing, about a minute with the build) that fails on any
+# finding. Crash inputs land in build/fuzz/.
 FUZZ_DIR    := build/fuzz
-FUZZ_TIME   ?= 60
+FUZZ_TIME   ?= 45
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iexperiment -fno-omit-frame-pointer \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 EXP_LIB_SRCS := $(wildcard experiment/*.c)

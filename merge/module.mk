@@ -45,7 +45,7 @@ include bench/merge.mk
 
 # The last step of `make demo` (examples/module.mk runs it): merge the MPI + OpenMP example
 # solver's experiment (examples/mpi.mk) and print the summary.
-MERGE_DEMO_EXP := $(OUT)/build/demo/heat_mpi.hpc
+MERGE_DEMO_EXP = $(MPI_DEMO_DIR)/heat_mpi.hpc
 .PHONY: demo-merge
 demo-merge: $(HPMERGE)
 	@test -d $(MERGE_DEMO_EXP) || $(MAKE) --no-print-directory demo-mpi

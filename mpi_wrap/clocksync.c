@@ -22,7 +22,7 @@ static void serve(int nranks)
         for (int k = 0; k < ROUNDS; k++) {
             int ping;
             PMPI_Recv(&ping, 1, MPI_INT, r, TAG_PING, hpcw_g.sync_comm, MPI_STATUS_IGNORE);
-            uint64_t now = hpcw_now();
+            uint64_t now = hpcw_clock_exact();
             PMPI_Send(&now, 1, MPI_UINT64_T, r, TAG_PONG, hpcw_g.sync_comm);
         }
     }
@@ -48,7 +48,7 @@ void hpcw_clock_sync(unsigned phase)
     PMPI_Comm_size(hpcw_g.sync_comm, &size);
     if (rank == 0) {
         serve(size);
-        write_offset(phase, hpcw_now(), 0, 0);
+        write_offset(phase, hpcw_clock_exact(), 0, 0);
         return;
     }
     uint64_t best_rtt = UINT64_MAX, best_mid = 0;
@@ -56,10 +56,10 @@ void hpcw_clock_sync(unsigned phase)
     for (int k = 0; k < ROUNDS; k++) {
         int ping = k;
         uint64_t remote;
-        uint64_t t1 = hpcw_now();
+        uint64_t t1 = hpcw_clock_exact();
         PMPI_Send(&ping, 1, MPI_INT, 0, TAG_PING, hpcw_g.sync_comm);
         PMPI_Recv(&remote, 1, MPI_UINT64_T, 0, TAG_PONG, hpcw_g.sync_comm, MPI_STATUS_IGNORE);
-        uint64_t t2 = hpcw_now();
+        uint64_t t2 = hpcw_clock_exact();
         if (t2 - t1 < best_rtt) {
             best_rtt = t2 - t1;
             best_mid = t1 + (t2 - t1) / 2;

@@ -682,8 +682,14 @@ def write(path, text):
     os.replace(tmp, path)
 
 
+# Function ids in this order: the calls a program makes most get ids below 128, which
+# take one byte in every mpi_call record (ids are varints).
+ID_ORDER = ["HPC_MPI_P2P", "HPC_MPI_WAIT", "HPC_MPI_COLL", "HPC_MPI_COMM", "HPC_MPI_ENV",
+            "HPC_MPI_ONESIDED", "HPC_MPI_IO", "HPC_MPI_OTHER"]
+
+
 def generate(funcs, out):
-    funcs = sorted(funcs, key=lambda f: f.name)
+    funcs = sorted(funcs, key=lambda f: (ID_ORDER.index(f.family), f.name))
     ids = "".join(f"    HPCW_FN_{f.name} = {i},\n" for i, f in enumerate(funcs, 1))
     write(os.path.join(out, "mpiw_fns.h"),
           BANNER.format(what="Ids of the wrapped MPI functions (mpi_fn records name them).") +

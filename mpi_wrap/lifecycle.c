@@ -81,6 +81,7 @@ void hpcw_init_after(hpcw_call *c, int thread_level)
     int trace = set ? set->mpi_trace : hpcw_g.tracing;
     hpcw_g.tracing = trace;
     if (trace) {
+        hpcw_clock_init();
         hpcw_fns_once();
         hpcw_comms_init();
     }

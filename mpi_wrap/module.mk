@@ -49,4 +49,3 @@ INSTALL_LIB += $(MPIW_LIB)
 # tests/mpi programs need MPI flags; the top Makefile includes only */module.mk
 include tests/mpi/module.mk
 include bench/mpi.mk
-include examples/mpi.mk

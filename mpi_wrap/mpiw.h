@@ -70,12 +70,52 @@ static inline bool hpcw_tracking(void)
     return hpcw_g.tracking;
 }
 
-/* CLOCK_MONOTONIC in ns through the vDSO, as the collector's clock. */
-static inline uint64_t hpcw_now(void)
+/* CLOCK_MONOTONIC in ns through the vDSO, as the collector's clock. Signal-safe. */
+static inline uint64_t hpcw_clock_exact(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------ call timestamps (clock.c) */
+
+/* The fast clock: CLOCK_MONOTONIC ns extrapolated from the TSC (clock.c says why and how
+ * close). tsc is 0 until enabled; anchors are per thread. */
+typedef struct hpcw_fast_clock {
+    volatile int enabled;       /* x86-64 with the kernel's clocksource "tsc" */
+    volatile uint64_t mult;     /* ns per TSC cycle, 32.32 fixed point */
+    uint64_t base_tsc, base_ns; /* the calibration's first pair */
+} hpcw_fast_clock;
+extern hpcw_fast_clock hpcw_clk;
+
+typedef struct hpcw_anchor {
+    uint64_t tsc, ns;
+} hpcw_anchor;
+extern __thread hpcw_anchor hpcw_anch __attribute__((tls_model("initial-exec")));
+
+#define HPCW_REANCHOR_CYCLES (1ull << 22) /* about 1.5 ms at 3 GHz */
+
+/* Re-read CLOCK_MONOTONIC into this thread's anchor; returns the time. NOT signal-safe. */
+uint64_t hpcw_clock_reanchor(void);
+/* Start calibrating the fast clock if the kernel's clocksource is the TSC. At MPI_Init. */
+void hpcw_clock_init(void);
+/* Switch the fast clock on once calibrated (10 ms after hpcw_clock_init). Cheap. */
+void hpcw_clock_tick(void);
+
+/* CLOCK_MONOTONIC ns for call timestamps: from the TSC between per-thread anchors when
+ * the fast clock is on, else clock_gettime. NOT signal-safe (use hpcw_clock_exact). */
+__attribute__((always_inline)) static inline uint64_t hpcw_now(void)
+{
+#if defined(__x86_64__)
+    if (hpcw_clk.enabled) {
+        uint64_t d = __builtin_ia32_rdtsc() - hpcw_anch.tsc;
+        if (__builtin_expect(d < HPCW_REANCHOR_CYCLES, 1))
+            return hpcw_anch.ns + (uint64_t)(((unsigned __int128)d * hpcw_clk.mult) >> 32);
+        return hpcw_clock_reanchor();
+    }
+#endif
+    return hpcw_clock_exact();
 }
 
 /* ------------------------------------------------------------ one call */
@@ -144,12 +184,14 @@ static inline bool hpcw_leave(hpcw_call *c, int rc, MPI_Comm comm)
     if (!t)
         return false;
     c->leave = hpcw_g.tracing ? hpcw_now() : 0;
+    if (c->leave < c->enter) /* a re-anchor in between may step back a few ns */
+        c->leave = c->enter;
     hpcw_cur = c->prev;
     /* keep OpenMP state bits the OMPT tool may have changed meanwhile */
     t->state = (t->state & ~HPC_STATE_MPI) | (c->saved_state & HPC_STATE_MPI);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->mpi_fn = c->saved_fn;
-    if (!hpcw_g.tracking || !hpcollect_recording())
+    if (!hpcw_g.tracking || !hpcollect_recording_at(c->leave))
         return false;
     return hpcw_write_call(c, rc, comm);
 }
@@ -236,6 +278,7 @@ typedef struct hpcw_pend {
     hpcw_pend_item *items;
     hpcw_pend_item inline_items[HPCW_PEND_INLINE];
     void *statuses; /* substituted status array (MPI_STATUSES_IGNORE given), or NULL */
+    MPI_Status inline_statuses[HPCW_PEND_INLINE]; /* its storage for small calls */
 } hpcw_pend;
 
 void hpcw_pend_init(hpcw_pend *p, int n, const MPI_Request *reqs);

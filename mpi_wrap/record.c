@@ -39,6 +39,7 @@ static hpcw_comm *call_comm(hpcw_call *c, MPI_Comm comm)
 bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm)
 {
     hpcw_fns_once();
+    hpcw_clock_tick();
     c->comm_handle = comm;
     c->comm = comm == MPI_COMM_NULL ? NULL : hpcw_comm_get(comm);
     c->failed = rc != MPI_SUCCESS;
@@ -73,12 +74,16 @@ uint64_t hpcw_bytes(int count, MPI_Datatype type)
 
 uint64_t hpcw_status_bytes(const MPI_Status *st)
 {
-    MPI_Count n = 0;
+    int n = 0;
+    MPI_Count big = 0;
     if (st->MPI_SOURCE == MPI_PROC_NULL)
         return 0;
-    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
+    /* counted in MPI_BYTE, the size is the byte count; beyond an int, the _x form */
+    if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED && n >= 0)
+        return (uint64_t)n;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &big) != MPI_SUCCESS || big < 0)
         return 0;
-    return (uint64_t)n;
+    return (uint64_t)big;
 }
 
 /* peer as recorded: rank, -1 for MPI_PROC_NULL, -2 for MPI_ANY_SOURCE */

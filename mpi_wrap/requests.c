@@ -215,20 +215,30 @@ void hpcw_pend_init_f(hpcw_pend *p, int n, const MPI_Fint *reqs)
 
 /* Statuses to pass to MPI: ours when the program passed MPI_STATUSES_IGNORE and a
  * followed receive may complete (its source and size are in the status). */
+/* Room for the substituted statuses: inline for a few, else malloc'd (freed by
+ * hpcw_pend_free). A Fortran status has the size of a C one. */
+static void *status_room(hpcw_pend *p)
+{
+    if (p->n <= HPCW_PEND_INLINE)
+        return p->inline_statuses;
+    p->statuses = malloc(sizeof(MPI_Status) * (size_t)p->n);
+    return p->statuses;
+}
+
 MPI_Status *hpcw_pend_statuses(hpcw_pend *p, MPI_Status *given)
 {
     if (given != MPI_STATUSES_IGNORE || !p->tracked)
         return given;
-    p->statuses = malloc(sizeof(MPI_Status) * (size_t)p->n);
-    return p->statuses ? p->statuses : given;
+    MPI_Status *room = status_room(p);
+    return room ? room : given;
 }
 
 MPI_Fint *hpcw_pend_statuses_f(hpcw_pend *p, MPI_Fint *given)
 {
     if (given != MPI_F_STATUSES_IGNORE || !p->tracked)
         return given;
-    p->statuses = malloc(sizeof(MPI_Fint) * HPCW_FSTATUS_SIZE * (size_t)p->n);
-    return p->statuses ? p->statuses : given;
+    MPI_Fint *room = status_room(p);
+    return room ? room : given;
 }
 
 void hpcw_pend_done(hpcw_pend *p, int i, const MPI_Status *st)
@@ -240,7 +250,8 @@ void hpcw_pend_done(hpcw_pend *p, int i, const MPI_Status *st)
         return; /* an inactive persistent request completes at once, with nothing */
     int cancelled = 0;
     if (st && st != MPI_STATUS_IGNORE) {
-        PMPI_Test_cancelled(st, &cancelled);
+        if (it->slot->cancelled) /* only requests passed to MPI_Cancel can be */
+            PMPI_Test_cancelled(st, &cancelled);
         it->peer = st->MPI_SOURCE;
         it->tag = st->MPI_TAG;
         it->bytes = it->info.kind == HPCW_REQ_RECV ? hpcw_status_bytes(st) : it->info.bytes;

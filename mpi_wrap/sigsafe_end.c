@@ -25,7 +25,7 @@ void hpcw_end_hook(int in_signal_handler)
     hpc_rec_mpi_call r = {
         .fn = c->fn,
         .time_enter = c->enter,
-        .time_leave = hpcw_now(),
+        .time_leave = hpcw_clock_exact(),
         .callsite = c->site,
         .comm = 0, /* not looked up here: a lookup may register, which allocates */
         .flags = c->flags | HPC_MPI_CALL_INTERRUPTED,

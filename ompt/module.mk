@@ -25,5 +25,6 @@ $(foreach n,$(OMP_TEST_PROGS),$(eval PROG_FLAGS_omp_$(n) := -fopenmp))
 $(foreach n,$(OMP_TEST_PROGS),$(eval $(TESTDIR)/omp/$(n): tests/omp/progs/omp_common.h))
 $(TESTDIR)/omp/%.clang: tests/omp/progs/%.c tests/omp/progs/omp_common.h
 	@mkdir -p $(dir $@)
-	clang $(PROG_CFLAGS) -fopenmp -o $@ $<
+	clang $(PROG_CFLAGS) -fopenmp -o $@ $< $(PROG_LIBS_omp_$*)
+PROG_LIBS_omp_omp_kitchen := -latomic  # long double atomics (clang calls libatomic)
 CHECK_DEPS += $(patsubst %,$(TESTDIR)/omp/%.clang,$(OMP_TEST_PROGS))

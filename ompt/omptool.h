@@ -79,7 +79,6 @@ typedef struct omptool_thread {
     omptool_work work[OMPTOOL_MAX_WORK];
     uint64_t masked_begin;
     struct omptool_ctx_cache *ctx; /* call paths at parallel constructs, lazily mapped */
-    hpc_thread *t;                 /* the collector's state of this thread, once known */
 } omptool_thread;
 
 /* The tool's global facts, set once in initialize. */
@@ -120,13 +119,13 @@ void omptool_publish(omptool_thread *th);
 
 /* ---- write helpers ---- */
 
-/* The calling thread's collector state, cached in th (the collector's per-thread state
- * lives as long as the thread; a fork child drops the cache, see tool.c), or NULL. */
+/* The calling thread's collector state, or NULL. Not cached: the collector ends a
+ * thread's state before the thread's TLS destructors run, and libomp reports the end of
+ * a user pthread's initial task from one of those. */
 static inline hpc_thread *omptool_collector(omptool_thread *th)
 {
-    if (th->t == NULL)
-        th->t = hpcollect_self();
-    return th->t;
+    (void)th;
+    return hpcollect_self();
 }
 
 /* The calling thread's collector state when a record of time `now` (just read with

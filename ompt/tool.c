@@ -8,7 +8,6 @@
  * libgomp never calls it: without OMPT the program still runs and is sampled, and the
  * reports fall back to the machine view (runtime.c says which runtime ran).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,13 +26,6 @@ bool omptool_register(ompt_callbacks_t event, ompt_callback_t cb)
     return r != ompt_set_error && r != ompt_set_never;
 }
 
-/* A fork child's only thread has its parent's TLS: forget the parent's collector state
- * (the collector makes the child's own). */
-static void forget_collector_in_child(void)
-{
-    omptool_self()->t = NULL;
-}
-
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data)
 {
@@ -45,7 +37,6 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     /* Read once: for the benchmark of the context cache (bench/omp_bench.sh). */
     const char *ctx = getenv("HPCOLLECT_OMP_CONTEXT");
     omptool_g.no_context_cache = ctx != NULL && strcmp(ctx, "unwind") == 0;
-    pthread_atfork(NULL, NULL, forget_collector_in_child);
     omptool_register_parallel();
     omptool_register_sync();
     omptool_register_work();

@@ -3,7 +3,7 @@
  * tests (built by `make check` into $(TESTDIR)/tools/hpexp-dump).
  *
  *   hpexp-dump [--text] FILE.hpe     one object per record, then a summary object
- *   hpexp-dump [--text] EXPDIR       job, then per process: summary, records of
+ *   hpexp-dump [--text] EXPDIR       job.hpe, then per process: summary, records of
  *                                    process.hpe + launcher.hpe, each thread's records
  *
  * Record lines: {"file":"rank0/t0.hpe","record":"sample_clock","offset":300,"time":...}
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "experiment.h"
 
@@ -92,10 +93,10 @@ static int dump_exp(const char *path, hpc_diag *d)
     int rc = hpc_exp_open(&e, path, d);
     if (rc)
         return rc;
-    if (e->has_job) {
-        hpc_record rec = {.kind = HPC_K_job_begin, .u.job_begin = e->job};
-        print_record(HPC_JOB_FILE, "file", &rec, NULL);
-    }
+    char job[4096];
+    snprintf(job, sizeof job, "%s/%s", path, HPC_JOB_FILE);
+    if (access(job, F_OK) == 0)
+        dump_stream(job, HPC_JOB_FILE, NULL, d);
     for (size_t i = 0; i < e->nprocs; i++) {
         const hpc_proc *p = &e->procs[i];
         print_proc(p);

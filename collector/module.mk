@@ -57,3 +57,4 @@ PROG_FLAGS_collector_dlopen_prog := -Wl,-rpath,'$$ORIGIN/plug'
 PROG_LIBS_collector_dlopen_prog := -ldl
 $(TESTDIR)/collector/dlopen_prog: $(COLLECTOR_PLUGIN)
 CHECK_DEPS += $(COLLECTOR_PLUGIN)
+PROG_FLAGS_collector_static_prog := -static

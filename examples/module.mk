@@ -1,7 +1,8 @@
 # examples/ - programs to try the tools on, and `make demo`.
 #
 #   make demo    install dependencies, build, profile examples/stencil.c, print reports,
-#                then the MPI + OpenMP solver under mpirun (examples/mpi.mk, demo-mpi)
+#                then the MPI + OpenMP solver under mpirun (examples/mpi.mk, demo-mpi),
+#                then hpmerge on its experiment and its summary (merge/module.mk, demo-merge)
 
 EXAMPLES_DIR := $(OUT)/build/examples
 EXAMPLE_STENCIL := $(EXAMPLES_DIR)/stencil
@@ -21,5 +22,6 @@ demo: deps
 	$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc callers-callees sweep
 	@echo "demo: the experiment is $(DEMO_DIR)/stencil.hpc; try '$(BINDIR)/hpanalyze $(DEMO_DIR)/stencil.hpc lines'"
 	@$(MAKE) --no-print-directory demo-mpi
+	@$(MAKE) --no-print-directory demo-merge
 
 include examples/mpi.mk

@@ -143,6 +143,7 @@ typedef struct gen {
     uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
     uint64_t to_missing; /* messages with a rank that left no data */
     uint64_t bad_peer;   /* peers beyond their communicator */
+
 } gen;
 
 static inline uint64_t ct(gen *g, uint64_t t)
@@ -547,8 +548,9 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
     uint32_t comm = local_comm(g, m->comm, &ok);
     bool needs_peer = m->op == HPC_P2P_SEND || m->op == HPC_P2P_ISEND || m->op == HPC_P2P_RECV ||
                       m->op == HPC_P2P_IRECV_COMPLETE;
-    if (needs_peer && (m->peer < 0 || !ok))
-        return; /* MPI_PROC_NULL moves nothing; an unknown comm cannot be named */
+    if ((needs_peer && (m->peer < 0 || !ok)) || m->peer == -1)
+        return; /* MPI_PROC_NULL moves nothing, not even a request; an unknown comm cannot
+                   be named */
     if (needs_peer && (uint64_t)m->peer >= g->proc->comms[comm].size) {
         g->bad_peer++; /* damaged: no such rank in the communicator */
         return;
@@ -561,14 +563,16 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
     uint64_t tag = (uint32_t)m->tag;
     switch (m->op) {
     case HPC_P2P_SEND:
+        emit(g, t, MG_EV_MPI_SEND, peer, comm, tag, m->bytes, 0);
+        break;
     case HPC_P2P_ISEND:
-        emit(g, t, m->op == HPC_P2P_SEND ? MG_EV_MPI_SEND : MG_EV_MPI_ISEND, peer, comm, tag,
-             m->bytes, m->request);
+        emit(g, t, MG_EV_MPI_ISEND, peer, comm, tag, m->bytes, m->request);
         break;
     case HPC_P2P_RECV:
+        emit(g, t, MG_EV_MPI_RECV, peer, comm, tag, m->bytes, 0);
+        break;
     case HPC_P2P_IRECV_COMPLETE:
-        emit(g, t, m->op == HPC_P2P_RECV ? MG_EV_MPI_RECV : MG_EV_MPI_IRECV, peer, comm, tag,
-             m->bytes, m->request);
+        emit(g, t, MG_EV_MPI_IRECV, peer, comm, tag, m->bytes, m->request);
         break;
     case HPC_P2P_ISEND_COMPLETE:
         emit(g, t, MG_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, m->request);

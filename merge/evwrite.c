@@ -129,6 +129,15 @@ static void metric(mg_evw *x, uint64_t t, uint32_t m, uint64_t delta)
     check(x, OTF2_EvtWriter_Metric(x->w, NULL, t, m, 1, &type, &v));
 }
 
+#define MAX_OPEN_REQUESTS 65536 /* requests freed without completion must not pile up */
+
+static void request_started(mg_map *open, uint64_t request)
+{
+    if (open->n >= MAX_OPEN_REQUESTS)
+        mg_map_clear(open); /* their completions, if any, are dropped later */
+    mg_map_put(open, request, 1);
+}
+
 void mg_evw_event(void *ctx, const mg_ev *ev)
 {
     mg_evw *x = ctx;
@@ -153,22 +162,36 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
         check(x, OTF2_EvtWriter_MpiSend(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d));
         break;
     case MG_EV_MPI_ISEND:
+        request_started(&x->isends, ev->e);
         check(x, OTF2_EvtWriter_MpiIsend(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d, ev->e));
         break;
     case MG_EV_MPI_ISEND_COMPLETE:
-        check(x, OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, ev->e));
+        if (mg_map_del(&x->isends, ev->e))
+            check(x, OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, ev->e));
+        else
+            x->lone_requests++;
         break;
     case MG_EV_MPI_IRECV_REQUEST:
+        request_started(&x->irecvs, ev->e);
         check(x, OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, ev->e));
         break;
     case MG_EV_MPI_RECV:
         check(x, OTF2_EvtWriter_MpiRecv(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d));
         break;
     case MG_EV_MPI_IRECV:
-        check(x, OTF2_EvtWriter_MpiIrecv(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d, ev->e));
+        if (mg_map_del(&x->irecvs, ev->e)) {
+            check(x,
+                  OTF2_EvtWriter_MpiIrecv(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d, ev->e));
+        } else {
+            x->lone_requests++;
+            check(x, OTF2_EvtWriter_MpiRecv(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d));
+        }
         break;
     case MG_EV_MPI_REQUEST_CANCELLED:
-        check(x, OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, ev->e));
+        if (mg_map_del(&x->isends, ev->e) || mg_map_del(&x->irecvs, ev->e))
+            check(x, OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, ev->e));
+        else
+            x->lone_requests++;
         break;
     case MG_EV_MPI_COLL_BEGIN:
         check(x, OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t));
@@ -214,8 +237,11 @@ OTF2_ErrorCode mg_evw_finish(mg_evw *x)
         s->t_last = x->last_t;
     }
     s->repaired = x->repaired + x->late;
+    s->repaired += x->lone_requests;
     free(x->stack);
     free(x->macc);
     mg_map_free(&x->dropped);
+    mg_map_free(&x->isends);
+    mg_map_free(&x->irecvs);
     return x->err;
 }

@@ -9,7 +9,10 @@
  *     that died inside a call) are left at the location's last timestamp;
  *   - each CallingContextSample's unwind distance follows from the previous sample on
  *     the location (common ancestor in the calling-context tree);
- *   - counter values are written accumulated since the start (OTF2_METRIC_ACCUMULATED_START).
+ *   - counter values are written accumulated since the start (OTF2_METRIC_ACCUMULATED_START);
+ *   - a non-blocking request completes only after it started: an MpiIsendComplete or
+ *     MpiRequestCancelled without its start (lost in damaged data) is dropped, an MpiIrecv
+ *     without its MpiIrecvRequest is written as the MpiRecv it still is.
  */
 #ifndef MG_EVWRITE_H
 #define MG_EVWRITE_H
@@ -30,7 +33,8 @@ typedef struct mg_evw {
     uint32_t prev_node;
     uint64_t *macc; /* accumulated metric values by local metric id */
     size_t nmacc;
-    uint64_t nevents, late, repaired;
+    mg_map isends, irecvs; /* requests started, not yet completed (at most 64 Ki) */
+    uint64_t nevents, late, repaired, lone_requests;
     OTF2_ErrorCode err; /* first OTF2 error */
 } mg_evw;
 

@@ -36,3 +36,20 @@ $(TESTDIR)/merge/mkjob: $(OBJDIR)/libhpcexp.a
 $(OBJDIR)/tests/unit/test_merge_order.o: CFLAGS += -Imerge
 UNIT_LIBS_test_merge_order := $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
 $(TESTDIR)/unit/test_merge_order: $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
+$(OBJDIR)/tests/unit/test_merge_util.o: CFLAGS += -Imerge
+UNIT_LIBS_test_merge_util := $(OBJDIR)/merge/util.o
+$(TESTDIR)/unit/test_merge_util: $(OBJDIR)/merge/util.o
+
+# make bench-merge (bench/merge.mk: the top Makefile includes only */module.mk)
+include bench/merge.mk
+
+# The last step of `make demo` (examples/module.mk runs it): merge the MPI + OpenMP example
+# solver's experiment (examples/mpi.mk) and print the summary.
+MERGE_DEMO_EXP = $(MPI_DEMO_DIR)/heat_mpi.hpc
+.PHONY: demo-merge
+demo-merge: $(HPMERGE)
+	@test -d $(MERGE_DEMO_EXP) || $(MAKE) --no-print-directory demo-mpi
+	$(HPMERGE) $(MERGE_DEMO_EXP)
+	@cat $(MERGE_DEMO_EXP)/summary.txt
+	@echo "demo: OTF2 trace $(MERGE_DEMO_EXP)/otf2/traces.otf2 (otf2-print, Vampir);" \
+	      "summary for scripts: $(MERGE_DEMO_EXP)/summary.json"

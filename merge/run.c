@@ -71,7 +71,7 @@ static void progress_line(run *R, bool final)
         return;
     R->t_tick = now;
     double secs = now - R->t_start;
-    fprintf(stderr, "\r%s: %zu/%zu locations, %.1f M records read (%.1f M/s)%s", MG_PROG,
+    fprintf(stderr, "\r%s: %zu/%zu locations, %.1f M records read, 2 passes each (%.1f M/s)%s", MG_PROG,
             R->locs_done, R->locs_mine, R->job.progress_records / 1e6,
             secs > 0 ? R->job.progress_records / 1e6 / secs : 0.0, final ? "\n" : "   ");
 }
@@ -194,7 +194,7 @@ static OTF2_FlushCallbacks flush_callbacks = {pre_flush, NULL};
  * gets a few chunks; when they are full, refusing the next one makes OTF2 flush them to
  * the file and free them (free_all), then start over.
  */
-#define CHUNKS_PER_BUFFER 4
+#define CHUNKS_PER_BUFFER 8
 
 typedef struct chunk_list {
     void *chunks[CHUNKS_PER_BUFFER];
@@ -247,8 +247,10 @@ static int otf2_fail(const char *what, OTF2_ErrorCode rc)
 
 static int open_archive(run *R)
 {
-    R->archive = OTF2_Archive_Open(R->archive_dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                   4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    /* small chunks: every location's writers get (and OTF2 clears) at least one, and
+     * local definition files hold only a few mapping tables */
+    R->archive = OTF2_Archive_Open(R->archive_dir, "traces", OTF2_FILEMODE_WRITE, 512 * 1024,
+                                   256 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!R->archive) {
         fprintf(stderr, "%s: cannot create the OTF2 archive in %s\n", MG_PROG, R->archive_dir);
         return -1;

@@ -155,6 +155,28 @@ void mg_map_put(mg_map *m, uint64_t key, uint64_t val)
     *mg_map_slot(m, key, val) = val;
 }
 
+bool mg_map_del(mg_map *m, uint64_t key)
+{
+    if (!m->cap)
+        return false;
+    size_t mask = m->cap - 1, i = map_find(m, key);
+    if (m->keys[i] == MG_MAP_EMPTY)
+        return false;
+    /* backward-shift deletion: move later entries of the probe run into the hole */
+    for (size_t j = (i + 1) & mask; m->keys[j] != MG_MAP_EMPTY; j = (j + 1) & mask) {
+        size_t home = mg_hash64(m->keys[j]) & mask;
+        bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+        if (movable) {
+            m->keys[i] = m->keys[j];
+            m->vals[i] = m->vals[j];
+            i = j;
+        }
+    }
+    m->keys[i] = MG_MAP_EMPTY;
+    m->n--;
+    return true;
+}
+
 void mg_map_clear(mg_map *m)
 {
     if (m->cap)

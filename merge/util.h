@@ -49,6 +49,8 @@ bool mg_map_get(const mg_map *m, uint64_t key, uint64_t *val);
 void mg_map_put(mg_map *m, uint64_t key, uint64_t val);
 /* Pointer to the value of key, inserting `init` if absent. Valid until the next put. */
 uint64_t *mg_map_slot(mg_map *m, uint64_t key, uint64_t init);
+/* Remove key; true if it was there. */
+bool mg_map_del(mg_map *m, uint64_t key);
 void mg_map_clear(mg_map *m);
 void mg_map_free(mg_map *m);
 /* 64-bit mixing hash (also for combining keys). */

@@ -13,6 +13,9 @@ MPICC       ?= mpicc
 MPI_CFLAGS  := $(shell $(MPICC) --showme:compile 2>/dev/null)
 MPI_LDFLAGS := $(shell $(MPICC) --showme:link 2>/dev/null)
 
+MPI_SONAME  := $(shell objdump -p $(firstword $(shell $(MPICC) --showme:libdirs 2>/dev/null))/libmpi.so \
+                 2>/dev/null | awk '/SONAME/ {print $$2}')
+
 MPIW_LIB    := $(LIBDIR)/libhpcollect-mpi.so
 MPIW_GEN    := $(OBJDIR)/mpi_wrap/gen
 MPIW_PROTOS := $(sort $(wildcard mpi_wrap/protos/*.txt))
@@ -42,6 +45,9 @@ $(MPIW_GEN)/%.o: $(MPIW_GEN)/%.c
 $(MPIW_LIB): $(MPIW_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(PRELOAD_LDFLAGS) -o $@ $(MPIW_OBJS) $(MPI_LDFLAGS) -ldl -lpthread
+
+# The launcher preloads the wrappers into programs that need this very MPI library.
+$(OBJDIR)/collector/launcher/mpi_preload.o: CFLAGS += $(if $(MPI_SONAME),-DHPC_MPI_SONAME='"$(MPI_SONAME)"')
 
 ALL_TARGETS += $(MPIW_LIB)
 INSTALL_LIB += $(MPIW_LIB)

@@ -7,6 +7,7 @@
  * it ends records its exit status and rusage in launcher.hpe (the one record that
  * survives even a SIGKILLed program). hpcollect then ends as the program did.
  */
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -107,6 +108,35 @@ static int find_libdir(char *out, size_t cap)
             "installed completely?)\n",
             exe);
     return -1;
+}
+
+/* A statically linked program cannot have the collector preloaded: say so (it still
+ * runs; the experiment then only has what the launcher records). */
+static void warn_if_static(const char *path)
+{
+    Elf64_Ehdr eh;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    int dynamic = 1;
+    if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+        eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr)) {
+        dynamic = 0;
+        for (unsigned i = 0; i < eh.e_phnum; i++) {
+            Elf64_Phdr ph;
+            if (fseek(f, (long)(eh.e_phoff + i * sizeof ph), SEEK_SET) != 0 ||
+                fread(&ph, sizeof ph, 1, f) != 1)
+                break;
+            if (ph.p_type == PT_INTERP)
+                dynamic = 1;
+        }
+    }
+    fclose(f);
+    if (!dynamic)
+        fprintf(stderr,
+                "hpcollect: warning: %s is statically linked: the collector cannot be "
+                "preloaded into it; only its exit status and rusage are recorded\n",
+                path);
 }
 
 /* NUL-separated copy of argv for the records. */
@@ -222,6 +252,8 @@ int main(int argc, char **argv)
         return rc;
     if (find_libdir(libdir, sizeof libdir) != 0)
         return 2;
+    if (!o.quiet)
+        warn_if_static(program);
 
     char idbuf[256], want[64];
     const char *id = job_id(idbuf, sizeof idbuf);

@@ -83,3 +83,12 @@ grep -qx "$lib:$(cd "$HPC_LIB" && pwd -P)/libhpcollect.so" pre.txt ||
     fail "LD_PRELOAD in the program: $(cat pre.txt)"
 [ -d out/pre.hpc/main ] || fail "-d out: no out/pre.hpc/main"
 echo "ok: user's LD_PRELOAD kept first: $(cat pre.txt)"
+
+# a statically linked program runs, with a warning that nothing can be preloaded
+set +e
+"$HPCOLLECT" -o static "$PROGS/collector/static_prog" >static.out 2>static.err
+rc=$?
+set -e
+[ $rc = 4 ] || fail "static program: exit $rc, expected 4"
+grep -q "static_prog is statically linked" static.err || fail "no warning: $(cat static.err)"
+echo "ok: statically linked program ran (exit 4) with a warning"

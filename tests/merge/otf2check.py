@@ -7,6 +7,8 @@ Trace with per-rank counts and the messages; its `errors` list the broken promis
   - every event refers to a defined region, communicator, calling context, metric
   - each Location's number_of_events equals the events read for it
   - every timestamp lies in [global_offset, global_offset + trace_length)
+  - non-blocking requests pair up: MpiIsendComplete after its MpiIsend, MpiIrecv after
+    its MpiIrecvRequest (same request id, same location)
 match(trace) pairs every send with its receive (same communicator, sender, receiver,
 tag, in order) and returns the unmatched ones.
 """
@@ -55,6 +57,8 @@ def read(anchor):
             t.locations[loc._ref] = loc
         last = {}
         stacks = collections.defaultdict(list)
+        isends = collections.defaultdict(set)
+        irecvs = collections.defaultdict(set)
         seen = collections.Counter()
         for loc, ev in tr.events:
             kind = type(ev).__name__
@@ -82,7 +86,19 @@ def read(anchor):
                             f"close the innermost region")
                 else:
                     st.pop()
-            elif kind in SENDS or kind in RECVS:
+            if kind == "MpiIsend":
+                isends[loc._ref].add(ev.request_id)
+            elif kind == "MpiIsendComplete":
+                if ev.request_id not in isends[loc._ref]:
+                    t.error(f"location {loc._ref}: MpiIsendComplete of request {ev.request_id} without its MpiIsend")
+                isends[loc._ref].discard(ev.request_id)
+            elif kind == "MpiIrecvRequest":
+                irecvs[loc._ref].add(ev.request_id)
+            elif kind == "MpiIrecv":
+                if ev.request_id not in irecvs[loc._ref]:
+                    t.error(f"location {loc._ref}: MpiIrecv of request {ev.request_id} without its MpiIrecvRequest")
+                irecvs[loc._ref].discard(ev.request_id)
+            if kind in SENDS or kind in RECVS:
                 if ev.communicator is None:
                     t.error(f"location {loc._ref}: {kind} on an undefined communicator")
                     continue

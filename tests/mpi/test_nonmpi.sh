@@ -1,19 +1,32 @@
 #!/bin/bash
 # timeout: 60
-# Non-MPI programs are unaffected: hpcollect does not preload the MPI wrappers into a
-# program that does not need an MPI library, with or without mpirun around it; an MPI
-# program gets them. The mpi report of a non-MPI experiment says there is no MPI data.
+# Non-MPI programs are unaffected: hpcollect does not preload the MPI wrappers (nor so an
+# MPI library) into a program that does not need the MPI library, with or without mpirun
+# around it; an MPI program gets them; a program built with another MPI library (here a
+# stand-in with MPICH's soname libmpi.so.12) runs untraced, with a note. The mpi report
+# of a non-MPI experiment says there is no MPI data.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
+none=$'mpi-wrappers: no\nmpi-library: no'
 out=$("$HPCOLLECT" -q -o plain.hpc "$PROGS/mpi/plain")
-[ "$out" = "mpi-wrappers: no" ] || fail "plain program under hpcollect: $out"
+[ "$out" = "$none" ] || fail "plain program under hpcollect: $out"
 out=$(mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -o plain2.hpc "$PROGS/mpi/plain" | sort -u)
-[ "$out" = "mpi-wrappers: no" ] || fail "plain program under mpirun + hpcollect: $out"
+[ "$out" = "$(sort -u <<<"$none")" ] || fail "plain program under mpirun + hpcollect: $out"
 "$HPANALYZE" plain.hpc mpi | grep -q "No MPI data" || fail "mpi report of a non-MPI experiment"
+
+mkdir other
+echo 'int other_mpi_init(void) { return 0; }' >other/fake.c
+gcc -shared -fPIC -Wl,-soname,libmpi.so.12 -o other/libmpi.so.12 other/fake.c
+gcc -o other/prog "$HPC_ROOT/tests/mpi/progs/plain.c" -Wl,--no-as-needed other/libmpi.so.12 \
+    -Wl,-rpath,"$PWD/other"
+out=$("$HPCOLLECT" -q -o other.hpc other/prog 2>other.err)
+[ "$out" = $'mpi-wrappers: no\nmpi-library: yes' ] || fail "program of another MPI: $out"
+grep -q "uses an MPI library other than" other.err || fail "no note for another MPI: $(cat other.err)"
+
 mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -o mpi.hpc "$PROGS/mpi/pcontrol"
 for r in 0 1; do
     grep -q libhpcollect-mpi.so "mpi.hpc/rank$r/process.hpe" ||
         fail "rank $r of an MPI program: libhpcollect-mpi.so not in its load map"
 done
-note "ok: wrappers only where MPI is"
+note "ok: wrappers only where the MPI library they were built for is"

@@ -5,9 +5,9 @@
  *
  * A signal handler may interrupt the holder of the process-stream lock, so the -l / -y
  * handler never writes: it toggles the pause flag at once (a phase is excluded from the
- * first instruction after the signal), stamps the time and queues the sample point in a
- * fixed ring; the sampler thread (periodic.c) is woken and writes it. Whoever writes a
- * sample point writes the queued ones first (hpc_control_drain_locked, called by
+ * first instruction after the signal), takes the time and the rusage and queues the sample point in
+ * a fixed ring; the sampler thread (periodic.c) is woken and writes it. Whoever writes a sample
+ * point writes the queued ones first (hpc_control_drain_locked, called by
  * hpc_write_sample_point_locked), so process.hpe keeps its points in time order, which
  * is how the analyzer numbers sample periods.
  */
@@ -26,7 +26,8 @@ void hpc_control_init(void);
 /* Handle a delivery of the -l or -y signal; false if sig is neither. Signal-safe. */
 bool hpc_control_signal(int sig);
 
-/* Queue a sample point stamped `time`; label must be a static string. Signal-safe. */
+/* Queue a sample point stamped `time`, with the process's rusage now; label must be a
+ * static string. Signal-safe. */
 void hpc_control_post(unsigned reason, const char *label, uint64_t time);
 
 /* Write the queued sample points to the process stream s (its lock held). Signal-safe. */

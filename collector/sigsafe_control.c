@@ -24,6 +24,7 @@ typedef struct pending_point {
     uint64_t time;
     unsigned reason;
     const char *label;
+    hpc_usage usage; /* at the delivery: the period ends there */
 } pending_point;
 
 static pending_point queue[QUEUE_SLOTS];
@@ -52,31 +53,38 @@ void hpc_control_post(unsigned reason, const char *label, uint64_t time)
     p->time = time;
     p->reason = reason;
     p->label = label;
+    hpc_get_usage(&p->usage);
     __atomic_store_n(&p->seq, h + 1, __ATOMIC_RELEASE);
     __atomic_add_fetch(&hpc_control_wake, 1, __ATOMIC_RELEASE);
     syscall(SYS_futex, &hpc_control_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void write_point_usage(hpc_stream *s, uint64_t time, unsigned reason, const char *label,
+                              const hpc_usage *u)
+{
+    hpc_rec_sample_point r = {
+        .time = time,
+        .index = __atomic_fetch_add(&hpc_P.sample_index, 1, __ATOMIC_RELAXED),
+        .reason = reason,
+        .label = hpc_cstr(label ? label : ""),
+        .utime_ns = u->utime_ns,
+        .stime_ns = u->stime_ns,
+        .minflt = u->minflt,
+        .majflt = u->majflt,
+        .inblock = u->inblock,
+        .oublock = u->oublock,
+        .nvcsw = u->nvcsw,
+        .nivcsw = u->nivcsw,
+        .maxrss_kb = u->maxrss_kb,
+    };
+    hpc_write_sample_point(s, &r);
 }
 
 void hpc_control_write_point(hpc_stream *s, uint64_t time, unsigned reason, const char *label)
 {
     hpc_usage u;
     hpc_get_usage(&u);
-    hpc_rec_sample_point r = {
-        .time = time,
-        .index = __atomic_fetch_add(&hpc_P.sample_index, 1, __ATOMIC_RELAXED),
-        .reason = reason,
-        .label = hpc_cstr(label ? label : ""),
-        .utime_ns = u.utime_ns,
-        .stime_ns = u.stime_ns,
-        .minflt = u.minflt,
-        .majflt = u.majflt,
-        .inblock = u.inblock,
-        .oublock = u.oublock,
-        .nvcsw = u.nvcsw,
-        .nivcsw = u.nivcsw,
-        .maxrss_kb = u.maxrss_kb,
-    };
-    hpc_write_sample_point(s, &r);
+    write_point_usage(s, time, reason, label, &u);
 }
 
 void hpc_control_drain_locked(hpc_stream *s)
@@ -86,7 +94,7 @@ void hpc_control_drain_locked(hpc_stream *s)
         pending_point *p = &queue[t % QUEUE_SLOTS];
         if (__atomic_load_n(&p->seq, __ATOMIC_ACQUIRE) != t + 1)
             break;
-        hpc_control_write_point(s, p->time, p->reason, p->label);
+        write_point_usage(s, p->time, p->reason, p->label, &p->usage);
         __atomic_store_n(&queue_tail, ++t, __ATOMIC_RELEASE);
     }
 }

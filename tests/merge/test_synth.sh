@@ -73,6 +73,10 @@ near(calls['MPI_Sendrecv']['cov'], statistics.pstdev(per) / statistics.mean(per)
 funcs = {f['function']: f for f in s['functions']}
 near(funcs['synth_compute']['exclusive_s'], sum(p['work_samples'][0] for p in e['per_rank']) * 1e-3, 1e-9, 'synth_compute exclusive time')
 near(funcs['synth_main']['inclusive_s'], sum(p['work_samples'][0] + p['samples_mpi'] for p in e['per_rank']) * 1e-3, 1e-9, 'synth_main inclusive time')
+ctr = {c['counter']: c for c in s['counters']}
+check(ctr['page-faults']['total'] == sum(p['counter_value'] for p in e['per_rank']), 'summary: page-faults total')
+check(ctr['page-faults']['samples'] == sum(p['counter_samples'] for p in e['per_rank']), 'summary: page-faults samples')
+check(all(p['counters']['page-faults'] == pr['counter_value'] for p, pr in zip(s['processes'], e['per_rank'])), 'summary: page-faults per rank')
 regions = s['omp_regions']
 check(len(regions) == 1 and regions[0]['instances'] == e['ranks'] * e['iters'], 'one parallel region, instances')
 "

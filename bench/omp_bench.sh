@@ -20,6 +20,7 @@ out="$root/build/bench"
 mkdir -p "$out"
 clang -O2 -fopenmp -o "$out/omp_overhead" "$root/bench/omp_overhead.c"
 prog="$out/omp_overhead"
+load_start=$(cut -d' ' -f1 /proc/loadavg) # before our own runs add to it
 hpc="$root/bin/hpcollect"
 cd "$out"
 
@@ -52,28 +53,48 @@ for c in "empty1 200000" "barrier1 200000"; do
         echo "$c $setup ${T["$c/$setup"]} s CPU" >&2
     done
 done
-# 2 threads: wall-clock time
+# 2 threads: wall-clock time, the setups interleaved round by round (load that comes and
+# goes then hits them alike); the median of the rounds
+once() {
+    local setup=$1
+    shift
+    case $setup in
+    plain) "$prog" "$@" ;;
+    collector) OMP_TOOL=disabled "$hpc" -q -p off -o b.hpc "$prog" "$@" ;;
+    ompt) "$hpc" -q -p off -o b.hpc "$prog" "$@" ;;
+    full) "$hpc" -q -o b.hpc "$prog" "$@" ;;
+    esac | awk '{print $3}'
+    rm -rf b.hpc
+}
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+rounds=$((runs * 2 + 1))
 for c in "empty 20000" "barrier 50000" "loop 4000 100"; do
+    declare -A L=()
+    for _ in $(seq "$rounds"); do
+        for setup in plain collector ompt full; do
+            L[$setup]+="$(once "$setup" $c) "
+        done
+    done
     for setup in plain collector ompt full; do
-        T["$c/$setup"]=$(best 3 "$setup" $c)
-        echo "$c $setup ${T["$c/$setup"]} s" >&2
+        T["$c/$setup"]=$(echo "${L[$setup]}" | tr ' ' '\n' | grep . | median)
+        echo "$c $setup ${T["$c/$setup"]} s (median of $rounds)" >&2
     done
 done
 
 ns() { awk "BEGIN{printf \"%.0f\", ($1 - $2) * 1e9 / $3}"; }
 pct() { awk "BEGIN{printf \"%.2f\", ($1 - $2) * 100 / $2}"; }
-host="$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+host="$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $load_start at the start"
 r1=$(ns "${T["empty1 200000/ompt"]}" "${T["empty1 200000/collector"]}" 200000)
 u1=$(ns "${T["empty1 200000/ompt-unwind"]}" "${T["empty1 200000/ompt"]}" 200000)
 b1=$(ns "${T["barrier1 200000/ompt"]}" "${T["barrier1 200000/collector"]}" 200000)
 est=$(awk "BEGIN{printf \"%.2f\", ($r1 + $b1) / 100000 * 100}")
 l="loop 4000 100"
-load1=$(cut -d' ' -f1 /proc/loadavg)
-if awk "BEGIN{exit !($load1 < 2)}"; then
+load1=$(awk -v a="$load_start" -v b="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN{print (a + 0 > b + 0) ? a : b}')
+if awk "BEGIN{exit !($load1 < 1.5)}"; then
     wallnote="- Regions of 100 us: OMPT adds $(pct "${T["$l/ompt"]}" "${T["$l/collector"]}")% to the collector alone; hpcollect's default
   adds $(pct "${T["$l/full"]}" "${T["$l/plain"]}")% to the plain program."
 else
-    wallnote="- Load average $load1 during this run: two spinning threads on 2 shared CPUs are
+    wallnote="- Load average up to $load1 during this run: two spinning threads on 2 shared CPUs are
   scheduled too unevenly for these wall-clock comparisons to mean anything (they differ
   by tens of percent between identical runs); the event costs above are the measurement."
 fi
@@ -100,9 +121,8 @@ Cost of the events (1 thread, so no waiting: CPU time of the thread, best of $ru
 - A region of 2 threads has the master's region events and one barrier on its critical
   path: $r1 + $b1 ns, that is $est% of a 100 us region (target: at most 1%).
 
-Wall-clock time with 2 threads (best of 3 runs; on this shared 2-CPU machine the
-spread between runs is large, barrier times above all, so differences of a few percent
-are noise):
+Wall-clock time with 2 threads (median of $rounds rounds, the setups interleaved; on this
+shared 2-CPU VM identical runs differ by several percent, barriers by much more):
 
 | case | plain | collector, no OMPT | OMPT | hpcollect default |
 |---|---|---|---|---|

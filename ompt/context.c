@@ -23,7 +23,6 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <sys/mman.h>
 
 #include "omptool.h"
@@ -46,15 +45,6 @@ struct omptool_ctx_cache {
     uintptr_t stack_hi; /* end of this thread's stack, 0 = unknown */
     ctx_entry e[CTX_SETS][CTX_WAYS];
 };
-
-static _Atomic uint64_t n_hits, n_misses, n_uncacheable;
-
-void omptool_context_stats(omptool_ctx_stats *out)
-{
-    out->hits = atomic_load_explicit(&n_hits, memory_order_relaxed);
-    out->misses = atomic_load_explicit(&n_misses, memory_order_relaxed);
-    out->uncacheable = atomic_load_explicit(&n_uncacheable, memory_order_relaxed);
-}
 
 static uintptr_t stack_end(void)
 {
@@ -156,17 +146,14 @@ __attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *
     uintptr_t enter = (uintptr_t)enter_frame, ra = (uintptr_t)codeptr;
     struct omptool_ctx_cache *c =
         (enter && ra && !omptool_g.no_context_cache) ? cache_of(th) : NULL;
-    if (c == NULL) {
-        atomic_fetch_add_explicit(&n_uncacheable, 1, memory_order_relaxed);
+    if (c == NULL)
         return hpcollect_capture_context(t, 1);
-    }
     ctx_entry *set = c->e[(ra >> 4) % CTX_SETS];
     c->clock++;
     for (int w = 0; w < CTX_WAYS; w++) {
         ctx_entry *e = &set[w];
         if (e->codeptr == ra && path_matches(e, enter, c->stack_hi)) {
             e->stamp = c->clock;
-            atomic_fetch_add_explicit(&n_hits, 1, memory_order_relaxed);
             return e->node;
         }
     }
@@ -175,13 +162,11 @@ __attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *
     int n = learn_path(e, enter, ra);
     if (n <= 0 || node == 0) {
         e->codeptr = 0;
-        atomic_fetch_add_explicit(&n_uncacheable, 1, memory_order_relaxed);
         return node;
     }
     e->codeptr = ra;
     e->nframes = (uint32_t)n;
     e->node = node;
     e->stamp = c->clock;
-    atomic_fetch_add_explicit(&n_misses, 1, memory_order_relaxed);
     return node;
 }

@@ -163,12 +163,6 @@ uint64_t omptool_context_at_construct(omptool_thread *th, hpc_thread *t, const v
 /* Release the thread's cache (thread end). */
 void omptool_context_release(omptool_thread *th);
 
-/* Counters for the benchmark (process-wide, relaxed atomics). */
-typedef struct omptool_ctx_stats {
-    uint64_t hits, misses, uncacheable;
-} omptool_ctx_stats;
-void omptool_context_stats(omptool_ctx_stats *out);
-
 /* ---- callbacks, one file per family; each registers its own ---- */
 
 /* Register a callback; returns false when the runtime never delivers it. */

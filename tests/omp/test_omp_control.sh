@@ -3,7 +3,10 @@
 # omp_control_tool (progs/omp_control.c), gcc and clang builds: the program pauses the
 # profiler around the second of three phases of 2 x 100 ms of CPU. The tool answers
 # success, and the profile holds the CPU burnt in phases 1 and 3 (0.2 s each; waits at
-# their barriers come on top), nothing of phase 2.
+# their barriers come on top), nothing of phase 2. phase1() and phase3() reach the same
+# construct (in phase()) from the same stack depth: the per-thread cache of construct call
+# paths (ompt/context.c) must tell them apart by the return addresses on the stack, or
+# phase 3's time would show under phase1.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp"

@@ -2,7 +2,9 @@
 """Counter sampling overhead benchmark (make bench-counters; not a test).
 
 Runs bench/counter_work plain and under hpcollect with counters at their default
-intervals (software events: the hardware ones cannot be opened on these machines),
+intervals (software events: the hardware ones cannot be opened on these machines), and
+page-faults also at hi (10x the samples) and lo (a tenth), which separates the cost of
+each sample from the kernel's cost of counting every fault,
 alternating the configurations RUNS times, and reports per configuration the median
 wall time and CPU time (user+system of the program and hpcollect, from wait4) as a ratio
 to the plain run, and the counter samples recorded per run. -p off and -S off throughout,
@@ -21,6 +23,8 @@ CONFIGS = {
     "plain": None,
     "-h none": [],
     "-h page-faults": ["-h", "page-faults"],
+    "-h page-faults,hi": ["-h", "page-faults,hi"],
+    "-h page-faults,lo": ["-h", "page-faults,lo"],
     "-h context-switches": ["-h", "context-switches"],
     "-h task-clock": ["-h", "task-clock"],
     "-h page-faults,context-switches,cpu-migrations":

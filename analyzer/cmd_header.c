@@ -21,6 +21,13 @@
 #include "procinfo.h"
 #include "report_util.h"
 
+/* "USR1" for a signal number from the settings record ("?" for a damaged one). */
+static const char *sig_abbrev(uint64_t sig)
+{
+    const char *a = sig < 65 ? sigabbrev_np((int)sig) : NULL;
+    return a ? a : "?";
+}
+
 static const char *onoff(uint64_t v)
 {
     return v ? "on" : "off";
@@ -76,8 +83,23 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
         if (s->clock_note.n)
             fprintf(f, "    note: %s\n", hpc_str_copy(s1, sizeof(s1), s->clock_note));
     }
+    size_t ci = 0; /* -h */
+    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_counter_def, &ci));) {
+        const hpc_rec_counter_def *c = &r->u.counter_def;
+        fprintf(f, "  %s counter-profiling: %s, interval = %" PRIu64 " %s (%s)\n",
+                c->flags & HPC_COUNTER_SOFTWARE ? "Software" : "Hardware",
+                hpc_str_copy(s1, sizeof(s1), c->name), c->interval,
+                hpc_str_copy(s2, sizeof(s2), c->unit), hpc_str_copy(s3, sizeof(s3), c->spec));
+    }
+    if (s->clock_source == HPC_CLOCK_NONE && s->clock_note.n) /* counters that failed */
+        fprintf(f, "    note: %s\n", hpc_str_copy(s1, sizeof(s1), s->clock_note));
     if (s->sample_period_ns)
         fprintf(f, "  Periodic sampling, %.3f secs\n", (double)s->sample_period_ns * 1e-9);
+    if (s->sample_signal)
+        fprintf(f, "  Sample signal: SIG%s\n", sig_abbrev(s->sample_signal));
+    if (s->pause_signal)
+        fprintf(f, "  Pause-resume signal: SIG%s%s\n", sig_abbrev(s->pause_signal),
+                s->start_paused ? " (started paused)" : "");
     fprintf(f, "  Follow descendant processes: %s\n", onoff(s->follow));
     if (s->size_limit)
         fprintf(f, "  Size limit: %" PRIu64 " MB\n", s->size_limit >> 20);

@@ -13,6 +13,7 @@
  *     Metrics:
  *       [X] Total CPU (cpu), sec.: [1.160]
  *       [ ] Samples (samples): [1160]
+ *       [X] page-faults (page-faults), events: [20000] (counted all the time)
  *
  *     Sample periods of process main:
  *      Sample Label      Start     End Duration   User  System MinFlt MajFlt InBlk OutBlk  VCSw
@@ -169,6 +170,19 @@ static void experiments(hpa_ctx *ctx, hpa_json *j)
     }
 }
 
+/* For a counter: whether its group was multiplexed, so its values are scaled estimates
+ * (value * enabled / running per sample, as perf stat scales). */
+static void counter_scaling(FILE *f, const hpa_metric *m)
+{
+    if (!m->enabled_ns)
+        return;
+    if (m->running_ns >= m->enabled_ns)
+        fprintf(f, " (counted all the time)");
+    else
+        fprintf(f, " (multiplexed: counted %.1f%% of the time; values scaled by enabled/running)",
+                100.0 * (double)m->running_ns / (double)m->enabled_ns);
+}
+
 static void metrics(hpa_ctx *ctx, hpa_json *j, const hpa_profile *p)
 {
     const hpa_metrics *ms = &p->metrics;
@@ -181,7 +195,9 @@ static void metrics(hpa_ctx *ctx, hpa_json *j, const hpa_profile *p)
         if (ctx->opts.format == HPA_TEXT) {
             fprintf(ctx->out, "  [%c] %s (%s)%s%s: [", hpa_metrics_selected(ms, m) ? 'X' : ' ',
                     ms->m[m].title, ms->m[m].key, ms->m[m].unit[0] ? ", " : "", ms->m[m].unit);
-            fprintf(ctx->out, ms->m[m].time ? "%.3f]\n" : "%.0f]\n", v);
+            fprintf(ctx->out, ms->m[m].time ? "%.3f]" : "%.0f]", v);
+            counter_scaling(ctx->out, &ms->m[m]);
+            fputc('\n', ctx->out);
         } else if (ctx->opts.format == HPA_JSON) {
             hpa_json_begin_obj(j);
             hpa_json_kstr(j, "key", ms->m[m].key);
@@ -189,6 +205,9 @@ static void metrics(hpa_ctx *ctx, hpa_json *j, const hpa_profile *p)
             hpa_json_key(j, "selected");
             hpa_json_bool(j, hpa_metrics_selected(ms, m));
             hpa_json_kdouble(j, "total", v);
+            if (ms->m[m].enabled_ns) /* a counter: the fraction of time it counted */
+                hpa_json_kdouble(j, "counted_fraction",
+                                 (double)ms->m[m].running_ns / (double)ms->m[m].enabled_ns);
             hpa_json_end_obj(j);
         }
     }

@@ -49,6 +49,7 @@ static const struct {
     {"totalcpu", "cpu"},
     {"ompwork", "omp_work"},
     {"ompwait", "omp_wait"},
+    {"mpi", "mpi_cpu"},
 };
 
 int hpa_metrics_lookup(const hpa_metrics *ms, const char *name)

@@ -39,6 +39,9 @@ typedef struct hpa_metric {
     double scale;        /* raw sum * scale = shown value (1e-9 for ns -> s) */
     bool time;           /* shown in seconds; JSON keys get "_s" */
     bool visible;        /* shown in text reports by default */
+    /* HPA_SRC_COUNTER: sums of the samples' enabled/running times; running < enabled
+     * means the counter group was multiplexed and its values are scaled estimates. */
+    uint64_t enabled_ns, running_ns;
 } hpa_metric;
 
 /* Sum kinds a metric column can show; a selection entry holds a set of them. */

@@ -90,54 +90,6 @@ void hpa_profile_close(hpa_profile *p)
     free(p);
 }
 
-/* ---------------------------------------------------------------- metrics */
-
-static char *own(hpa_profile *p, const char *fmt, hpc_str s)
-{
-    char buf[256], name[200];
-    hpc_str_copy(name, sizeof(name), s);
-    snprintf(buf, sizeof(buf), fmt, name);
-    char **v = realloc(p->owned, sizeof(*v) * (p->nowned + 1));
-    if (!v)
-        return NULL;
-    p->owned = v;
-    char *c = strdup(buf);
-    if (c)
-        p->owned[p->nowned++] = c;
-    return c;
-}
-
-/* One metric per distinct counter name over all processes (issue 5 shows them). */
-static int add_counter_metrics(hpa_profile *p)
-{
-    for (size_t i = 0; i < p->nprocs; i++) {
-        hpa_process *pr = &p->procs[i];
-        memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
-        size_t it = 0;
-        for (const hpc_record *r; (r = hpc_proc_next_of(pr->proc, HPC_K_counter_def, &it));) {
-            const hpc_rec_counter_def *c = &r->u.counter_def;
-            if (c->index >= 64)
-                continue;
-            char key[200];
-            hpc_str_copy(key, sizeof(key), c->name);
-            int m = hpa_metrics_find(&p->metrics, key);
-            if (m < 0) {
-                hpa_metric def = {.source = HPA_SRC_COUNTER, .scale = 1, .visible = true};
-                def.key = own(p, "%s", c->name);
-                def.title = def.key;
-                def.unit = own(p, "%s", c->unit);
-                def.counter = (unsigned)i; /* unused: processes map indexes below */
-                if (!def.key || !def.unit)
-                    return HPC_E_NOMEM;
-                m = hpa_metrics_add(&p->metrics, &def);
-            }
-            if (m >= 0)
-                pr->counter_metric[c->index] = (unsigned)m;
-        }
-    }
-    return 0;
-}
-
 /* ---------------------------------------------------------------- reading threads */
 
 typedef struct loader {
@@ -304,7 +256,7 @@ static int add_counter_sample(loader *L, const hpc_rec_sample_counter *s)
     unsigned m = s->counter < 64 ? L->pr->counter_metric[s->counter] : UINT_MAX;
     if (m == UINT_MAX || !keep_sample(L, s->time, s->cpu, s->state))
         return 0;
-    const hpa_metric *def = &L->p->metrics.m[m];
+    hpa_metric *def = &L->p->metrics.m[m];
     uint32_t state = (uint32_t)s->state;
     uint32_t ctx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
     if (!hpa_metric_counts(def, state))
@@ -312,7 +264,13 @@ static int add_counter_sample(loader *L, const hpc_rec_sample_counter *s)
     uint32_t b = bucket_of(L, checked_node(L, s->node), state, ctx);
     if (b == UINT32_MAX)
         return HPC_E_NOMEM;
-    t->vals[(size_t)b * L->p->metrics.n + m] += s->value;
+    uint64_t *v = t->vals + (size_t)b * L->p->metrics.n;
+    v[m] += s->value;
+    def->enabled_ns += s->enabled_ns; /* how much was multiplexed (metrics.h) */
+    def->running_ns += s->running_ns;
+    unsigned tm = L->pr->counter_time_metric[s->counter]; /* cycles as time */
+    if (tm != UINT_MAX)
+        v[tm] += (uint64_t)((double)s->value * 1e9 / (double)L->pr->counter_hz[s->counter]);
     return 0;
 }
 
@@ -461,7 +419,7 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f)
         return HPC_E_NOMEM;
     if (f)
         p->filter = *f;
-    int rc = add_counter_metrics(p);
+    int rc = hpa_metrics_from_records(p); /* counters, cycles as time, MPI CPU */
     /* OpenMP regions first: their metrics join the set, and samples are classified by
      * region as they are read (omp_model.h). */
     for (size_t i = 0; rc == 0 && i < p->nprocs; i++)

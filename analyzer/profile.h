@@ -67,8 +67,10 @@ typedef struct hpa_process {
     uint64_t t0; /* proc_begin.time, or the earliest thread start */
     uint32_t nthreads;
     hpa_thread *threads;
-    unsigned counter_metric[64]; /* counter_def.index -> metric, or UINT_MAX */
-    struct hpa_omp_proc *omp;    /* OpenMP regions and contexts (omp_model.h), or NULL */
+    unsigned counter_metric[64];      /* counter_def.index -> metric, or UINT_MAX */
+    unsigned counter_time_metric[64]; /* -> its time metric (cycles), or UINT_MAX */
+    uint64_t counter_hz[64];          /* cpu_hz of a counter with a time metric */
+    struct hpa_omp_proc *omp;         /* OpenMP regions and contexts (omp_model.h), or NULL */
 } hpa_process;
 
 typedef struct hpa_profile {
@@ -144,6 +146,11 @@ typedef void (*hpa_sample_fn)(void *arg, const hpa_path_ctx *ctx, uint64_t time,
 typedef void (*hpa_record_fn)(void *arg, const hpa_process *pr, const hpa_thread *t,
                               const hpc_record *rec);
 int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn record_fn, void *arg);
+
+/* metrics_recorded.c: add the metrics of what the experiments recorded (a metric per
+ * counter, cycles as time, MPI CPU) and map each process's counters to them. Called by
+ * hpa_profile_load before reading samples. Returns 0 or HPC_E_NOMEM. */
+int hpa_metrics_from_records(hpa_profile *p);
 
 /* Sum of every bucket's vals into total (metrics.n entries). */
 void hpa_profile_total(const hpa_profile *p, uint64_t *total);

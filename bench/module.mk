@@ -26,3 +26,17 @@ bench-omp: all
 	bench/omp_bench.sh $(or $(RUNS),7)
 
 bench: bench-omp
+
+# make bench-counters   counter sampling overhead at the default intervals (issue 5)
+BENCH_COUNTER_WORK := $(BENCH_DIR)/counter_work
+
+$(BENCH_COUNTER_WORK): bench/counter_work.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $<
+
+.PHONY: bench-counters
+bench-counters: all $(BENCH_COUNTER_WORK) $(TESTDIR)/tools/hpexp-dump
+	HPC_TESTDIR=$(TESTDIR) bench/counter_bench.py $(BINDIR) $(BENCH_COUNTER_WORK) \
+	    $(or $(RUNS),15) $(or $(UNITS),50)
+
+bench: bench-counters

@@ -59,5 +59,15 @@ void hpc_config_init(hpc_config *cfg)
     env_str("HPCOLLECT_OMP_RUNTIME", cfg->omp_runtime, sizeof cfg->omp_runtime, "auto");
     cfg->debug_unwind_fault = env_u64("HPCOLLECT_DEBUG_UNWIND_FAULT", 0);
     env_str("HPCOLLECT_PRELOAD", cfg->preload, sizeof cfg->preload, "");
+    env_str("HPCOLLECT_COUNTERS", cfg->counters_env, sizeof cfg->counters_env, "");
+    cfg->ncounters = hpc_counters_parse(cfg->counters_env, cfg->counter, HPC_MAX_COUNTERS);
+    if (cfg->ncounters < 0) {
+        fprintf(stderr, "hpcollect: HPCOLLECT_COUNTERS is malformed: no counter profiling\n");
+        cfg->ncounters = 0;
+    }
+    cfg->sample_ns = env_u64("HPCOLLECT_SAMPLE_NS", 0);
+    cfg->sample_sig = (int)env_u64("HPCOLLECT_SAMPLE_SIG", 0);
+    cfg->pause_sig = (int)env_u64("HPCOLLECT_PAUSE_SIG", 0);
+    cfg->start_paused = (int)env_u64("HPCOLLECT_START_PAUSED", 0);
     cfg->active = cfg->exp[0] == '/' && cfg->subexp[0] != 0;
 }

@@ -30,6 +30,13 @@
  *   HPCOLLECT_PRELOAD       colon-separated list of the libraries hpcollect added to
  *                           LD_PRELOAD; removed again from descendants when -F off.
  *
+ *   HPCOLLECT_COUNTERS      -h: the counters, resolved by the launcher (format in counters.h);
+ *                           unset or "" = no counter profiling.
+ *   HPCOLLECT_SAMPLE_NS     -S: period of the global sample points in ns, 0 = off.
+ *   HPCOLLECT_SAMPLE_SIG    -l: signal number whose deliveries record a sample point, 0 = none.
+ *   HPCOLLECT_PAUSE_SIG     -y: signal number whose deliveries toggle pause/resume, 0 = none.
+ *   HPCOLLECT_START_PAUSED  -y SIG,r: 1 = start paused.
+ *
  * Issues 3-5 add their variables here (and to hpc_config) the same way.
  */
 #ifndef HPC_COLLECTOR_CONFIG_H
@@ -37,6 +44,7 @@
 
 #include <stdint.h>
 
+#include "counters.h"
 #include "experiment.h"
 
 #define HPCOLLECT_ENV_PREFIX "HPCOLLECT_"
@@ -63,6 +71,13 @@ typedef struct hpc_config {
     char omp_runtime[32];
     char preload[2048];
     uint64_t debug_unwind_fault;
+    char counters_env[4096]; /* HPCOLLECT_COUNTERS as given, for descendants */
+    int ncounters;
+    hpc_counter_def counter[HPC_MAX_COUNTERS];
+    uint64_t sample_ns; /* -S */
+    int sample_sig;     /* -l */
+    int pause_sig;      /* -y */
+    int start_paused;
 } hpc_config;
 
 /* Read every HPCOLLECT_* variable into cfg. NOT signal-safe (getenv); call once. */

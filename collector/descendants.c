@@ -127,6 +127,11 @@ static char **descendant_env(char *const envp[], const char *name, int descent, 
         v[k++] = make_u64("HPCOLLECT_MPI_TRACE", (uint64_t)c->mpi_trace);
         v[k++] = make_var("HPCOLLECT_OMP_RUNTIME", c->omp_runtime);
         v[k++] = make_var("HPCOLLECT_PRELOAD", c->preload);
+        v[k++] = make_var("HPCOLLECT_COUNTERS", c->counters_env);
+        v[k++] = make_u64("HPCOLLECT_SAMPLE_NS", c->sample_ns);
+        v[k++] = make_u64("HPCOLLECT_SAMPLE_SIG", (uint64_t)c->sample_sig);
+        v[k++] = make_u64("HPCOLLECT_PAUSE_SIG", (uint64_t)c->pause_sig);
+        v[k++] = make_u64("HPCOLLECT_START_PAUSED", (uint64_t)hpc_P.paused);
     }
     if (pl[0])
         v[k++] = make_var("LD_PRELOAD", pl);

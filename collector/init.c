@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "control.h"
 #include "real.h"
 #include "source.h"
 
@@ -178,9 +179,14 @@ static void write_settings(hpc_stream *s)
         .tend_ns = c->tend_ns,
         .mpi_trace = (uint64_t)c->mpi_trace,
         .omp_runtime = hpc_cstr(c->omp_runtime),
+        .sample_period_ns = c->sample_ns,
+        .sample_signal = (uint64_t)c->sample_sig,
+        .pause_signal = (uint64_t)c->pause_sig,
+        .start_paused = (uint64_t)(c->pause_sig && c->start_paused),
         .unwinder = hpc_cstr(unwinder),
     };
     hpc_write_settings(s, &r);
+    hpc_counters_write_defs(s);
 }
 
 int hpc_process_begin(const char *name, const char *parent, int descent,
@@ -208,6 +214,7 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
         return -1;
     }
     hpc_P.start_ns = hpc_now_ns();
+    hpc_control_init();
     hpc_P.active = 1;
     if (hpc_thread_begin(main_thread) != 0)
         hpc_thread_free(main_thread);
@@ -222,6 +229,7 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
         hpc_write_sample_point_locked(s, HPC_SAMPLE_START, "start");
         hpc_proc_unlock();
     }
+    hpc_sampler_start();
     return 0;
 }
 

@@ -17,7 +17,7 @@ COLLECTOR_SRCS := $(wildcard collector/*.c)
 
 $(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpfm
 
 # The preloaded library runs inside other people's programs. Under SANITIZE=1 it gets
 # UBSan only: ASan would have to come first in the LD_PRELOAD of every profiled program,

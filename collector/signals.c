@@ -27,7 +27,17 @@ hpc_sig_shadow hpc_shadow[NSIG];
 volatile int hpc_signals_ready;
 static int shadow_lock;
 
-static const int owned_signals[] = {SIGPROF, SIGSEGV, SIGBUS};
+/* SIGPROF, SIGSEGV, SIGBUS, and the -l / -y signals when given (control.h): the program's
+ * handlers for those are kept but not run, as the reference says of collect's. */
+static int owned_signals[5] = {SIGPROF, SIGSEGV, SIGBUS};
+static size_t nowned = 3;
+
+static void own_control_signal(int sig)
+{
+    if (sig <= 0 || sig >= 64 || (hpc_signals_owned_mask() & hpc_sigbit(sig)))
+        return;
+    owned_signals[nowned++] = sig;
+}
 static const int watched_signals[] = {SIGABRT, SIGFPE,  SIGILL,    SIGTERM, SIGINT,  SIGHUP,
                                       SIGQUIT, SIGTRAP, SIGSYS,    SIGXCPU, SIGXFSZ, SIGALRM,
                                       SIGUSR1, SIGUSR2, SIGVTALRM, SIGPIPE, SIGPWR,  SIGSTKFLT};
@@ -35,7 +45,7 @@ static const int watched_signals[] = {SIGABRT, SIGFPE,  SIGILL,    SIGTERM, SIGI
 uint64_t hpc_signals_owned_mask(void)
 {
     uint64_t m = 0;
-    for (size_t i = 0; i < sizeof owned_signals / sizeof owned_signals[0]; i++)
+    for (size_t i = 0; i < nowned; i++)
         m |= hpc_sigbit(owned_signals[i]);
     return m;
 }
@@ -107,7 +117,9 @@ static void shadow_write(int sig, const struct sigaction *act)
 
 void hpc_signals_install(void)
 {
-    for (size_t i = 0; i < sizeof owned_signals / sizeof owned_signals[0]; i++) {
+    own_control_signal(hpc_P.cfg.sample_sig);
+    own_control_signal(hpc_P.cfg.pause_sig);
+    for (size_t i = 0; i < nowned; i++) {
         int sig = owned_signals[i];
         struct sigaction cur;
         hpc_real.sigaction(sig, NULL, &cur);
@@ -118,6 +130,8 @@ void hpc_signals_install(void)
     for (size_t i = 0; i < sizeof watched_signals / sizeof watched_signals[0]; i++) {
         int sig = watched_signals[i];
         struct sigaction cur;
+        if (hpc_shadow[sig].kind == HPC_SIG_OWNED)
+            continue; /* a -l / -y signal */
         hpc_real.sigaction(sig, NULL, &cur);
         shadow_write(sig, &cur);
         hpc_shadow[sig].kind = HPC_SIG_WATCHED;
@@ -214,7 +228,6 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
             *old = t->sample_mask;
         return 0;
     }
-    const size_t nowned = sizeof owned_signals / sizeof owned_signals[0];
     uint64_t prev = hpc_user_blocked, next = prev;
     sigset_t copy;
     const sigset_t *use = set;

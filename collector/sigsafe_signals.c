@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "control.h"
 #include "real.h"
 #include "signals.h"
 #include "source.h"
@@ -144,6 +145,17 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno;
     hpc_thread_priv *t = hpc_self();
+    int counter = sig == HPC_CLOCK_SIGNAL && t ? hpc_counter_of_signal(t, si) : -1;
+    if (counter >= 0) {
+        if (hpc_P.active)
+            hpc_sample_counter(t, counter, uc);
+        errno = saved;
+        return;
+    }
+    if (hpc_control_signal(sig)) { /* -l, -y: control.h */
+        errno = saved;
+        return;
+    }
     if (sig == HPC_CLOCK_SIGNAL && hpc_clock_is_ours(t, si)) {
         if (t && hpc_P.active)
             hpc_sample_clock(t, uc);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "collector_api.h"
+#include "counters.h"
 
 #define HPC_MAX_DEPTH 512 /* frames kept per stack; deeper stacks are cut and counted */
 
@@ -44,7 +45,8 @@ typedef struct hpc_thread_priv {
     timer_t timer;    /* timer source */
     struct itimerspec timer_spec;
     int timer_ok;
-    uint64_t last_cpu_ns; /* thread CPU time at the previous recorded sample */
+    hpc_counter_group ctr; /* -h counters (source_counter.c) */
+    uint64_t last_cpu_ns;  /* thread CPU time at the previous recorded sample */
     uint64_t samples;
     uint64_t unwinds; /* HPCOLLECT_DEBUG_UNWIND_FAULT counter */
     hpc_cct cct;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "collector.h"
+#include "control.h"
 
 uint64_t hpc_now_ns(void)
 {
@@ -55,6 +56,7 @@ void hpc_get_usage(hpc_usage *u)
 
 void hpc_write_sample_point_locked(hpc_stream *s, unsigned reason, const char *label)
 {
+    hpc_control_drain_locked(s); /* points queued by -l / -y come first (control.h) */
     hpc_usage u;
     hpc_get_usage(&u);
     hpc_rec_sample_point r = {

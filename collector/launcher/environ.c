@@ -171,5 +171,12 @@ int hpc_env_prepare(hpc_env *e, const hpc_launch *l)
     env_set_u64(e, "HPCOLLECT_TEND_NS", o->tend_ns);
     env_set_u64(e, "HPCOLLECT_MPI_TRACE", (uint64_t)o->mpi_trace);
     hpc_env_set(e, "HPCOLLECT_OMP_RUNTIME", o->omp_runtime);
+    char counters[4096];
+    hpc_counters_env(o, counters, sizeof counters);
+    hpc_env_set(e, "HPCOLLECT_COUNTERS", counters);
+    env_set_u64(e, "HPCOLLECT_SAMPLE_NS", o->sample_ns);
+    env_set_u64(e, "HPCOLLECT_SAMPLE_SIG", (uint64_t)o->sample_sig);
+    env_set_u64(e, "HPCOLLECT_PAUSE_SIG", (uint64_t)o->pause_sig);
+    env_set_u64(e, "HPCOLLECT_START_PAUSED", (uint64_t)o->start_paused);
     return add_preloads(e, l);
 }

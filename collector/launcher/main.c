@@ -242,10 +242,14 @@ int main(int argc, char **argv)
         printf("hpcollect %s\n", HPC_VERSION);
         return 0;
     }
+    if (o.list_counters)
+        return hpc_counters_list();
     if (!o.argv[0]) {
         fprintf(stderr, "hpcollect: no program given; try 'hpcollect --help'\n");
         return 2;
     }
+    if (hpc_counters_probe(&o) != 0) /* -h events this machine cannot count, -l = -y */
+        return 2;
     static char program[PATH_MAX], libdir[PATH_MAX], exp[PATH_MAX], sub[256], subdir[PATH_MAX];
     int rc = hpc_resolve_program(o.argv[0], program, sizeof program);
     if (rc)

@@ -211,10 +211,13 @@ static const hpc_option options[] = {
     {"-d", "DIR", opt_dir, "directory to create the experiment in (default .)"},
     {"-p", "on|off|hi|lo|<ms>", opt_clock,
      "clock profiling: on = 10 ms, hi = 1 ms, lo = 100 ms, or ms ('u' suffix: µs)"},
-    {"-h", "EVENT[,INTERVAL]...", opt_unimplemented, "counter overflow profiling; -h list"},
-    {"-S", "on|off|<s>", opt_unimplemented, "periodic global samples"},
-    {"-l", "SIGNAL", opt_unimplemented, "record a sample point on each SIGNAL"},
-    {"-y", "SIGNAL[,r]", opt_unimplemented, "pause/resume on SIGNAL (r: start paused)"},
+    {"-h", "EVENT[,INTERVAL]...", hpc_opt_counters,
+     "counter overflow profiling (INTERVAL: a number, on, hi, lo); -h list shows the events"},
+    {"-S", "on|off|<s>", hpc_opt_sample_period,
+     "periodic global sample points with resource usage (default 1 s)"},
+    {"-l", "SIGNAL", hpc_opt_sample_signal, "record a sample point on each SIGNAL"},
+    {"-y", "SIGNAL[,r]", hpc_opt_pause_signal,
+     "each SIGNAL toggles pause/resume of recording (r: start paused)"},
     {"-m", "on|off", opt_mpi, "MPI tracing (default on)"},
     {"-F", "on|off", opt_follow, "follow fork/exec descendants (default on)"},
     {"-L", "MB", opt_limit, "stop recording when the experiment reaches MB megabytes"},
@@ -241,6 +244,7 @@ static void set_defaults(hpc_opts *o)
     o->follow = 1;
     o->mpi_trace = 1;
     o->omp_runtime = "auto";
+    o->sample_ns = 1000 * NS_PER_MS;
 }
 
 int hpc_opts_parse(hpc_opts *o, int argc, char **argv)

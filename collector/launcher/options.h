@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "counter_opts.h"
+
 typedef struct hpc_opts {
     const char *name;        /* -o, NULL = default "<prog>.<N>.hpc" */
     const char *dir;         /* -d, NULL = current directory */
@@ -20,10 +22,17 @@ typedef struct hpc_opts {
     uint64_t tend_ns;        /* 0 = none */
     int mpi_trace;           /* -m */
     const char *omp_runtime; /* --omp-runtime */
-    int quiet;               /* -q */
-    int version;             /* -V */
-    int help;                /* --help */
-    char **argv;             /* the program and its arguments, NULL-terminated */
+    int ncounters;           /* -h */
+    hpc_counter_def counters[HPC_MAX_COUNTERS];
+    int list_counters;  /* -h list */
+    uint64_t sample_ns; /* -S, 0 = off */
+    int sample_sig;     /* -l, 0 = none */
+    int pause_sig;      /* -y, 0 = none */
+    int start_paused;   /* -y SIG,r */
+    int quiet;          /* -q */
+    int version;        /* -V */
+    int help;           /* --help */
+    char **argv;        /* the program and its arguments, NULL-terminated */
 } hpc_opts;
 
 /*

@@ -16,7 +16,7 @@ command -v objdump >/dev/null || skip "objdump (binutils) missing: disasm cannot
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/analyzer"
 SRC="$HPC_ROOT/tests/analyzer/progs/phases.c"
 mark() { grep -n "$1 \*/" "$SRC" | cut -d: -f1; }
-"$HPCOLLECT" -q -p hi -o ph.hpc "$PROGS/analyzer/phases" >/dev/null
+"$HPCOLLECT" -q -p hi -S off -o ph.hpc "$PROGS/analyzer/phases" >/dev/null
 
 # script and stdin forms
 cat >cmds.txt <<'EOF'

@@ -1,0 +1,112 @@
+/*
+ * metrics_recorded.c - the metrics an experiment brings with what it recorded, added to
+ * the base set (CPU time, samples) before the thread streams are read:
+ *
+ *   - one per counter name (-h), over all processes: "page-faults", "cycles", ... with
+ *     the unit of its counter_def; JSON/CSV keys excl_<name>, incl_<name>;
+ *   - for a counter of cycles whose process knew its clock rate, the same counts as time,
+ *     "<name>_time" (er_print shows cycle counters as time): each sample adds
+ *     value / cpu_hz of its own process, so hosts of different speeds add up right; the
+ *     count metric is then hidden by default but stays selectable;
+ *   - "mpi_cpu" (alias "mpi"), the CPU time of clock samples taken inside MPI calls
+ *     (HPC_STATE_MPI): MPI time as sampled, inclusive in the callers of the MPI calls.
+ *     Shown by default when a process called MPI_Init.
+ *
+ * Per process, counter_def.index maps to these metrics (hpa_process.counter_metric,
+ * counter_time_metric, counter_hz); profile.c's loader adds each sample_counter to both.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+static char *own(hpa_profile *p, const char *text)
+{
+    char **v = realloc(p->owned, sizeof(*v) * (p->nowned + 1));
+    if (!v)
+        return NULL;
+    p->owned = v;
+    char *c = strdup(text);
+    if (c)
+        p->owned[p->nowned++] = c;
+    return c;
+}
+
+/* The metric named key, made with def (key, title and unit copied) if it is new. */
+static int find_or_add(hpa_profile *p, const char *key, const char *title, const char *unit,
+                       hpa_metric def)
+{
+    int m = hpa_metrics_find(&p->metrics, key);
+    if (m >= 0)
+        return m;
+    def.key = own(p, key);
+    def.title = own(p, title);
+    def.unit = own(p, unit);
+    if (!def.key || !def.title || !def.unit)
+        return HPC_E_NOMEM;
+    m = hpa_metrics_add(&p->metrics, &def);
+    return m < 0 ? INT_MIN : m; /* INT_MIN: the set is full; the counter is not shown */
+}
+
+static int add_counter(hpa_profile *p, hpa_process *pr, const hpc_rec_counter_def *c)
+{
+    char name[200], unit[64], key[240], title[240];
+    hpc_str_copy(name, sizeof(name), c->name);
+    hpc_str_copy(unit, sizeof(unit), c->unit);
+    bool as_time = (c->flags & HPC_COUNTER_CYCLES) && c->cpu_hz;
+    hpa_metric counts = {.source = HPA_SRC_COUNTER, .scale = 1, .visible = !as_time};
+    int m = find_or_add(p, name, name, unit, counts);
+    if (m == HPC_E_NOMEM)
+        return m;
+    if (m >= 0)
+        pr->counter_metric[c->index] = (unsigned)m;
+    if (!as_time)
+        return 0;
+    hpa_metric time = {.source = HPA_SRC_COUNTER, .scale = 1e-9, .time = true, .visible = true};
+    snprintf(key, sizeof(key), "%s_time", name);
+    snprintf(title, sizeof(title), "%s time", name);
+    int t = find_or_add(p, key, title, "sec.", time);
+    if (t == HPC_E_NOMEM)
+        return t;
+    if (t >= 0) {
+        pr->counter_time_metric[c->index] = (unsigned)t;
+        pr->counter_hz[c->index] = c->cpu_hz;
+        if (m >= 0) /* both columns count while no selection hides the events */
+            p->metrics.m[m].visible = false;
+    }
+    return 0;
+}
+
+static int add_mpi_cpu(hpa_profile *p, bool visible)
+{
+    hpa_metric mpi = {.source = HPA_SRC_CLOCK_TIME,
+                      .state_mask = HPC_STATE_MPI,
+                      .state_value = HPC_STATE_MPI,
+                      .scale = 1e-9,
+                      .time = true,
+                      .visible = visible};
+    int m = find_or_add(p, "mpi_cpu", "MPI CPU", "sec.", mpi);
+    return m == HPC_E_NOMEM ? m : 0;
+}
+
+int hpa_metrics_from_records(hpa_profile *p)
+{
+    bool mpi = false;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        hpa_process *pr = &p->procs[i];
+        memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
+        memset(pr->counter_time_metric, 0xff, sizeof(pr->counter_time_metric));
+        size_t it = 0;
+        for (const hpc_record *r; (r = hpc_proc_next_of(pr->proc, HPC_K_counter_def, &it));) {
+            if (r->u.counter_def.index >= 64)
+                continue;
+            int rc = add_counter(p, pr, &r->u.counter_def);
+            if (rc < 0)
+                return rc;
+        }
+        mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
+    }
+    return add_mpi_cpu(p, mpi);
+}

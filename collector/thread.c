@@ -19,9 +19,10 @@
 #include "real.h"
 #include "source.h"
 
-/* Thread streams grow in 64 KiB chunks (about 5000 samples of a steady stack): short
- * threads then reserve and truncate little, long ones remap rarely. */
-#define HPC_THREAD_CHUNK (64u * 1024)
+/* Thread streams use the default 256 KiB chunk: the writer grows a stream's file in
+ * doubling steps from 16 KiB (experiment/sigsafe_stream.c), so a short thread reserves
+ * 16 KiB and a long one changes chunks rarely. */
+#define HPC_THREAD_CHUNK 0
 
 static __thread hpc_thread_priv *tls_self __attribute__((tls_model("initial-exec")));
 static hpc_thread_priv *all_threads;

@@ -326,6 +326,7 @@ typedef struct hpc_stream {
     uint64_t win_off;    /* file offset of the current chunk */
     uint32_t pos;        /* write offset inside the current chunk */
     uint32_t chunk_size;
+    uint32_t lim;        /* bytes of the current chunk the file holds, pre-faulted */
     uint64_t time_base;  /* previous T value written */
     hpc_budget *budget;  /* may be NULL */
     int lock;            /* for shared streams, see hpc_stream_lock */

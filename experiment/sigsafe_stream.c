@@ -80,6 +80,13 @@ static void close_keep_errno(int fd)
     errno = e;
 }
 
+static void munmap_keep_errno(void *p, size_t n)
+{
+    int e = errno;
+    munmap(p, n);
+    errno = e;
+}
+
 static size_t str_len(const char *p)
 {
     size_t n = 0;
@@ -197,16 +204,22 @@ int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind
     }
     uint32_t lim = chunk_size < STEP_FIRST ? chunk_size : STEP_FIRST;
     void *h = MAP_FAILED, *w = MAP_FAILED;
-    if (file_grow(fd, 0, lim) == 0 && (h = map_chunk(fd, 0, HPC_HEADER_SIZE)) != MAP_FAILED &&
-        (w = map_chunk(fd, 0, chunk_size)) != MAP_FAILED && prefault(w, lim) != 0) {
-        munmap(w, chunk_size);
+    if (file_grow(fd, 0, lim) == 0 && (h = map_chunk(fd, 0, HPC_HEADER_SIZE)) != MAP_FAILED)
+        w = map_chunk(fd, 0, chunk_size);
+    if (!keep_fd && w != MAP_FAILED) { /* the mappings are all it needs until it grows */
+        close_keep_errno(fd);
+        fd = -1;
+    }
+    if (w != MAP_FAILED && prefault(w, lim) != 0) {
+        munmap_keep_errno(w, chunk_size);
         w = MAP_FAILED;
     }
     if (w == MAP_FAILED) {
         int e = errno;
         if (h != MAP_FAILED)
             munmap(h, HPC_HEADER_SIZE);
-        close(fd);
+        if (fd >= 0)
+            close(fd);
         unlink(path);
         budget_give_back(budget, HPC_HEADER_SIZE);
         errno = e;
@@ -232,10 +245,6 @@ int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind
             return err;
         }
     }
-    if (!keep_fd) {
-        close_keep_errno(s->fd);
-        s->fd = -1;
-    }
     return 0;
 }
 
@@ -250,41 +259,11 @@ static uint32_t step_end(const hpc_stream *s, size_t need)
     return lim < s->chunk_size ? (uint32_t)lim : s->chunk_size;
 }
 
-/* Grow the file to the end of the next step inside the current chunk. */
-static int stream_extend(hpc_stream *s, int fd, size_t need)
-{
-    uint32_t lim = step_end(s, need);
-    if (file_grow(fd, s->win_off + s->lim, s->win_off + lim) != 0 ||
-        prefault(s->win + s->lim, lim - s->lim) != 0)
-        return HPC_E_IO;
-    s->lim = lim;
-    return 0;
-}
-
-/* Move to the next chunk; a stream that filled one gets the next one whole. */
-static int stream_next_chunk(hpc_stream *s, int fd)
-{
-    uint64_t off = s->win_off + s->chunk_size;
-    void *w = MAP_FAILED;
-    if (file_grow(fd, s->win_off + s->lim, off + s->chunk_size) == 0 &&
-        (w = map_chunk(fd, off, s->chunk_size)) != MAP_FAILED && prefault(w, s->chunk_size) != 0) {
-        int e = errno;
-        munmap(w, s->chunk_size);
-        errno = e;
-        w = MAP_FAILED;
-    }
-    if (w == MAP_FAILED)
-        return HPC_E_IO;
-    munmap(s->win, s->chunk_size);
-    s->win = w;
-    s->win_off = off;
-    s->pos = 0;
-    s->lim = s->chunk_size;
-    s->time_base = 0;
-    hpc_stream_stat_bump(s, HPC_STAT_REMAPS, 1);
-    return 0;
-}
-
+/*
+ * The file descriptor is held (reopened by path when the stream keeps none) only to grow
+ * the file and map a new chunk; the pre-fault comes after it is closed: a program with
+ * few descriptors and many threads starting needs them back soon.
+ */
 int hpc_stream_advance(hpc_stream *s, size_t need)
 {
     if (need > s->chunk_size)
@@ -292,11 +271,33 @@ int hpc_stream_advance(hpc_stream *s, size_t need)
     int fd = s->fd;
     if (fd < 0 && (fd = open(s->path, O_RDWR | O_CLOEXEC)) < 0)
         return HPC_E_IO;
-    int err =
-        need <= s->chunk_size - s->pos ? stream_extend(s, fd, need) : stream_next_chunk(s, fd);
+    /* the next step inside this chunk, or a fresh chunk, whole (the stream filled one) */
+    int same = need <= s->chunk_size - s->pos;
+    uint64_t off = same ? s->win_off : s->win_off + s->chunk_size;
+    uint32_t from = same ? s->lim : 0, lim = same ? step_end(s, need) : s->chunk_size;
+    uint8_t *w = s->win;
+    int ok = file_grow(fd, s->win_off + s->lim, off + lim) == 0;
+    if (ok && !same)
+        ok = (w = map_chunk(fd, off, s->chunk_size)) != MAP_FAILED;
     if (fd != s->fd)
         close_keep_errno(fd);
-    return err;
+    if (ok && prefault(w + from, lim - from) != 0) {
+        if (!same)
+            munmap_keep_errno(w, s->chunk_size);
+        ok = 0;
+    }
+    if (!ok)
+        return HPC_E_IO;
+    if (!same) {
+        munmap(s->win, s->chunk_size);
+        s->win = w;
+        s->win_off = off;
+        s->pos = 0;
+        s->time_base = 0;
+        hpc_stream_stat_bump(s, HPC_STAT_REMAPS, 1);
+    }
+    s->lim = lim;
+    return 0;
 }
 
 int hpc_stream_close(hpc_stream *s)

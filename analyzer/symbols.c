@@ -116,7 +116,8 @@ static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char 
                                .size = size,
                                .file = str(st, file),
                                .has_symbol = has_symbol,
-                               .collector = collector};
+                               .collector = collector,
+                               .lang = -1};
     return id;
 }
 
@@ -466,28 +467,83 @@ static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
 }
 
 /*
- * Line of addr from the compile unit whose address ranges hold it. libdwfl finds the unit
- * through .debug_aranges, which clang does not emit (elfutils 0.188 has no fallback), so
- * without this clang-built code would have no line numbers.
+ * The compile unit whose address ranges hold addr, by walking the units. libdwfl finds
+ * the unit through .debug_aranges, which clang does not emit (elfutils 0.188 has no
+ * fallback), so without this clang-built code would have no line numbers.
  */
+static Dwarf_Die *cu_by_ranges(Dwfl_Module *mod, uint64_t addr, Dwarf_Addr *bias)
+{
+    for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(mod, cu, bias)) != NULL;) {
+        Dwarf_Addr base, start, end;
+        for (ptrdiff_t off = 0; (off = dwarf_ranges(cu, off, &base, &start, &end)) > 0;)
+            if (addr - *bias >= start && addr - *bias < end)
+                return cu;
+    }
+    return NULL;
+}
+
+/* Line of addr from the compile unit whose address ranges hold it (see cu_by_ranges). */
 static const char *line_from_cu_ranges(Dwfl_Module *mod, uint64_t addr, int *lineno,
                                        const char **comp_dir)
 {
     Dwarf_Addr bias;
-    for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL;) {
-        Dwarf_Addr base, start, end;
-        for (ptrdiff_t off = 0; (off = dwarf_ranges(cu, off, &base, &start, &end)) > 0;) {
-            if (addr - bias < start || addr - bias >= end)
-                continue;
-            Dwarf_Line *l = dwarf_getsrc_die(cu, addr - bias);
-            if (!l || dwarf_lineno(l, lineno) != 0)
-                return NULL;
-            Dwarf_Attribute attr;
-            *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
-            return dwarf_linesrc(l, NULL, NULL);
-        }
+    Dwarf_Die *cu = cu_by_ranges(mod, addr, &bias);
+    Dwarf_Line *l = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
+    if (!l || dwarf_lineno(l, lineno) != 0)
+        return NULL;
+    Dwarf_Attribute attr;
+    *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+    return dwarf_linesrc(l, NULL, NULL);
+}
+
+static enum hpa_lang lang_of(int dw_lang)
+{
+    switch (dw_lang) {
+    case DW_LANG_C89:
+    case DW_LANG_C:
+    case DW_LANG_C99:
+    case DW_LANG_C11:
+    case 0x2c: /* DW_LANG_C17 (DWARF 6 draft; not in every dwarf.h) */
+        return HPA_LANG_C;
+    case DW_LANG_C_plus_plus:
+    case DW_LANG_C_plus_plus_03:
+    case DW_LANG_C_plus_plus_11:
+    case DW_LANG_C_plus_plus_14:
+        return HPA_LANG_CXX;
+    case DW_LANG_Fortran77:
+    case DW_LANG_Fortran90:
+    case DW_LANG_Fortran95:
+    case DW_LANG_Fortran03:
+    case DW_LANG_Fortran08:
+        return HPA_LANG_FORTRAN;
+    default:
+        return dw_lang < 0 ? HPA_LANG_UNKNOWN : HPA_LANG_OTHER;
     }
-    return NULL;
+}
+
+enum hpa_lang hpa_symtab_func_lang(hpa_symtab *st, uint32_t func)
+{
+    if (func >= st->fkeys.n)
+        return HPA_LANG_UNKNOWN;
+    hpa_func *f = &st->funcs[func];
+    if (f->lang >= 0)
+        return (enum hpa_lang)f->lang;
+    f->lang = HPA_LANG_UNKNOWN;
+    if (f->start == 0)
+        return HPA_LANG_UNKNOWN;
+    for (size_t i = 0; i < st->nelves; i++) {
+        elf_entry *e = st->elves[i];
+        if (!e->mod || strcmp(e->path, f->file) != 0)
+            continue;
+        Dwarf_Addr bias;
+        Dwarf_Die *cu = dwfl_module_addrdie(e->mod, f->start, &bias);
+        if (!cu)
+            cu = cu_by_ranges(e->mod, f->start, &bias);
+        if (cu)
+            f->lang = (int8_t)lang_of(dwarf_srclang(cu));
+        break;
+    }
+    return (enum hpa_lang)f->lang;
 }
 
 static uint32_t resolve_line(hpa_symtab *st, const elf_entry *e, uint32_t func, uint64_t addr)

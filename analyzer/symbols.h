@@ -32,6 +32,15 @@ enum {
     HPA_FUNC_FIRST = 3,
 };
 
+/* Source language of code, from DWARF (DW_AT_language of its compile unit). */
+enum hpa_lang {
+    HPA_LANG_UNKNOWN = 0, /* no debug information, pseudo functions */
+    HPA_LANG_C,
+    HPA_LANG_CXX,
+    HPA_LANG_FORTRAN,
+    HPA_LANG_OTHER,
+};
+
 typedef struct hpa_func {
     const char *name;   /* demangled */
     const char *module; /* basename of the object, "" for pseudo functions */
@@ -41,6 +50,7 @@ typedef struct hpa_func {
     const char *file; /* the object file read for it (an archived copy, or module_path) */
     bool has_symbol;  /* false: stripped code named module+offset, or pseudo */
     bool collector;   /* in our own libraries (HPC_MODULE_COLLECTOR): views may hide it */
+    int8_t lang;      /* enum hpa_lang once looked up (hpa_symtab_func_lang), -1 before */
 } hpa_func;
 
 typedef struct hpa_line {
@@ -73,6 +83,9 @@ uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func);
  * interned by name, module "", no symbol. Returns its id (HPA_FUNC_UNKNOWN when out of
  * memory). */
 uint32_t hpa_symtab_pseudo(hpa_symtab *st, const char *name);
+/* The source language of function func: DW_AT_language of the compile unit holding its
+ * start, read from its object file the first time it is asked (then cached). */
+enum hpa_lang hpa_symtab_func_lang(hpa_symtab *st, uint32_t func);
 /* The line id with line's file and number but function func (a view moving code into
  * another function keeps its lines); func's no-line id when line has no number. */
 uint32_t hpa_symtab_line_in(hpa_symtab *st, uint32_t func, uint32_t line);

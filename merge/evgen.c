@@ -44,33 +44,35 @@ enum omp_construct {
     OC_COUNT_
 };
 
+/* Construct names without the directive's prefix, which depends on the source language
+ * (directive_prefix); the lock entries are API calls and have none. */
 static const struct {
     const char *name;
     uint8_t role;
 } omp_constructs[OC_COUNT_] = {
-    [OC_PARALLEL] = {"!$omp parallel", OTF2_REGION_ROLE_PARALLEL},
-    [OC_IMPLICIT_BARRIER] = {"!$omp implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
-    [OC_BARRIER] = {"!$omp barrier", OTF2_REGION_ROLE_BARRIER},
-    [OC_TASKWAIT] = {"!$omp taskwait", OTF2_REGION_ROLE_TASK_WAIT},
-    [OC_TASKGROUP] = {"!$omp taskgroup", OTF2_REGION_ROLE_TASK_WAIT},
-    [OC_REDUCTION] = {"!$omp reduction", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
-    [OC_BARRIER_OTHER] = {"!$omp barrier (runtime)", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
-    [OC_CRITICAL] = {"!$omp critical", OTF2_REGION_ROLE_CRITICAL},
-    [OC_CRITICAL_SBLOCK] = {"!$omp critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK},
-    [OC_ORDERED] = {"!$omp ordered", OTF2_REGION_ROLE_ORDERED},
-    [OC_ORDERED_SBLOCK] = {"!$omp ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK},
+    [OC_PARALLEL] = {"parallel", OTF2_REGION_ROLE_PARALLEL},
+    [OC_IMPLICIT_BARRIER] = {"implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_BARRIER] = {"barrier", OTF2_REGION_ROLE_BARRIER},
+    [OC_TASKWAIT] = {"taskwait", OTF2_REGION_ROLE_TASK_WAIT},
+    [OC_TASKGROUP] = {"taskgroup", OTF2_REGION_ROLE_TASK_WAIT},
+    [OC_REDUCTION] = {"reduction", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_BARRIER_OTHER] = {"barrier (runtime)", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
+    [OC_CRITICAL] = {"critical", OTF2_REGION_ROLE_CRITICAL},
+    [OC_CRITICAL_SBLOCK] = {"critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK},
+    [OC_ORDERED] = {"ordered", OTF2_REGION_ROLE_ORDERED},
+    [OC_ORDERED_SBLOCK] = {"ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK},
     [OC_LOCK] = {"omp_set_lock", OTF2_REGION_ROLE_WRAPPER},
     [OC_NEST_LOCK] = {"omp_set_nest_lock", OTF2_REGION_ROLE_WRAPPER},
-    [OC_ATOMIC] = {"!$omp atomic", OTF2_REGION_ROLE_ATOMIC},
-    [OC_LOOP] = {"!$omp for", OTF2_REGION_ROLE_LOOP},
-    [OC_SECTIONS] = {"!$omp sections", OTF2_REGION_ROLE_SECTIONS},
-    [OC_SINGLE] = {"!$omp single", OTF2_REGION_ROLE_SINGLE},
-    [OC_WORKSHARE] = {"!$omp workshare", OTF2_REGION_ROLE_WORKSHARE},
-    [OC_DISTRIBUTE] = {"!$omp distribute", OTF2_REGION_ROLE_LOOP},
-    [OC_TASKLOOP] = {"!$omp taskloop", OTF2_REGION_ROLE_LOOP},
-    [OC_SCOPE] = {"!$omp scope", OTF2_REGION_ROLE_CODE},
-    [OC_TASK] = {"!$omp task", OTF2_REGION_ROLE_TASK},
-    [OC_MASKED] = {"!$omp masked", OTF2_REGION_ROLE_MASTER},
+    [OC_ATOMIC] = {"atomic", OTF2_REGION_ROLE_ATOMIC},
+    [OC_LOOP] = {"for", OTF2_REGION_ROLE_LOOP},
+    [OC_SECTIONS] = {"sections", OTF2_REGION_ROLE_SECTIONS},
+    [OC_SINGLE] = {"single", OTF2_REGION_ROLE_SINGLE},
+    [OC_WORKSHARE] = {"workshare", OTF2_REGION_ROLE_WORKSHARE},
+    [OC_DISTRIBUTE] = {"distribute", OTF2_REGION_ROLE_LOOP},
+    [OC_TASKLOOP] = {"taskloop", OTF2_REGION_ROLE_LOOP},
+    [OC_SCOPE] = {"scope", OTF2_REGION_ROLE_CODE},
+    [OC_TASK] = {"task", OTF2_REGION_ROLE_TASK},
+    [OC_MASKED] = {"masked", OTF2_REGION_ROLE_MASTER},
 };
 
 /* A direct-mapped cache in front of the job's hash maps, for the few keys a stream
@@ -180,7 +182,23 @@ static mg_symproc *symproc(gen *g)
     return g->proc->sym;
 }
 
-/* Region of an OpenMP construct at codeptr ("!$omp for @solver.c:42"). */
+/* How the language of the code at a construct writes the directive: "#pragma omp " (C,
+ * C++), "!$omp " (Fortran), "omp " when unknown (no debug information, no code address). */
+static const char *directive_prefix(enum omp_construct oc, mg_lang lang)
+{
+    if (oc == OC_LOCK || oc == OC_NEST_LOCK)
+        return "";
+    return lang == MG_LANG_C ? "#pragma omp " : lang == MG_LANG_FORTRAN ? "!$omp " : "omp ";
+}
+
+/* The construct's name in that language ("for" is Fortran's "do"). */
+static const char *construct_name(enum omp_construct oc, mg_lang lang)
+{
+    return oc == OC_LOOP && lang == MG_LANG_FORTRAN ? "do" : omp_constructs[oc].name;
+}
+
+/* Region of an OpenMP construct at codeptr ("#pragma omp for @solver.c:42", "!$omp do
+ * @solver.f90:42"). */
 static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t codeptr);
 
 static uint32_t omp_region(gen *g, enum omp_construct oc, uint64_t codeptr)
@@ -204,16 +222,17 @@ static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t code
         return (uint32_t)id;
     uint32_t lineno = 0;
     const char *file = codeptr ? mg_syms_line_file(g->job->syms, where.line, &lineno) : "";
+    mg_lang lang = codeptr ? mg_syms_func_lang(g->job->syms, where.func) : MG_LANG_UNKNOWN;
+    const char *pre = directive_prefix(oc, lang), *cname = construct_name(oc, lang);
     char name[1024];
     if (lineno) {
         const char *base = strrchr(file, '/');
-        snprintf(name, sizeof(name), "%s @%s:%u", omp_constructs[oc].name, base ? base + 1 : file,
-                 lineno);
+        snprintf(name, sizeof(name), "%s%s @%s:%u", pre, cname, base ? base + 1 : file, lineno);
     } else if (codeptr) {
-        snprintf(name, sizeof(name), "%s @%s", omp_constructs[oc].name,
+        snprintf(name, sizeof(name), "%s%s @%s", pre, cname,
                  mg_syms_func_name(g->job->syms, where.func));
     } else {
-        snprintf(name, sizeof(name), "%s", omp_constructs[oc].name);
+        snprintf(name, sizeof(name), "%s%s", pre, cname);
     }
     return mg_proc_region(g->proc, key, name, file, lineno, omp_constructs[oc].role, MG_PAR_OPENMP);
 }
@@ -681,7 +700,8 @@ static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
     emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
-/* A worker's implicit barrier has no code address: name it after its parallel region. */
+/* A worker's implicit barrier has no code address: name it after its parallel region
+ * ("#pragma omp parallel @f.c:9" -> "#pragma omp implicit barrier @f.c:9"). */
 static uint32_t implicit_barrier_of(gen *g, uint64_t region)
 {
     mg_ompreg x;
@@ -689,8 +709,11 @@ static uint32_t implicit_barrier_of(gen *g, uint64_t region)
         return omp_region(g, OC_IMPLICIT_BARRIER, 0);
     const mg_region *par = &g->proc->regions[x.lregion];
     const char *at = strstr(par->name, " @");
+    const char *construct = strstr(par->name, omp_constructs[OC_PARALLEL].name);
+    int pre = construct ? (int)(construct - par->name) : 0;
     char name[1024];
-    snprintf(name, sizeof(name), "%s%s", omp_constructs[OC_IMPLICIT_BARRIER].name, at ? at : "");
+    snprintf(name, sizeof(name), "%.*s%s%s", pre, par->name,
+             omp_constructs[OC_IMPLICIT_BARRIER].name, at ? at : "");
     return mg_proc_region(g->proc, MG_RKEY_OMP(OC_IMPLICIT_BARRIER, 0x80000000u | x.lregion), name,
                           par->file, par->line, OTF2_REGION_ROLE_IMPLICIT_BARRIER, MG_PAR_OPENMP);
 }

@@ -42,7 +42,7 @@ typedef struct mg_funcstat {
 
 /* One OpenMP parallel region (construct site) in one process. */
 typedef struct mg_ompstat {
-    char *name;                  /* "!$omp parallel @solver.c:42" */
+    char *name;                  /* "#pragma omp parallel @solver.c:42" */
     uint64_t instances, wall_ns; /* on the encountering thread */
     uint64_t work_ns, wait_ns;   /* sampled, all threads */
 } mg_ompstat;

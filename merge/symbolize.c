@@ -75,6 +75,19 @@ const char *mg_syms_func_module(mg_syms *s, uint32_t func)
     return f && f->module ? f->module : "";
 }
 
+mg_lang mg_syms_func_lang(mg_syms *s, uint32_t func)
+{
+    switch (hpa_symtab_func_lang(s->st, func)) {
+    case HPA_LANG_C:
+    case HPA_LANG_CXX:
+        return MG_LANG_C;
+    case HPA_LANG_FORTRAN:
+        return MG_LANG_FORTRAN;
+    default:
+        return MG_LANG_UNKNOWN;
+    }
+}
+
 uint32_t mg_syms_func_line(mg_syms *s, uint32_t func)
 {
     return hpa_symtab_func_line(s->st, func);

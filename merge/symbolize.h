@@ -26,6 +26,9 @@ typedef struct mg_symloc {
     uint32_t line; /* (function, file, line) id */
 } mg_symloc;
 
+/* Source language of a function (DWARF), as far as OpenMP directives care. */
+typedef enum mg_lang { MG_LANG_UNKNOWN = 0, MG_LANG_C, MG_LANG_FORTRAN } mg_lang;
+
 /* Open the resolver. Problems with object files are reported to d. Never NULL. */
 mg_syms *mg_syms_open(hpc_diag *d);
 void mg_syms_close(mg_syms *s);
@@ -41,6 +44,9 @@ mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc);
 const char *mg_syms_func_name(mg_syms *s, uint32_t func);
 /* Module basename of the function, "" for pseudo functions; never NULL. */
 const char *mg_syms_func_module(mg_syms *s, uint32_t func);
+/* Source language of the function: C and C++ are MG_LANG_C (#pragma omp), Fortran
+ * MG_LANG_FORTRAN (!$omp), anything else or without debug information MG_LANG_UNKNOWN. */
+mg_lang mg_syms_func_lang(mg_syms *s, uint32_t func);
 /* The line id meaning "function func, no line numbers". */
 uint32_t mg_syms_func_line(mg_syms *s, uint32_t func);
 /* Source file and line of a line id; file "" and *lineno 0 when unknown. */

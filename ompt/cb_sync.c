@@ -9,13 +9,23 @@
  *
  * A mutex: acquire pushes a wait frame, acquired pops it and remembers the mutex as held,
  * released writes one omp_mutex record with request, acquired and released times.
- * test_lock never waits, so it pushes nothing.
+ * test_lock never waits, so it pushes nothing. LLVM libomp 14 reports omp_test_lock and
+ * omp_test_nest_lock with the kinds of set_lock (ompt_mutex_lock, ompt_mutex_nest_lock,
+ * not the test kinds), and a failed test is followed by no callback at all: a wait frame
+ * pushed for it would stay, the thread would show as waiting for the lock while it works
+ * on, and failed tests in a loop would pile frames up until the stack overflowed and lost
+ * track of its regions. So an acquire called from the runtime's test entry points (found
+ * at initialize) is a test; and a wait frame still on top when anything else is pushed
+ * is dropped (a thread waiting for a lock does nothing else), whatever the runtime.
  *
  * libomp 14 reports barriers of gcc-built code (GOMP_barrier) as
  * ompt_sync_region_barrier_implementation: the runtime cannot tell an explicit barrier
  * from the one ending a worksharing construct there; we call them explicit barriers
  * (state) and keep the kind HPC_OMP_SYNC_BARRIER_OTHER in the record.
  */
+#include <dlfcn.h>
+#include <link.h>
+
 #include "omptool.h"
 
 /* enum hpc_omp_state and hpc_omp_sync for an OMPT sync region kind. */
@@ -162,11 +172,51 @@ static bool is_test(ompt_mutex_t kind)
     return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
 }
 
+/* Code of the runtime's lock-test entry points: [lo, hi) each. */
+static struct {
+    uintptr_t lo, hi;
+} test_code[4];
+static unsigned ntest_code;
+
+/* Find the test entry points in the runtime that holds `runtime_fn`. */
+static void find_test_code(const void *runtime_fn)
+{
+    static const char *const names[] = {"__kmpc_test_lock", "__kmpc_test_nest_lock",
+                                        "omp_test_lock", "omp_test_nest_lock"};
+    Dl_info info;
+    if (runtime_fn == NULL || dladdr(runtime_fn, &info) == 0 || info.dli_fname == NULL)
+        return;
+    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h == NULL)
+        return;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        void *fn = dlsym(h, names[i]);
+        const ElfW(Sym) *sym = NULL;
+        if (fn == NULL || dladdr1(fn, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || sym == NULL ||
+            sym->st_size == 0)
+            continue;
+        test_code[ntest_code].lo = (uintptr_t)fn;
+        test_code[ntest_code].hi = (uintptr_t)fn + sym->st_size;
+        ntest_code++;
+    }
+    dlclose(h);
+}
+
+/* True if the callback returning to `ra` was called by a lock test. */
+static bool called_by_test(const void *ra)
+{
+    uintptr_t a = (uintptr_t)ra;
+    for (unsigned i = 0; i < ntest_code; i++)
+        if (a >= test_code[i].lo && a < test_code[i].hi)
+            return true;
+    return false;
+}
+
 static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                              ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     (void)hint, (void)impl;
-    if (is_test(kind))
+    if (is_test(kind) || called_by_test(__builtin_return_address(0)))
         return;
     omptool_thread *th = omptool_self();
     unsigned hk = mutex_kind(kind);
@@ -204,8 +254,10 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
         .region = omptool_current_region(th),
         .kind = (uint8_t)mutex_kind(kind),
     };
-    omptool_frame f;
-    if (!is_test(kind) && omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f) && f.id == wait_id) {
+    /* Our wait frame is on top, unless the acquire was a test. */
+    omptool_frame *top = omptool_top(th), f;
+    if (top != NULL && top->kind == OMPTOOL_F_MUTEX && top->id == wait_id &&
+        omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f)) {
         h.t_request = f.t_begin;
         h.codeptr = f.codeptr;
     }
@@ -259,6 +311,7 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
 
 void omptool_register_sync(void)
 {
+    find_test_code((const void *)omptool_g.set_callback);
     omptool_register(ompt_callback_sync_region, (ompt_callback_t)on_sync_region);
     omptool_g.sync_wait =
         omptool_register(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);

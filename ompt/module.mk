@@ -28,3 +28,10 @@ $(TESTDIR)/omp/%.clang: tests/omp/progs/%.c tests/omp/progs/omp_common.h
 	clang $(PROG_CFLAGS) -fopenmp -o $@ $< $(PROG_LIBS_omp_$*)
 PROG_LIBS_omp_omp_kitchen := -latomic  # long double atomics (clang calls libatomic)
 CHECK_DEPS += $(patsubst %,$(TESTDIR)/omp/%.clang,$(OMP_TEST_PROGS))
+
+# Fortran programs of tests/omp: gfortran -fopenmp (libgomp; hpcollect runs them on libomp).
+OMP_FORTRAN_PROGS := $(patsubst tests/omp/progs/%.f90,$(TESTDIR)/omp/%,$(wildcard tests/omp/progs/*.f90))
+$(TESTDIR)/omp/%: tests/omp/progs/%.f90
+	@mkdir -p $(dir $@)
+	gfortran -O1 -g -fopenmp -J $(dir $@) -o $@ $<
+CHECK_DEPS += $(OMP_FORTRAN_PROGS)

@@ -11,7 +11,7 @@
  * deeper than OMPTOOL_MAX_DEPTH we keep counting but not storing, and the state shown is
  * the deepest kept frame's. Pops search down the stack because the runtime may report
  * ends out of the strict nesting order (a worker's implicit-barrier end arrives at the
- * next fork, a test lock never reports "acquired" when it fails).
+ * next fork).
  */
 #include <stdatomic.h>
 
@@ -66,6 +66,11 @@ void omptool_publish(omptool_thread *th)
 
 omptool_frame *omptool_push(omptool_thread *th, unsigned kind, unsigned state, uint64_t region)
 {
+    /* A thread waiting for a mutex does nothing else: a mutex wait frame still on top was
+     * pushed for a lock test that failed (cb_sync.c), and is over. */
+    omptool_frame *top = omptool_top(th);
+    if (top != NULL && top->kind == OMPTOOL_F_MUTEX && th->depth <= OMPTOOL_MAX_DEPTH)
+        th->depth--;
     omptool_frame *f = NULL;
     if (th->depth < OMPTOOL_MAX_DEPTH) {
         f = &th->frames[th->depth];

@@ -89,7 +89,7 @@ static const char *basename_of(const char *path)
 /* Intern a function; returns its id or HPA_FUNC_UNKNOWN when out of memory. */
 static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char *module,
                             const char *name, uint64_t start, uint64_t size, const char *file,
-                            bool has_symbol, bool collector)
+                            bool has_symbol, bool collector, bool exported)
 {
     char key[4096];
     int n = snprintf(key, sizeof(key), "%s%c%s", module_path, 0, name);
@@ -117,6 +117,7 @@ static uint32_t intern_func(hpa_symtab *st, const char *module_path, const char 
                                .file = str(st, file),
                                .has_symbol = has_symbol,
                                .collector = collector,
+                               .exported = exported,
                                .lang = -1};
     return id;
 }
@@ -153,7 +154,7 @@ uint32_t hpa_symtab_func_line(hpa_symtab *st, uint32_t func)
 
 uint32_t hpa_symtab_pseudo(hpa_symtab *st, const char *name)
 {
-    return intern_func(st, "", "", name, 0, 0, "", false, false);
+    return intern_func(st, "", "", name, 0, 0, "", false, false, false);
 }
 
 uint32_t hpa_symtab_line_in(hpa_symtab *st, uint32_t func, uint32_t line)
@@ -173,7 +174,7 @@ hpa_symtab *hpa_symtab_open(hpc_diag *diag)
     /* Reserved ids, in enum order; line 0 is "<Total>, no line numbers". */
     static const char *const pseudo[] = {"<Total>", "<no stack>", "<Unknown>"};
     for (uint32_t i = 0; i < HPA_FUNC_FIRST; i++) {
-        if (intern_func(st, "", "", pseudo[i], 0, 0, "", false, false) != i ||
+        if (intern_func(st, "", "", pseudo[i], 0, 0, "", false, false, false) != i ||
             hpa_symtab_func_line(st, i) != i) {
             hpa_symtab_close(st);
             return NULL;
@@ -445,7 +446,7 @@ static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
     bool ours = (m->flags & HPC_MODULE_COLLECTOR) != 0;
     char name[1024];
     if (!e->mod) /* unreadable file: one row for the whole module */
-        return intern_func(st, e->recorded, e->name, e->name, 0, 0, e->path, false, ours);
+        return intern_func(st, e->recorded, e->name, e->name, 0, 0, e->path, false, ours, false);
     GElf_Off off = 0;
     GElf_Sym sym;
     const char *s = dwfl_module_addrinfo(e->mod, addr, &off, &sym, NULL, NULL, NULL);
@@ -455,15 +456,18 @@ static uint32_t resolve_func(hpa_symtab *st, const module *m, uint64_t addr)
         int status = -1;
         if (s[0] == '_' && s[1] == 'Z')
             dem = __cxa_demangle(s, NULL, NULL, &status);
+        int bind = GELF_ST_BIND(sym.st_info), vis = GELF_ST_VISIBILITY(sym.st_other);
+        bool exported = (bind == STB_GLOBAL || bind == STB_WEAK || bind == STB_GNU_UNIQUE) &&
+                        (vis == STV_DEFAULT || vis == STV_PROTECTED);
         uint32_t id = intern_func(st, e->recorded, e->name, status == 0 && dem ? dem : s,
-                                  addr - off, sym.st_size, e->path, true, ours);
+                                  addr - off, sym.st_size, e->path, true, ours, exported);
         free(dem);
         return id;
     }
     uint64_t size;
     uint64_t start = cfi_function_start(e->mod, addr, &size);
     snprintf(name, sizeof(name), "%s+0x%" PRIx64, e->name, start);
-    return intern_func(st, e->recorded, e->name, name, start, size, e->path, false, ours);
+    return intern_func(st, e->recorded, e->name, name, start, size, e->path, false, ours, false);
 }
 
 /*

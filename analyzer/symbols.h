@@ -50,6 +50,9 @@ typedef struct hpa_func {
     const char *file; /* the object file read for it (an archived copy, or module_path) */
     bool has_symbol;  /* false: stripped code named module+offset, or pseudo */
     bool collector;   /* in our own libraries (HPC_MODULE_COLLECTOR): views may hide it */
+    bool exported;    /* a global symbol of default or protected visibility: callable by
+                         name from other objects (for the collector: an interposer or the
+                         API, not a trampoline or internal function) */
     int8_t lang;      /* enum hpa_lang once looked up (hpa_symtab_func_lang), -1 before */
 } hpa_func;
 

@@ -1,8 +1,9 @@
 /*
  * view.c - the table of views. The user and expert views (view_omp.c) hide the
- * collector's own frames (libhpcollect's main wrapper, interposed functions) and the
- * OpenMP runtime's, and show OpenMP threads under the construct's call path; the machine
- * view reports frames as recorded.
+ * collector's trampolines and internal functions (thread_start; interposers such as
+ * pthread_create or MPI_Send stay, as the functions the program called) and the OpenMP
+ * runtime's frames, and show OpenMP threads under the construct's call path; the machine
+ * view reports frames as recorded, ours included.
  */
 #include "view.h"
 

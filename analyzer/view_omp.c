@@ -21,8 +21,9 @@
  * expert  As user, but the outlined body stays a frame of its own, named
  *         "compute -- OMP parallel region from line 12" (the construct's line).
  *
- * machine is the identity (frames as recorded); processes that ran without OMPT are
- * shown that way in every view.
+ * machine is the identity (frames as recorded, ours included: it is where the collector's
+ * own cost and its interposition can be seen). Processes that ran without OMPT show their
+ * frames as recorded in every view, but for the collector's (below).
  *
  * The views make functions and lines up (pseudo functions, expert names, body lines moved
  * into the construct's function). Reports size their tables by the symbol table before
@@ -31,8 +32,10 @@
  *
  * How frames are recognised: runtime frames by their module (libomp, libiomp5, libgomp;
  * what they call, libc, is hidden with them until they call the program's code again);
- * the collector's own frames (main wrapper, interposed functions) are hidden alone; outlined bodies
- * by the compilers' names (clang ".omp_outlined.",
+ * the collector's frames by their module's flag: our trampolines and internal functions
+ * (thread_start at the root of every thread) are hidden alone, our exported functions
+ * (interposers: pthread_create, MPI_Send; the user API) stay as what the program called
+ * (collector_frame); outlined bodies by the compilers' names (clang ".omp_outlined.",
  * ".omp_task_entry.", gcc "func._omp_fn.N"). The region body's entry is the innermost
  * outlined frame called by a runtime frame (deeper outlined frames are tasks run inside
  * the region, or bodies of serialized inner regions).
@@ -44,7 +47,9 @@
 #include "omp_model.h"
 #include "view.h"
 
-enum { FK_UNKNOWN = 0, FK_USER, FK_RUNTIME, FK_OUTLINED, FK_COLLECTOR };
+/* FK_COLLECTOR: our trampolines (thread_start) and internal functions; FK_ENTRY: our
+ * exported functions (interposers such as pthread_create or MPI_Send, the user API). */
+enum { FK_UNKNOWN = 0, FK_USER, FK_RUNTIME, FK_OUTLINED, FK_COLLECTOR, FK_ENTRY };
 
 /* Per-function classification, by function id of the current symbol table. */
 static struct {
@@ -62,7 +67,7 @@ static bool has_prefix(const char *s, const char *p)
 static unsigned classify_func(const hpa_func *f)
 {
     if (f->collector)
-        return FK_COLLECTOR; /* our wrappers: hidden, what they call is the program's */
+        return f->exported ? FK_ENTRY : FK_COLLECTOR;
     const char *m = f->module ? f->module : "";
     if (has_prefix(m, "libomp.so") || has_prefix(m, "libiomp5") || has_prefix(m, "libgomp.so") ||
         has_prefix(m, "libhpcollect"))
@@ -124,6 +129,28 @@ static void emit(tx *t, hpa_frame f)
 {
     if (t->k < t->cap)
         t->out[t->k++] = f;
+}
+
+/*
+ * The collector's frames in the user and expert views, in every process. Our trampolines
+ * and internal functions (thread_start at the root of every thread, bookkeeping) are
+ * hidden; what they call stays (the program's start routine, signal handler). Our exported
+ * functions are what the program called by that name (pthread_create, MPI_Send, the user
+ * API): they stay, and the real function an interposer forwards to under the same name
+ * (libc's pthread_create) merges into it. Returns true if frame f was taken care of here.
+ */
+static bool collector_frame(tx *t, hpa_frame f, unsigned kind)
+{
+    if (kind == FK_COLLECTOR)
+        return true;
+    if (kind == FK_ENTRY) {
+        emit(t, f);
+        return true;
+    }
+    if (t->k == 0 || fkind(t->st, t->out[t->k - 1].func) != FK_ENTRY)
+        return false;
+    const hpa_func *entry = hpa_symtab_func(t->st, t->out[t->k - 1].func);
+    return strcmp(entry->name, hpa_symtab_func(t->st, f.func)->name) == 0;
 }
 
 static const hpa_omp_thread *thread_by_seq(const hpa_omp_proc *m, uint32_t seq);
@@ -215,8 +242,10 @@ static void walk(tx *t, const hpa_frame *in, unsigned from, unsigned n, hpa_loc 
     for (unsigned i = from; i < n; i++) {
         hpa_frame f = in[i];
         unsigned k = fkind(t->st, f.func);
-        if (k == FK_COLLECTOR)
+        if (!in_runtime && collector_frame(t, f, k))
             continue;
+        if (k == FK_COLLECTOR || k == FK_ENTRY)
+            continue; /* called by the runtime: hidden with it */
         if (k == FK_RUNTIME) {
             in_runtime = true;
             continue;
@@ -323,11 +352,6 @@ static unsigned transform(const hpa_view *v, const hpa_path_ctx *ctx, const hpa_
                           unsigned n, hpa_frame *out, unsigned cap)
 {
     hpa_omp_proc *m = ctx->proc->omp;
-    if (!m || !m->ompt) {
-        unsigned k = n < cap ? n : cap;
-        memcpy(out, in, sizeof(*out) * k);
-        return k;
-    }
     tx t = {.prof = ctx->prof,
             .st = ctx->prof->syms,
             .proc = ctx->proc,
@@ -335,6 +359,12 @@ static unsigned transform(const hpa_view *v, const hpa_path_ctx *ctx, const hpa_
             .expert = strcmp(v->name, "expert") == 0,
             .out = out,
             .cap = cap};
+    if (!m || !m->ompt) { /* the frames as recorded, but for the collector's */
+        for (unsigned i = 0; i < n; i++)
+            if (!collector_frame(&t, in[i], fkind(t.st, in[i].func)))
+                emit(&t, in[i]);
+        return t.k;
+    }
     unsigned state = HPC_STATE_OMP(ctx->bucket->state);
     uint32_t leaf = state_leaf(t.st, state);
     if (!(state == HPC_OMP_STATE_IDLE && ctx->bucket->omp_ctx == 0)) {

@@ -8,12 +8,21 @@
 #            regions is <OMP-idle>, at the root; both threads waited (traced)
 #   expert   the outlined body is "imbalanced -- OMP parallel region from line N"
 #   machine  libomp's frames are visible
+# and the collector's frames: the user and expert views never show our trampoline
+# (thread_start) or internal functions, in an OpenMP program (progs/omp_kitchen.c:
+# libomp's workers, a region from a pthread) and in a program without OpenMP
+# (tests/collector/progs/threads.c: 4 threads, whose start routine is then right under
+# start_thread); our interposed pthread_create, when sampled, stays once under its
+# caller; the machine view keeps them all (frames as they were); every view has every
+# sample.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp" OMP_WAIT_POLICY=active
 LINE=$(grep -n "CONSTRUCT imbalanced" "$HPC_ROOT/tests/omp/progs/omp_imbalance.c" | cut -d: -f1)
 "$HPCOLLECT" -q -p hi -o gcc.hpc "$PROGS/omp/omp_imbalance" 20 5 alt >/dev/null
 "$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_imbalance.clang" 20 5 alt >/dev/null
+"$HPCOLLECT" -q -p hi -o kitchen.hpc "$PROGS/omp/omp_kitchen.clang" 3 >/dev/null
+"$HPCOLLECT" -q -p hi -o threads.hpc "$PROGS/collector/threads" 4 2 40 >/dev/null
 $SYSPY - "$LINE" <<'PY'
 import sys
 from hpctest import check, near
@@ -58,4 +67,31 @@ for exp in ("gcc.hpc", "clang.hpc"):
           f"{exp}: machine view shows libomp frames")
     check(not any(n["name"].startswith("<OMP-") for n in machine),
           f"{exp}: machine view has no <OMP-...> pseudo frames")
+
+# The collector's frames (libhpcollect: module flag, see analyzer/view_omp.c)
+def ours(n):
+    return n["module"].startswith("libhpcollect")
+
+for exp, start_fn in (("threads.hpc", "worker"), ("kitchen.hpc", None)):
+    totals = {}
+    for view in ("user", "expert", "machine"):
+        nodes = calltree(exp, view)
+        totals[view] = total(nodes)
+        names = {n["name"] for n in nodes}
+        mine = sorted({n["name"] for n in nodes if ours(n)})
+        starts = [n["path"] for n in nodes if n["name"] == start_fn]
+        if view == "machine":
+            check("thread_start" in names, f"{exp}: machine view: thread_start is there ({mine})")
+            check(not start_fn or starts and all(p[-2] == "thread_start" for p in starts),
+                  f"{exp}: machine view: {start_fn} under thread_start ({starts[:2]})")
+            continue
+        check("thread_start" not in names, f"{exp}: {view} view: no thread_start")
+        check(set(mine) <= {"pthread_create"}, f"{exp}: {view} view: of ours only pthread_create ({mine})")
+        pc = [n["path"] for n in nodes if n["name"] == "pthread_create"]
+        check(all(p.count("pthread_create") == 1 and p[-2] != "start_thread" for p in pc),
+              f"{exp}: {view} view: pthread_create (when sampled) once, under its caller ({pc})")
+        check(not start_fn or starts and all(p[-2] == "start_thread" for p in starts),
+              f"{exp}: {view} view: {start_fn} right under start_thread ({starts[:2]})")
+    near(totals["user"], totals["machine"], 1e-9, f"{exp}: user view keeps every sample (s)")
+    near(totals["expert"], totals["machine"], 1e-9, f"{exp}: expert view keeps every sample (s)")
 PY

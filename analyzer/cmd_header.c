@@ -118,6 +118,39 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
         fprintf(f, "Ended early: %s; its data is complete up to its end\n", early_reason(p));
 }
 
+/* The -h counters, as the text's "counter-profiling" lines. */
+static void json_counters(hpa_json *j, const hpc_proc *p)
+{
+    char buf[1024];
+    hpa_json_key(j, "counters");
+    hpa_json_begin_arr(j);
+    size_t ci = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_counter_def, &ci));) {
+        const hpc_rec_counter_def *c = &r->u.counter_def;
+        hpa_json_begin_obj(j);
+        hpa_json_ku64(j, "index", c->index);
+        hpa_json_kstr(j, "name", hpc_str_copy(buf, sizeof(buf), c->name));
+        hpa_json_kstr(j, "spec", hpc_str_copy(buf, sizeof(buf), c->spec));
+        hpa_json_kstr(j, "kind", c->flags & HPC_COUNTER_SOFTWARE ? "software" : "hardware");
+        hpa_json_ku64(j, "interval", c->interval);
+        hpa_json_kstr(j, "unit", hpc_str_copy(buf, sizeof(buf), c->unit));
+        hpa_json_ku64(j, "perf_type", c->perf_type);
+        hpa_json_ku64(j, "perf_config", c->perf_config);
+        hpa_json_ku64(j, "cpu_hz", c->cpu_hz);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+}
+
+/* "SIGUSR1" for a signal number from the settings record, "" for none. */
+static const char *sig_name(uint64_t sig, char *buf, size_t cap)
+{
+    if (!sig)
+        return "";
+    snprintf(buf, cap, "SIG%s", sig_abbrev(sig));
+    return buf;
+}
+
 static void json_process(hpa_json *j, const hpc_proc *p)
 {
     char buf[8192];
@@ -147,6 +180,15 @@ static void json_process(hpa_json *j, const hpc_proc *p)
     hpa_json_kstr(j, "clock_note", hpc_str_copy(buf, sizeof(buf), s->clock_note));
     hpa_json_ku64(j, "follow", s->follow);
     hpa_json_ku64(j, "size_limit", s->size_limit);
+    json_counters(j, p);
+    hpa_json_ku64(j, "sample_period_ns", s->sample_period_ns);
+    hpa_json_kstr(j, "sample_signal", sig_name(s->sample_signal, buf, sizeof(buf)));
+    hpa_json_kstr(j, "pause_signal", sig_name(s->pause_signal, buf, sizeof(buf)));
+    hpa_json_key(j, "start_paused");
+    hpa_json_bool(j, s->start_paused != 0);
+    hpa_json_ku64(j, "tstart_ns", s->tstart_ns);
+    hpa_json_ku64(j, "tend_ns", s->tend_ns);
+    hpa_json_kstr(j, "unwinder", hpc_str_copy(buf, sizeof(buf), s->unwinder));
     hpa_json_kstr(j, "omp_runtime", hpa_omp_runtime_text(p, buf, sizeof(buf)) ? buf : "");
     hpa_json_kdouble(j, "duration_s", hpa_proc_duration(p));
     hpa_end_text(p, buf, sizeof(buf));

@@ -40,9 +40,26 @@ typedef struct hpc_process {
     hpcollect_end_hook end_hook;
     hpcollect_settings settings;
     uint64_t sample_index;
+    volatile int fd_moments; /* see hpc_fd_moment_begin */
 } hpc_process;
 
 extern hpc_process hpc_P;
+
+/*
+ * Descriptors the collector holds for a moment: a thread stream being created, perf
+ * events being opened (and closed again when past their share). A thread start that
+ * meets EMFILE waits while any are held: their holders take no lock and only make system
+ * calls, so they give them back, however long a loaded machine keeps them off the CPU.
+ * end returns how many are still held by others. Signal-safe.
+ */
+static inline void hpc_fd_moment_begin(void)
+{
+    __atomic_add_fetch(&hpc_P.fd_moments, 1, __ATOMIC_RELAXED);
+}
+static inline int hpc_fd_moment_end(void)
+{
+    return __atomic_sub_fetch(&hpc_P.fd_moments, 1, __ATOMIC_RELAXED);
+}
 
 /* init.c */
 /* Start collecting in this process as sub-experiment `name` (directory made already).

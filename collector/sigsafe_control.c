@@ -7,7 +7,9 @@
  * claims slot `head` with a compare-and-swap, fills it and publishes it by storing its
  * sequence number; the consumer stops at the first slot not yet published (its producer
  * was interrupted: the next drain takes it). A full ring drops the point (64 deliveries
- * within one wake-up of the sampler) and counts it.
+ * within one wake-up of the sampler) and counts it; the drain adds the count to
+ * process.hpe's HPC_STAT_POINTS_DROPPED (a handler may not touch that stream: its
+ * holder may be the thread it interrupted, closing it).
  */
 #include <linux/futex.h>
 #include <string.h>
@@ -97,6 +99,9 @@ void hpc_control_drain_locked(hpc_stream *s)
         write_point_usage(s, p->time, p->reason, p->label, &p->usage);
         __atomic_store_n(&queue_tail, ++t, __ATOMIC_RELEASE);
     }
+    uint64_t dropped = __atomic_exchange_n(&queue_dropped, 0, __ATOMIC_RELAXED);
+    if (dropped)
+        hpc_stream_stat_add(s, HPC_STAT_POINTS_DROPPED, dropped);
 }
 
 bool hpc_control_signal(int sig)

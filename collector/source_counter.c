@@ -111,6 +111,10 @@ int hpc_counters_open(hpc_thread_priv *t, char *note, size_t cap)
     hpc_counter_group *g = &t->ctr;
     const hpc_config *c = &hpc_P.cfg;
     g->n = 0;
+    if (!c->ncounters)
+        return 0;
+    int rc = 0;
+    hpc_fd_moment_begin();
     for (int i = 0; i < c->ncounters; i++) {
         struct perf_event_attr a;
         hpc_counter_attr(&c->counter[i], &a, i == 0);
@@ -125,9 +129,11 @@ int hpc_counters_open(hpc_thread_priv *t, char *note, size_t cap)
             close(fd);
         close_all(g);
         snprintf(note, cap, "counter %s: %s", c->counter[i].name, strerror(-err));
-        return err;
+        rc = err;
+        break;
     }
-    return 0;
+    hpc_fd_moment_end();
+    return rc;
 }
 
 void hpc_counters_start(hpc_thread_priv *t)

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "source.h"
 
 /* perf fds may take at most half of the program's descriptor limit: the rest stays the
@@ -37,6 +38,7 @@ static int perf_open(hpc_thread_priv *t, uint64_t interval_ns)
     a.sample_period = interval_ns;
     a.disabled = 1;
     a.wakeup_events = 1;
+    hpc_fd_moment_begin();
     int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0 && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid >= 2 allows user-space-only measurement */
@@ -44,12 +46,14 @@ static int perf_open(hpc_thread_priv *t, uint64_t interval_ns)
         a.exclude_hv = 1;
         fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     }
-    if (fd < 0)
-        return -errno;
-    if (!fd_allowed(fd)) {
+    int err = fd < 0 ? -errno : 0;
+    if (fd >= 0 && !fd_allowed(fd)) {
         close(fd);
-        return -EMFILE;
+        err = -EMFILE;
     }
+    hpc_fd_moment_end();
+    if (err)
+        return err;
     struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
     if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
         fcntl(fd, F_SETSIG, HPC_CLOCK_SIGNAL) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0) {

@@ -19,9 +19,10 @@
 #include "real.h"
 #include "source.h"
 
-/* Thread streams grow in 64 KiB chunks (about 5000 samples of a steady stack): short
- * threads then reserve and truncate little, long ones remap rarely. */
-#define HPC_THREAD_CHUNK (64u * 1024)
+/* Thread streams use the default 256 KiB chunk: the writer grows a stream's file in
+ * doubling steps from 16 KiB (experiment/sigsafe_stream.c), so a short thread reserves
+ * 16 KiB and a long one changes chunks rarely. */
+#define HPC_THREAD_CHUNK 0
 
 static __thread hpc_thread_priv *tls_self __attribute__((tls_model("initial-exec")));
 static hpc_thread_priv *all_threads;
@@ -128,17 +129,29 @@ void hpc_threads_abandon_others(hpc_thread_priv *keep)
 }
 
 /* Create t's stream. Descriptors can run out for a moment when many threads start at
- * once (each holds one while creating its file, and one for its perf event): retry for
- * up to about 20 ms before giving the thread up. */
+ * once: each holds one while it creates its file and one while it opens its perf
+ * events, and a loaded machine can keep a thread off the CPU for a long time inside
+ * that moment (this gave up after 20 ms before, and lost threads under load). Retry
+ * while the collector holds such descriptors elsewhere (hpc_fd_moment_begin), and for
+ * about 20 ms more when it holds none: then the program's own descriptors are what ran
+ * out, and the thread goes unrecorded. The bound on all retries (10 s or more) is a
+ * safety net only. */
 static int create_stream(hpc_thread_priv *t, const char *path)
 {
-    for (int tries = 0;; tries++) {
+    for (int tries = 0, idle = 0;; tries++) {
+        hpc_fd_moment_begin();
         int err = hpc_stream_create(&t->pub.stream, path, HPC_STREAM_THREAD, t->pub.seq,
                                     HPC_THREAD_CHUNK, &hpc_P.budget, 0);
-        if (err >= 0 || (errno != EMFILE && errno != ENFILE) || tries == 200)
+        int e = errno, others = hpc_fd_moment_end();
+        errno = e;
+        if (err >= 0 || (e != EMFILE && e != ENFILE))
+            return err;
+        idle = others ? 0 : idle + 1;
+        if (idle > 200 || tries == 100000)
             return err;
         struct timespec pause = {0, 100000};
         nanosleep(&pause, NULL);
+        errno = e;
     }
 }
 

@@ -142,6 +142,7 @@ enum hpc_stat {
     HPC_STAT_TORN,              /* (reader only) torn records skipped */
     HPC_STAT_EVENTS_DROPPED,    /* trace events (MPI/OMP) not recorded: limit or error */
     HPC_STAT_UNWIND_SKIPPED,    /* stack not unwound (inside dlopen/dlclose): leaf only */
+    HPC_STAT_POINTS_DROPPED,    /* -l/-y sample points not recorded: their queue was full */
     HPC_STAT_COUNT_              /* keep last */
 };
 _Static_assert(HPC_STAT_COUNT_ <= HPC_NSTATS, "too many stats slots");
@@ -326,6 +327,7 @@ typedef struct hpc_stream {
     uint64_t win_off;    /* file offset of the current chunk */
     uint32_t pos;        /* write offset inside the current chunk */
     uint32_t chunk_size;
+    uint32_t lim;        /* bytes of the current chunk the file holds, pre-faulted */
     uint64_t time_base;  /* previous T value written */
     hpc_budget *budget;  /* may be NULL */
     int lock;            /* for shared streams, see hpc_stream_lock */

@@ -9,10 +9,11 @@
 #include "header_layout.h"
 
 /*
- * Move s to a fresh chunk that can hold `need` bytes: grow the file by one chunk
- * (reopening it by path when the stream keeps no fd), map it, unmap the old one; the
- * time base restarts at 0. Returns 0, HPC_E_TOOBIG (need exceeds a whole chunk) or
- * HPC_E_IO (errno kept; the stream stays on its old chunk). Signal-safe.
+ * Make room for `need` bytes at s->pos (called when need > s->lim - s->pos): grow the
+ * file within the current chunk if the record fits there, else move to a fresh chunk
+ * (map it, unmap the old one; the time base restarts at 0). The file is reopened by
+ * path when the stream keeps no fd. Returns 0, HPC_E_TOOBIG (need exceeds a whole
+ * chunk) or HPC_E_IO (errno kept; the stream stays as it was). Signal-safe.
  */
 int hpc_stream_advance(hpc_stream *s, size_t need);
 

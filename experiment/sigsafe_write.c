@@ -120,7 +120,7 @@ static inline int record_begin(hpc_stream *s, size_t need, uint8_t **rec)
 {
     if (__builtin_expect(!s || !s->open, 0))
         return HPC_E_CLOSED;
-    if (__builtin_expect(need > s->chunk_size - s->pos, 0)) {
+    if (__builtin_expect(need > s->lim - s->pos, 0)) {
         int err = hpc_stream_advance(s, need);
         if (err)
             return err;

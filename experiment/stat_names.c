@@ -21,6 +21,7 @@ static const char *const stat_names[HPC_NSTATS] = {
     [HPC_STAT_TORN] = "torn",
     [HPC_STAT_EVENTS_DROPPED] = "events_dropped",
     [HPC_STAT_UNWIND_SKIPPED] = "unwind_skipped",
+    [HPC_STAT_POINTS_DROPPED] = "points_dropped",
 };
 
 const char *hpc_stat_name(unsigned stat)

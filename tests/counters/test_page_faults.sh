@@ -4,7 +4,8 @@
 # page-fault counts land on touch(), the total is within 5% of the faults the kernel
 # counted for the run (wait4's ru_minflt in launcher.hpe), each sample carries what was
 # counted since the previous one (>= the interval), and every report shows the metric:
-# functions, callers-callees, calltree, lines, with `metrics` choosing the columns.
+# functions, callers-callees, calltree, lines, with `metrics` choosing the columns;
+# header lists the counter (text and JSON).
 source "$HPC_ROOT/tests/lib.sh"
 N=20000
 "$HPCOLLECT" -q -o pf.hpc -S off -h page-faults,97 "$PROGS/counters/touch_pages" $N 30000000 \
@@ -31,6 +32,13 @@ check(sum(s["value"] for s in samples) == total, "the report's total is the samp
 defs = p.all("counter_def")
 check(len(defs) == 1 and defs[0]["name"] == "page-faults" and defs[0]["interval"] == 97,
       "one counter_def: page-faults, interval 97")
+# header lists the counter, in JSON as in text
+hj = analyze("pf.hpc", "header")["experiments"][0]["processes"][0]
+ctr = [(c["name"], c["spec"], c["kind"], c["interval"], c["unit"]) for c in hj["counters"]]
+check(ctr == [("page-faults", "page-faults", "software", 97, "events")],
+      f"header --format json: counters {ctr}")
+check("Software counter-profiling: page-faults, interval = 97 events (page-faults)"
+      in analyze("pf.hpc", "header", fmt="text"), "header text: the counter line")
 check(p.stats["counter_samples"] >= total // 97 - 1,
       f"{p.stats['counter_samples']} counter samples for {total} faults at interval 97")
 # every report shows the metric, `metrics` selects and orders the columns

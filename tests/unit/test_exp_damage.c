@@ -265,10 +265,10 @@ static void test_random_flips(const char *src)
 }
 
 /* A child writes sample records numbered by node; the parent kills it. */
-static void writer_child(const char *path, int progress_fd, uint64_t stop_at)
+static void writer_child(const char *path, int progress_fd, uint64_t stop_at, uint32_t chunk)
 {
     hpc_stream s;
-    if (hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 4096, NULL, 0) != 0)
+    if (hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, chunk, NULL, 0) != 0)
         _exit(3);
     for (uint64_t i = 0;; i++) {
         hpc_rec_sample_clock c = {.time = 1000000 * i, .node = i, .cpu_ns = 1000};
@@ -314,17 +314,22 @@ static void check_killed_stream(const char *path, uint64_t min, uint64_t torn)
     hpc_reader_close(r);
 }
 
-static void test_sigkill(void)
+/* Killed writers, with small chunks (the file ends at a chunk boundary) and with the
+ * default chunk (the file ends inside a chunk, where its last growth step ended). */
+static void test_sigkill(uint32_t chunk, uint64_t torn_at, uint64_t live_at)
 {
     const char *torn = exp_test_path("torn.hpe");
     pid_t pid = fork();
     REQUIRE(pid >= 0, "fork");
     if (pid == 0)
-        writer_child(torn, -1, 30000);
+        writer_child(torn, -1, torn_at, chunk);
     int st;
     waitpid(pid, &st, 0);
     REQUIRE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "child killed (status %d)", st);
-    check_killed_stream(torn, 30000, 1);
+    if (!chunk)
+        CHECK(exp_test_file_size(torn) % (256 * 1024) != 0, "file ends inside a chunk (%lld)",
+              (long long)exp_test_file_size(torn));
+    check_killed_stream(torn, torn_at, 1);
 
     const char *live = exp_test_path("killed.hpe");
     int pfd[2];
@@ -333,16 +338,16 @@ static void test_sigkill(void)
     REQUIRE(pid >= 0, "fork");
     if (pid == 0) {
         close(pfd[0]);
-        writer_child(live, pfd[1], UINT64_MAX);
+        writer_child(live, pfd[1], UINT64_MAX, chunk);
     }
     close(pfd[1]);
     uint64_t done = 0;
-    while (done < 20000 && read(pfd[0], &done, sizeof done) == sizeof done)
+    while (done < live_at && read(pfd[0], &done, sizeof done) == sizeof done)
         ;
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
     close(pfd[0]);
-    check_killed_stream(live, 20000, UINT64_MAX);
+    check_killed_stream(live, live_at, UINT64_MAX);
 }
 
 int main(void)
@@ -355,6 +360,7 @@ int main(void)
     test_truncation(ps, "cut_process.hpe");
     test_header_flips(ts);
     test_random_flips(ts);
-    test_sigkill();
+    test_sigkill(4096, 30000, 20000);
+    test_sigkill(0, 3000, 2000);
     return exp_test_done("test_exp_damage");
 }

@@ -1,10 +1,14 @@
 /*
  * test_exp_writer.c - the stream writer, checked byte by byte against the format that
  * experiment.h describes (independently of the reader): header fields, record framing,
- * T deltas, the chunk rule, budget refusal, keep_fd=0 growth, close truncation.
+ * T deltas, the chunk rule, budget refusal, keep_fd=0 growth, close truncation, growth
+ * in steps inside a chunk with the pages of each step faulted in ahead of the writes.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "exp_test.h"
 
@@ -126,6 +130,88 @@ static void test_chunks(int keep_fd)
     CHECK_EQ(raw_count(b, n, 4096, 21, &bad), count);
     CHECK_EQ(bad, 0);
     CHECK_EQ(le(b + 40 + 8 * HPC_STAT_REMAPS, 8), s.win_off / 4096);
+    free(b);
+}
+
+/* Is the page at p mapped in this process's page table (not only in the page cache)?
+ * -1 if /proc/self/pagemap cannot tell. */
+static int page_present(const void *p)
+{
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    uint64_t e = 0;
+    off_t at = (off_t)((uintptr_t)p / 4096 * 8);
+    int n = fd >= 0 ? (int)pread(fd, &e, sizeof e, at) : -1;
+    if (fd >= 0)
+        close(fd);
+    return n == (int)sizeof e ? (int)(e >> 63) : -1;
+}
+
+/* Pages of [from, to) of s's window present in the page table. */
+static int pages_present(const hpc_stream *s, uint32_t from, uint32_t to)
+{
+    int n = 0;
+    for (uint32_t off = from; off < to; off += 4096)
+        n += page_present(s->win + off) == 1;
+    return n;
+}
+
+/* A stream with the default 256 KiB chunk starts as a 16 KiB file and doubles, up to a
+ * chunk per step; each step's pages are mapped before any record goes there (that is
+ * the point: no page fault inside a record), nothing past the file's end is. */
+static void test_steps(void)
+{
+    const char *path = exp_test_path("w7.hpe");
+    hpc_stream s;
+    REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 0, NULL, 0) == 0, "create");
+    CHECK_EQ(s.chunk_size, 256 * 1024);
+    CHECK_EQ(exp_test_file_size(path), 16384);
+    CHECK_EQ(s.lim, 16384);
+#ifdef MADV_POPULATE_WRITE
+    int prefault = page_present(s.win) >= 0 && madvise(s.win, 4096, MADV_POPULATE_WRITE) == 0;
+#else
+    int prefault = 0;
+#endif
+    if (prefault) {
+        CHECK_EQ(pages_present(&s, 0, 16384), 4);
+        CHECK_EQ(pages_present(&s, 16384, 65536), 0);
+    } else {
+        fprintf(stderr, "note: no MADV_POPULATE_WRITE or pagemap: pre-faulting not checked\n");
+    }
+    uint64_t sizes[16] = {16384}, records = 0;
+    int nsizes = 1, ahead = 1;
+    for (uint64_t i = 0; s.win_off < 256 * 1024 || s.pos < 4096; i++) {
+        hpc_rec_cct_node r = {.id = i, .parent = i / 2, .pc = 0x400000 + i * 16};
+        uint32_t lim = s.lim;
+        uint64_t off = s.win_off;
+        if (hpc_write_cct_node(&s, &r) != 0) {
+            CHECK(0, "write %" PRIu64 " failed", i);
+            break;
+        }
+        records++;
+        if (s.lim != lim || s.win_off != off) {
+            REQUIRE(nsizes < 16, "too many steps");
+            sizes[nsizes++] = (uint64_t)exp_test_file_size(path);
+            if (prefault)
+                ahead &= pages_present(&s, s.pos & ~4095u, s.lim) ==
+                         (int)((s.lim - (s.pos & ~4095u)) / 4096);
+        }
+    }
+    CHECK(ahead, "every step's pages were faulted in when it was made");
+    static const uint64_t want[] = {16384, 32768, 65536, 131072, 262144, 524288};
+    CHECK_EQ(nsizes, 6);
+    for (int i = 0; i < nsizes && i < 6; i++)
+        CHECK(sizes[i] == want[i], "step %d: file size %" PRIu64 ", want %" PRIu64, i, sizes[i],
+              want[i]);
+    CHECK_EQ(s.lim, 256 * 1024);
+    uint64_t written = s.win_off + s.pos;
+    CHECK_EQ(hpc_stream_close(&s), 0);
+    CHECK_EQ(exp_test_file_size(path), written);
+    size_t n;
+    int bad = 0;
+    uint8_t *b = exp_test_slurp(path, &n);
+    CHECK_EQ(raw_count(b, n, 256 * 1024, 21, &bad), records);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(le(b + 40 + 8 * HPC_STAT_REMAPS, 8), 1);
     free(b);
 }
 
@@ -309,6 +395,7 @@ int main(void)
     test_header_and_encoding();
     test_chunks(1);
     test_chunks(0);
+    test_steps();
     test_budget();
     test_budget_threads();
     test_errors();

@@ -42,6 +42,8 @@ objs = $(patsubst %.c,$(OBJDIR)/%.o,$(1))
 # The experiment library every stage links (built by experiment/module.mk); defined here
 # because fragments are read alphabetically and use it before experiment/ is read.
 EXP_LIB      := $(OBJDIR)/libhpcexp.a
+# The data model hpanalyze and hpmerge share (built by model/module.mk, read after both).
+MODEL_LIB    := $(OBJDIR)/libhpcmodel.a
 
 ALL_TARGETS  :=
 CHECK_DEPS   :=

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "omp_model.h"
+#include "omp_proc.h"
 #include "procinfo.h"
 #include "report_util.h"
 

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "omp_model.h"
+#include "omp_proc.h"
 
 /* Sampled CPU sums of one thread, over all constructs or one. */
 typedef struct cpu_sums {

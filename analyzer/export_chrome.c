@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "export.h"
-#include "omp_model.h"
+#include "omp_proc.h"
 #include "u64map.h"
 #include "view.h"
 

@@ -23,7 +23,7 @@
 
 #include "export.h"
 #include "mpi_stats.h"
-#include "omp_model.h"
+#include "omp_proc.h"
 #include "procinfo.h"
 #include "report_util.h"
 #include "view.h"

@@ -2,7 +2,10 @@
 ANALYZER_SRCS    := $(wildcard analyzer/*.c)
 ANALYZER_BIN     := $(BINDIR)/hpanalyze
 
-$(ANALYZER_BIN): $(call objs,$(ANALYZER_SRCS)) $(EXP_LIB)
+# The symbol resolver, MPI numbers and OpenMP state rules are the shared model (model/).
+$(OBJDIR)/analyzer/%.o: CFLAGS += -Imodel
+
+$(ANALYZER_BIN): $(call objs,$(ANALYZER_SRCS)) $(MODEL_LIB) $(EXP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldw -lelf -lstdc++ -lm
 

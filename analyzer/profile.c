@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "omp_model.h"
+#include "omp_proc.h"
 #include "u64map.h"
 #include "view.h"
 

@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "omp_model.h"
+#include "omp_proc.h"
 #include "view.h"
 
 /* FK_COLLECTOR: our trampolines (thread_start) and internal functions; FK_ENTRY: our

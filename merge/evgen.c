@@ -381,7 +381,7 @@ static bool omp_exec(gen *g, uint64_t region, mg_ompreg *x)
 }
 
 /*
- * OpenMP Work / Wait of one sample, classified as hpanalyze does (analyzer/omp_model.h:
+ * OpenMP Work / Wait of one sample, classified as hpanalyze does (model/omp_model.h:
  * hpa_omp_state_cat, and hpa_omp_classify's rule that a worker's implicit-barrier state
  * after its region's end is idle: libomp reports that barrier's end only at the next
  * fork).

@@ -7,20 +7,18 @@ MERGE_MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 MERGE_MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 MERGE_OTF2_LIBS  := $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2)
 
-# Shared with hpanalyze, linked as they are: the symbol resolver (analyzer/symbols.h), so
-# the summary's functions carry the names hpanalyze's reports give them, and the MPI
-# numbers (analyzer/mpi_stats.h), so the summary's MPI tables equal `hpanalyze mpi`, and
-# the OpenMP state categories (analyzer/omp_model.h: hpa_omp_state_cat).
-MERGE_SYM_OBJS := $(call objs,analyzer/symbols.c analyzer/strtab.c analyzer/u64map.c \
-                              analyzer/mpi_stats.c analyzer/omp_model.c analyzer/metrics.c)
-$(OBJDIR)/merge/%.o: CFLAGS += -Ianalyzer
+# The data model shared with hpanalyze (model/, libhpcmodel.a): the symbol resolver, so the
+# summary's functions carry the names hpanalyze's reports give them; the MPI numbers, so
+# the summary's MPI tables equal `hpanalyze mpi`; the OpenMP state rules, so its OpenMP
+# work and wait equal `hpanalyze omp`.
+$(OBJDIR)/merge/%.o: CFLAGS += -Imodel
 
 # parallel.c is the only file that sees MPI (OTF2_MPI_Collectives.h)
 $(OBJDIR)/merge/parallel.o: CFLAGS += $(MERGE_MPI_CFLAGS)
 
-$(HPMERGE): $(MERGE_OBJS) $(MERGE_SYM_OBJS) $(OBJDIR)/libhpcexp.a
+$(HPMERGE): $(MERGE_OBJS) $(MODEL_LIB) $(EXP_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(MERGE_OBJS) $(MERGE_SYM_OBJS) $(OBJDIR)/libhpcexp.a \
+	$(CC) $(LDFLAGS) -o $@ $(MERGE_OBJS) $(MODEL_LIB) $(EXP_LIB) \
 	    $(MERGE_OTF2_LIBS) $(MERGE_MPI_LIBS) -ldw -lelf -lstdc++ -lm
 
 ALL_TARGETS += $(HPMERGE)

@@ -7,8 +7,8 @@
  * on the order in which processes were merged: a parallel merge gives the same summary
  * as a serial one. Seconds and ratios are computed only when printing.
  *
- * The MPI numbers (per rank, per call, per call site) are computed by the analyzer's
- * mpi_stats.c, the code hpanalyze's mpi report uses, so both always agree: app_time
+ * The MPI numbers (per rank, per call, per call site) are computed by the shared
+ * model/mpi_stats.c, the code hpanalyze's mpi report uses, so both always agree: app_time
  * from MPI_Init's end to MPI_Finalize's start, MPI time without MPI_Init/Finalize and
  * nested calls, sends started, receives completed, other calls. Processes that are not
  * MPI ranks report their wall time (proc_begin to its end) as app_time.

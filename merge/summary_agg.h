@@ -4,7 +4,7 @@
  *
  * "Across ranks" statistics take one value per MPI rank that made the call: min, mean,
  * max and the coefficient of variation (population standard deviation / mean, as
- * hpanalyze's mpi report computes it: analyzer/mpi_stats.h).
+ * hpanalyze's mpi report computes it: model/mpi_stats.h).
  */
 #ifndef MG_SUMMARY_AGG_H
 #define MG_SUMMARY_AGG_H

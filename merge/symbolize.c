@@ -1,5 +1,5 @@
 /*
- * symbolize.c - hpmerge's view of the shared symbol resolver (analyzer/symbols.h):
+ * symbolize.c - hpmerge's view of the shared symbol resolver (model/symbols.h):
  * hpmerge names functions exactly as hpanalyze does, from the same code (ELF symbol
  * tables and DWARF lines through elfutils, archived copies, build-id checks).
  */

@@ -2,7 +2,7 @@
  * symbolize.h - program counters to function names and source lines, for hpmerge.
  *
  * A thin adapter: the resolver itself (ELF/DWARF through elfutils, the recorded load
- * map, archived copies) belongs to the analyzer and is shared, so that the summary's top
+ * map, archived copies) is the shared model's (model/symbols.h), so that the summary's top
  * functions and hpanalyze's functions report name the same code the same way. hpmerge
  * code uses only the calls below.
  *

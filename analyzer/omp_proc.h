@@ -1,5 +1,5 @@
 /*
- * omp_model.h - what the OpenMP records of a process say: parallel regions, their
+ * omp_proc.h - what the OpenMP records of a process say: parallel regions, their
  * constructs and call paths, traced work and wait per thread (issue 4).
  *
  * Loaded once per process before its samples (profile.c calls hpa_omp_load): one pass
@@ -13,52 +13,23 @@
  * ~64 bytes); constructs and contexts are few (distinct source locations x call paths).
  * Traced intervals are aggregated per (thread, construct) after loading.
  *
- * Meanings (the reference's Clock-based Profiling for OpenMP Programs, on Linux):
- *   OpenMP Work   CPU time of threads in serial code or working in a parallel region
- *   OpenMP Wait   CPU time of threads waiting: barriers, taskwait, taskgroup, locks,
- *                 critical, ordered, atomic, reduction (spinning waits use CPU; a thread
- *                 that sleeps while waiting adds no CPU time, and shows in the traced
- *                 wall-clock wait only)
- *   idle          CPU time of worker threads outside parallel regions
- *   overhead      fork/join time of the runtime
- * The traced (wall-clock) counterparts come from the region, wait and mutex timestamps.
+ * What work, wait, idle and overhead mean, and the rules that decide them: the shared
+ * model (model/omp_model.h).
  */
-#ifndef HPA_OMP_MODEL_H
-#define HPA_OMP_MODEL_H
+#ifndef HPA_OMP_PROC_H
+#define HPA_OMP_PROC_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "experiment.h"
+#include "omp_model.h"
 #include "symbols.h"
 #include "u64map.h"
 
 struct hpa_profile;
 struct hpa_process;
 struct hpa_frame;
-
-/* Categories of OpenMP states a report sums over. */
-enum hpa_omp_cat {
-    HPA_OMP_CAT_NONE = 0,
-    HPA_OMP_CAT_WORK,
-    HPA_OMP_CAT_WAIT,
-    HPA_OMP_CAT_IDLE,
-    HPA_OMP_CAT_OVERHEAD
-};
-
-/* Wait kinds of the reports (states and traced records map onto these). */
-enum hpa_omp_wait {
-    HPA_OMP_W_IMPLICIT_BARRIER = 0,
-    HPA_OMP_W_EXPLICIT_BARRIER,
-    HPA_OMP_W_TASKWAIT,
-    HPA_OMP_W_TASKGROUP,
-    HPA_OMP_W_LOCK,
-    HPA_OMP_W_CRITICAL,
-    HPA_OMP_W_ORDERED,
-    HPA_OMP_W_ATOMIC,
-    HPA_OMP_W_REDUCTION,
-    HPA_OMP_W_COUNT
-};
 
 /* One execution of a parallel construct. */
 typedef struct hpa_omp_region {
@@ -155,16 +126,6 @@ void hpa_omp_free(hpa_omp_proc *m);
  */
 uint32_t hpa_omp_classify(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t region,
                           uint32_t *state);
-
-/* The category and wait kind of an OpenMP state (enum hpc_omp_state). */
-enum hpa_omp_cat hpa_omp_state_cat(unsigned omp_state);
-/* Wait kind of a wait state, or -1. */
-int hpa_omp_state_wait(unsigned omp_state);
-/* "implicit_barrier", "lock_wait" ... as in the pseudo functions <OMP-...>. */
-const char *hpa_omp_state_name(unsigned omp_state);
-/* Keys and titles of wait kinds: "implicit_barrier" / "Implicit barrier". */
-const char *hpa_omp_wait_key(int w);
-const char *hpa_omp_wait_title(int w);
 
 /* Frames the OpenMP views may add to any stack of the profile (hpa_profile_paths sizes
  * its buffers with it). */

@@ -1,5 +1,5 @@
 /*
- * omp_model.c - loading a process's OpenMP records into the model of omp_model.h.
+ * omp_proc.c - loading a process's OpenMP records into the model of omp_proc.h.
  *
  * One pass per thread stream keeps: the CCT of threads that encounter parallel
  * constructs (for the call path at the construct), the regions (from parallel begin/end),
@@ -9,7 +9,7 @@
  * clipped to the region's end (a worker's implicit barrier ends at the next fork) and
  * without the explicit tasks a waiting thread ran meanwhile.
  */
-#include "omp_model.h"
+#include "omp_proc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,125 +17,6 @@
 
 #include "metrics.h"
 #include "profile.h"
-
-/* ---------------------------------------------------------------- states */
-
-enum hpa_omp_cat hpa_omp_state_cat(unsigned s)
-{
-    switch (s) {
-    case HPC_OMP_STATE_SERIAL:
-    case HPC_OMP_STATE_WORK:
-        return HPA_OMP_CAT_WORK;
-    case HPC_OMP_STATE_IDLE:
-        return HPA_OMP_CAT_IDLE;
-    case HPC_OMP_STATE_OVERHEAD:
-        return HPA_OMP_CAT_OVERHEAD;
-    case HPC_OMP_STATE_NONE:
-        return HPA_OMP_CAT_NONE;
-    default:
-        return hpa_omp_state_wait(s) >= 0 ? HPA_OMP_CAT_WAIT : HPA_OMP_CAT_NONE;
-    }
-}
-
-int hpa_omp_state_wait(unsigned s)
-{
-    switch (s) {
-    case HPC_OMP_STATE_IMPLICIT_BARRIER:
-        return HPA_OMP_W_IMPLICIT_BARRIER;
-    case HPC_OMP_STATE_EXPLICIT_BARRIER:
-        return HPA_OMP_W_EXPLICIT_BARRIER;
-    case HPC_OMP_STATE_TASKWAIT:
-        return HPA_OMP_W_TASKWAIT;
-    case HPC_OMP_STATE_TASKGROUP:
-        return HPA_OMP_W_TASKGROUP;
-    case HPC_OMP_STATE_LOCK_WAIT:
-        return HPA_OMP_W_LOCK;
-    case HPC_OMP_STATE_CRITICAL_WAIT:
-        return HPA_OMP_W_CRITICAL;
-    case HPC_OMP_STATE_ORDERED_WAIT:
-        return HPA_OMP_W_ORDERED;
-    case HPC_OMP_STATE_ATOMIC_WAIT:
-        return HPA_OMP_W_ATOMIC;
-    case HPC_OMP_STATE_REDUCTION:
-        return HPA_OMP_W_REDUCTION;
-    default:
-        return -1;
-    }
-}
-
-const char *hpa_omp_state_name(unsigned s)
-{
-    static const char *const names[] = {
-        [HPC_OMP_STATE_SERIAL] = "serial",
-        [HPC_OMP_STATE_WORK] = "work",
-        [HPC_OMP_STATE_IMPLICIT_BARRIER] = "implicit_barrier",
-        [HPC_OMP_STATE_EXPLICIT_BARRIER] = "explicit_barrier",
-        [HPC_OMP_STATE_TASKWAIT] = "taskwait",
-        [HPC_OMP_STATE_TASKGROUP] = "taskgroup",
-        [HPC_OMP_STATE_LOCK_WAIT] = "lock_wait",
-        [HPC_OMP_STATE_CRITICAL_WAIT] = "critical_section_wait",
-        [HPC_OMP_STATE_ORDERED_WAIT] = "ordered_section_wait",
-        [HPC_OMP_STATE_ATOMIC_WAIT] = "atomic_wait",
-        [HPC_OMP_STATE_REDUCTION] = "reduction",
-        [HPC_OMP_STATE_IDLE] = "idle",
-        [HPC_OMP_STATE_OVERHEAD] = "overhead",
-    };
-    return s < sizeof(names) / sizeof(names[0]) ? names[s] : NULL;
-}
-
-static const struct {
-    const char *key, *title;
-} wait_kinds[HPA_OMP_W_COUNT] = {
-    [HPA_OMP_W_IMPLICIT_BARRIER] = {"implicit_barrier", "Implicit barrier"},
-    [HPA_OMP_W_EXPLICIT_BARRIER] = {"explicit_barrier", "Explicit barrier"},
-    [HPA_OMP_W_TASKWAIT] = {"taskwait", "Taskwait"},
-    [HPA_OMP_W_TASKGROUP] = {"taskgroup", "Taskgroup"},
-    [HPA_OMP_W_LOCK] = {"lock", "Lock"},
-    [HPA_OMP_W_CRITICAL] = {"critical", "Critical"},
-    [HPA_OMP_W_ORDERED] = {"ordered", "Ordered"},
-    [HPA_OMP_W_ATOMIC] = {"atomic", "Atomic"},
-    [HPA_OMP_W_REDUCTION] = {"reduction", "Reduction"},
-};
-
-const char *hpa_omp_wait_key(int w)
-{
-    return w >= 0 && w < HPA_OMP_W_COUNT ? wait_kinds[w].key : "?";
-}
-
-const char *hpa_omp_wait_title(int w)
-{
-    return w >= 0 && w < HPA_OMP_W_COUNT ? wait_kinds[w].title : "?";
-}
-
-static int sync_wait_kind(uint64_t kind)
-{
-    switch (kind) {
-    case HPC_OMP_SYNC_IMPLICIT_BARRIER:
-        return HPA_OMP_W_IMPLICIT_BARRIER;
-    case HPC_OMP_SYNC_TASKWAIT:
-        return HPA_OMP_W_TASKWAIT;
-    case HPC_OMP_SYNC_TASKGROUP:
-        return HPA_OMP_W_TASKGROUP;
-    case HPC_OMP_SYNC_REDUCTION:
-        return HPA_OMP_W_REDUCTION;
-    default: /* explicit, and libomp's "implementation" barrier of gcc-built code */
-        return HPA_OMP_W_EXPLICIT_BARRIER;
-    }
-}
-
-static int mutex_wait_kind(uint64_t kind)
-{
-    switch (kind) {
-    case HPC_OMP_MUTEX_CRITICAL:
-        return HPA_OMP_W_CRITICAL;
-    case HPC_OMP_MUTEX_ORDERED:
-        return HPA_OMP_W_ORDERED;
-    case HPC_OMP_MUTEX_ATOMIC:
-        return HPA_OMP_W_ATOMIC;
-    default:
-        return HPA_OMP_W_LOCK;
-    }
-}
 
 /* ---------------------------------------------------------------- loading */
 
@@ -365,7 +246,7 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
             rc = ivls_push(&iv->waits, (ivl){.b = s->time_begin,
                                              .e = s->time_end,
                                              .region = s->region,
-                                             .kind = sync_wait_kind(s->kind)});
+                                             .kind = hpa_omp_sync_wait(s->kind)});
             break;
         }
         case HPC_K_omp_mutex: {
@@ -375,7 +256,7 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
                 rc = ivls_push(&iv->waits, (ivl){.b = x->time_request,
                                                  .e = x->time_acquired,
                                                  .region = x->region,
-                                                 .kind = mutex_wait_kind(x->kind)});
+                                                 .kind = hpa_omp_mutex_wait(x->kind)});
             break;
         }
         case HPC_K_omp_task: {

@@ -14,14 +14,53 @@
 # the machine (libomp's spin loops also call sched_yield), so the program measures its own
 # work and wait (thread CPU and wall clock around the work and the barrier) and the
 # profile is compared with that: on an idle machine it is 3/4 and 1/4.
+#
+# The issue's ground truth itself (work 75%, wait 25% of thread time, within 3 points,
+# both compilers) holds only where the program has the cores to itself: with other work
+# on the machine the scheduler stretches the two threads unequally (at load 3-4 on the 2
+# cores the traced wall-clock split measured 74-81%, the sampled CPU split 70-92%). So a
+# second run of each build is made under SCHED_FIFO (chrt -f 1: for its 0.7 s nothing
+# else runs on the cores but what the kernel's RT throttling lets through, 5% of each
+# second), which gives it an idle machine: there both the traced and the sampled split
+# must be 75/25 within 3 points (measured 75.0 +- 0.2). Where real-time scheduling is not
+# allowed (no CAP_SYS_NICE) that part is left out with a note.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp" OMP_WAIT_POLICY=active
 "$HPCOLLECT" -q -p hi -o gcc.hpc "$PROGS/omp/omp_imbalance" 40 5 explicit >gcc.out
 "$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 explicit >clang.out
-$SYSPY - <<'PY'
+RT=0
+if chrt -f 1 true 2>/dev/null; then
+    RT=1
+    chrt -f 1 "$HPCOLLECT" -q -p hi -o gcc_rt.hpc "$PROGS/omp/omp_imbalance" 40 5 explicit >gcc_rt.out
+    chrt -f 1 "$HPCOLLECT" -q -p hi -o clang_rt.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 explicit \
+        >clang_rt.out
+else
+    note "real-time scheduling not allowed here: the 75/25 ground-truth checks are left out"
+fi
+RT=$RT $SYSPY - <<'PY'
+import os
 from hpctest import check, near
 from omptest import *
+
+def split(th, wall):
+    """Work and wait of the regions' threads: sampled CPU, or traced wall clock (the
+    regions only: the program's serial code is neither)."""
+    if wall:
+        work = sum(t["omp_in_region_wall_s"] - t["omp_wait_wall_s"] for t in th)
+        wait = sum(t["omp_wait_wall_s"] for t in th)
+    else:
+        work, wait = sum(t["omp_work_s"] for t in th), sum(t["omp_wait_s"] for t in th)
+    return work, wait
+
+for cc in ("gcc", "clang") if os.environ["RT"] == "1" else ():
+    exp = f"{cc}_rt.hpc"
+    th = omp(exp)["threads"]
+    for wall, what in ((True, "traced wall-clock"), (False, "sampled CPU")):
+        work, wait = split(th, wall)
+        print(f"# {exp} {what}: work {work:.3f} wait {wait:.3f}")
+        near(100 * work / (work + wait), 75, 3, f"{exp}: ground truth: OpenMP Work % ({what})")
+        near(100 * wait / (work + wait), 25, 3, f"{exp}: ground truth: OpenMP Wait % ({what})")
 
 for cc in ("gcc", "clang"):
     exp = f"{cc}.hpc"

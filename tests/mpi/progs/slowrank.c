@@ -1,23 +1,32 @@
 /*
- * slowrank.c - one rank waits for a slow one (tests/mpi/test_wait.sh).
+ * slowrank.c - one rank waits for a slow one (tests/mpi/test_wait.sh,
+ * tests/counters/test_mpi_cpu.sh).
  *
- * Rank 1 computes for SECONDS (argv[1], default 0.4) of wall time, then sends one int
- * to rank 0, which has been waiting in MPI_Recv since MPI_Init. So rank 0's MPI time
- * is nearly all of its AppTime, rank 1's nearly none, and rank 0's MPI_Recv lasts as
- * long as rank 1 computed.
+ *     slowrank [SECONDS [cpu]]
+ *
+ * Rank 1 computes for SECONDS (default 0.4) of wall time, or with `cpu` until it has
+ * used SECONDS of CPU time, then sends one int to rank 0, which has been waiting in
+ * MPI_Recv since MPI_Init. So rank 0's MPI time is nearly all of its AppTime, rank 1's
+ * nearly none, and rank 0's MPI_Recv lasts as long as rank 1 computed. Wall time keeps
+ * the run's length known (AppTime comparisons); CPU time keeps rank 1's computing CPU
+ * known however loaded the machine is (CPU-time comparisons).
  */
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+static clockid_t clock_id = CLOCK_MONOTONIC;
 
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock_id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Busy work until `seconds` have passed; returns something the compiler must keep. */
+/* Busy work until `seconds` have passed on clock_id; returns something the compiler
+ * must keep. */
 static double compute(double seconds)
 {
     double x = 0, end = now() + seconds;
@@ -31,6 +40,8 @@ int main(int argc, char **argv)
 {
     int rank, v = 0;
     double seconds = argc > 1 ? atof(argv[1]) : 0.4;
+    if (argc > 2 && strcmp(argv[2], "cpu") == 0)
+        clock_id = CLOCK_THREAD_CPUTIME_ID;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 1) {

@@ -35,7 +35,7 @@
 
 /* Sampled CPU sums of one thread, over all constructs or one. */
 typedef struct cpu_sums {
-    uint64_t cat[5]; /* enum hpa_omp_cat */
+    uint64_t cat[HPA_OMP_CAT_COUNT];
     uint64_t wait[HPA_OMP_W_COUNT];
 } cpu_sums;
 
@@ -171,8 +171,8 @@ static thread_traced thread_totals(const hpa_omp_proc *m, const hpa_omp_thread *
     }
     uint64_t life = th->t_last > th->t_first ? th->t_last - th->t_first : 0;
     x.outside = life > x.in_region ? life - x.in_region : 0;
-    if (th->type == 1) /* the initial thread works in serial code */
-        x.work += x.outside;
+    if (hpa_omp_state_cat(hpa_omp_unreported_state(th->type)) == HPA_OMP_CAT_WORK)
+        x.work += x.outside; /* the initial thread's serial code */
     return x;
 }
 

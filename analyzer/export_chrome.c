@@ -12,7 +12,9 @@
  *     communicator and tag, as MPI's non-overtaking rule orders them);
  *   - OpenMP: "omp parallel" on the encountering thread, "omp implicit task" on each team
  *     member, waits ("omp implicit barrier", "omp lock wait" ...), worksharing ("omp loop"
- *     ...), "omp masked", explicit tasks ("omp task"), cat "OpenMP";
+ *     ...), "omp masked", explicit tasks ("omp task"), cat "OpenMP"; a worker's implicit
+ *     task and implicit barrier end with their region (model/omp_model.h: libomp reports
+ *     their end only at the next fork, the time between is idle);
  *   - clock samples as thread-scoped instant events ("i", cat "sample") named after the leaf
  *     function of their stack in the selected view; "sf" refers to the stack in
  *     "stackFrames". Above 200000 samples every k-th sample of a thread is kept and
@@ -264,7 +266,8 @@ static void metadata(chrome *C)
             const hpa_thread *th = &pr->threads[t];
             const char *role = th->seq == 0 ? "main" : "";
             for (uint32_t k = 0; pr->omp && k < pr->omp->nthreads; k++)
-                if (pr->omp->threads[k].seq == th->seq && pr->omp->threads[k].type == 2)
+                if (pr->omp->threads[k].seq == th->seq &&
+                    pr->omp->threads[k].type == HPA_OMP_THREAD_WORKER)
                     role = "OpenMP worker";
             snprintf(name, sizeof(name), "thread %u%s%s (tid %" PRIu64 ")", th->seq,
                      role[0] ? " " : "", role, th->tid);
@@ -558,6 +561,16 @@ static void parallel_end(chrome *C, const hpa_process *pr, const hpa_thread *t,
     slice(C, pr, t, "omp parallel", "OpenMP", b->time, r->time, args);
 }
 
+/* End of thread t's interval [b, e) in region `region` (implicit task, implicit barrier)
+ * by the rule the reports apply (omp_model.h): a worker's ends with the region. */
+static uint64_t in_region_end(const hpa_process *pr, const hpa_thread *t, uint64_t region,
+                              uint64_t b, uint64_t e)
+{
+    hpa_omp_exec x;
+    e = hpa_omp_region_time_end(hpa_omp_exec_of(pr->omp, region, &x) ? &x : NULL, t->seq, e);
+    return e > b ? e : b;
+}
+
 static void omp_record(chrome *C, const hpa_process *pr, const hpa_thread *t, const hpc_record *rec)
 {
     char args[128];
@@ -579,7 +592,8 @@ static void omp_record(chrome *C, const hpa_process *pr, const hpa_thread *t, co
             if (b) {
                 snprintf(args, sizeof(args), "\"region\":%" PRIu64 ",\"thread_num\":%" PRIu64,
                          r->region, b->a);
-                slice(C, pr, t, "omp implicit task", "OpenMP", b->time, r->time, args);
+                slice(C, pr, t, "omp implicit task", "OpenMP", b->time,
+                      in_region_end(pr, t, r->region, b->time, r->time), args);
             }
         }
         break;
@@ -587,7 +601,10 @@ static void omp_record(chrome *C, const hpa_process *pr, const hpa_thread *t, co
     case HPC_K_omp_sync: {
         const hpc_rec_omp_sync *r = &rec->u.omp_sync;
         snprintf(args, sizeof(args), "\"region\":%" PRIu64, r->region);
-        slice(C, pr, t, sync_name(r->kind), "OpenMP", r->time_begin, r->time_end, args);
+        uint64_t end = r->kind == HPC_OMP_SYNC_IMPLICIT_BARRIER
+                           ? in_region_end(pr, t, r->region, r->time_begin, r->time_end)
+                           : r->time_end;
+        slice(C, pr, t, sync_name(r->kind), "OpenMP", r->time_begin, end, args);
         break;
     }
     case HPC_K_omp_mutex: {
@@ -668,9 +685,10 @@ static int by_channel(const void *a, const void *b)
     CMP(dst)
     CMP(comm)
     CMP(tag)
-    CMP(ts_ns) CMP(order)
+    CMP(ts_ns)
+    CMP(order)
 #undef CMP
-        return 0;
+    return 0;
 }
 
 static int same_channel(const msg *x, const msg *y)

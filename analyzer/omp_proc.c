@@ -424,12 +424,25 @@ static uint64_t overlap(const ivl *v, size_t n, uint64_t b, uint64_t e)
     return sum;
 }
 
-/* End of an interval of thread seq in region r, clipped to the region's end on workers. */
+/* What the rules (omp_model.h) need of region r. */
+static hpa_omp_exec exec_of(const hpa_omp_region *r)
+{
+    return (hpa_omp_exec){.t_end = r->t_end, .enc_seq = r->enc_seq};
+}
+
+/* End of an interval of thread seq in region r (NULL: unknown), clipped by rule 1. */
 static uint64_t clip_end(const hpa_omp_region *r, uint32_t seq, uint64_t e)
 {
-    if (r && r->t_end && r->enc_seq != seq && e > r->t_end)
-        return r->t_end;
-    return e;
+    hpa_omp_exec x = r ? exec_of(r) : (hpa_omp_exec){0};
+    return hpa_omp_region_time_end(r ? &x : NULL, seq, e);
+}
+
+bool hpa_omp_exec_of(hpa_omp_proc *m, uint64_t region, hpa_omp_exec *x)
+{
+    const hpa_omp_region *r = m ? region_by_id(m, region) : NULL;
+    if (r)
+        *x = exec_of(r);
+    return r != NULL;
 }
 
 static int trace_thread(hpa_omp_proc *m, hpa_omp_thread *th, thread_ivls *iv)
@@ -601,28 +614,26 @@ uint32_t hpa_omp_classify(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t
 {
     if (!m || !m->ompt)
         return 0;
-    if (region == 0) {
-        /* The initial thread before the runtime started (libomp starts at the first
-         * construct) ran serial code of an OpenMP program: work, as after it. */
-        if (HPC_STATE_OMP(*state) == HPC_OMP_STATE_NONE && thread_type(m, seq) == 1)
-            *state = HPC_STATE_WITH_OMP(*state, HPC_OMP_STATE_SERIAL);
+    const hpa_omp_region *r = NULL;
+    if (region != 0) {
+        uint32_t i;
+        if (region == m->last_region) {
+            i = m->last_index;
+        } else {
+            if (region == HPA_U64MAP_EMPTY || !hpa_u64map_get(&m->region_index, region, &i))
+                return 0; /* the region's records were lost */
+            m->last_region = region;
+            m->last_index = i;
+        }
+        r = &m->regions[i];
+    }
+    hpa_omp_exec x = r ? exec_of(r) : (hpa_omp_exec){0};
+    unsigned s = HPC_STATE_OMP(*state);
+    unsigned to = hpa_omp_sample_state(s, region, r ? &x : NULL, seq, time, thread_type(m, seq));
+    if (to != s)
+        *state = HPC_STATE_WITH_OMP(*state, to);
+    if (!r || to == HPC_OMP_STATE_IDLE) /* serial code, or idle after the region */
         return 0;
-    }
-    uint32_t i;
-    if (region == m->last_region) {
-        i = m->last_index;
-    } else {
-        if (region == HPA_U64MAP_EMPTY || !hpa_u64map_get(&m->region_index, region, &i))
-            return 0; /* the region's records were lost */
-        m->last_region = region;
-        m->last_index = i;
-    }
-    const hpa_omp_region *r = &m->regions[i];
-    if (HPC_STATE_OMP(*state) == HPC_OMP_STATE_IMPLICIT_BARRIER && r->t_end && time > r->t_end &&
-        seq != r->enc_seq) {
-        *state = HPC_STATE_WITH_OMP(*state, HPC_OMP_STATE_IDLE);
-        return 0;
-    }
     return r->ctx == UINT32_MAX ? 0 : r->ctx;
 }
 

@@ -6,8 +6,7 @@
  * over every thread stream for the omp_* and cct_node records. Then each sample is
  * classified (hpa_omp_classify): its region id becomes a small "construct context" id
  * (the construct plus the encountering thread's call path there: what the user view puts
- * above a worker's frames), and a worker's implicit-barrier state after its region's end
- * becomes idle (libomp reports a worker's barrier end only at the next fork).
+ * above a worker's frames), and its state is decided by the rules of omp_model.h.
  *
  * Sizes: regions are counted per execution (a loop of 1e6 regions has 1e6 entries of
  * ~64 bytes); constructs and contexts are few (distinct source locations x call paths).
@@ -81,7 +80,7 @@ typedef struct hpa_omp_traced {
 
 typedef struct hpa_omp_thread {
     uint32_t seq;
-    uint32_t type;            /* ompt_thread_t from omp_thread: 1 initial, 2 worker, 0 not seen */
+    uint32_t type;            /* enum hpa_omp_thread_type (omp_thread record) */
     uint64_t t_first, t_last; /* lifetime as the stream shows it */
     hpa_omp_cct cct;
     hpa_omp_traced *traced; /* nconstructs + 1 entries */
@@ -121,11 +120,17 @@ void hpa_omp_free(hpa_omp_proc *m);
 
 /*
  * Classify one sample of thread `seq` (time, region, state bits): returns the construct
- * context (0 = not in a region) and may rewrite *state (implicit barrier after the
- * region's end on a worker -> idle). m NULL or without OMPT: returns 0, state unchanged.
+ * context (0 = not in a region) and may rewrite *state by the rules of omp_model.h
+ * (hpa_omp_sample_state: a worker's implicit barrier after its region's end is idle; the
+ * initial thread's samples before the runtime started are serial). m NULL or without
+ * OMPT: returns 0, state unchanged.
  */
 uint32_t hpa_omp_classify(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t region,
                           uint32_t *state);
+
+/* What the rules of omp_model.h need of region `region` (an id of the records) into *x;
+ * false when m is NULL or has no such region. */
+bool hpa_omp_exec_of(hpa_omp_proc *m, uint64_t region, hpa_omp_exec *x);
 
 /* Frames the OpenMP views may add to any stack of the profile (hpa_profile_paths sizes
  * its buffers with it). */

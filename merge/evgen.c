@@ -111,7 +111,7 @@ static inline void memo_put(memo *m, uint64_t key, uint64_t val)
 }
 
 typedef struct itask {
-    uint64_t region_id;
+    uint64_t region_id, begin;
     uint32_t lregion, team;
 } itask;
 
@@ -380,25 +380,45 @@ static bool omp_exec(gen *g, uint64_t region, mg_ompreg *x)
     return region && g->proc->omptab && mg_regtab_get(g->proc->omptab, region, x);
 }
 
+/* What the rules of model/omp_model.h need of execution x. */
+static hpa_omp_exec exec_of(const mg_ompreg *x)
+{
+    return (hpa_omp_exec){.t_end = x->end, .enc_seq = x->enc_seq};
+}
+
+/* End of this location's interval [b, e) in parallel region `region` (implicit task,
+ * implicit barrier; raw times) by the rule hpanalyze applies (model/omp_model.h): a
+ * worker's ends with the region. */
+static uint64_t in_region_end(gen *g, uint64_t region, uint64_t b, uint64_t e)
+{
+    mg_ompreg x;
+    if (!omp_exec(g, region, &x))
+        return e;
+    hpa_omp_exec ex = exec_of(&x);
+    e = hpa_omp_region_time_end(&ex, g->loc->seq, e);
+    return e > b ? e : b;
+}
+
 /*
- * OpenMP Work / Wait of one sample, classified as hpanalyze does (model/omp_model.h:
- * hpa_omp_state_cat, and hpa_omp_classify's rule that a worker's implicit-barrier state
- * after its region's end is idle: libomp reports that barrier's end only at the next
- * fork).
+ * OpenMP Work / Wait of one sample, classified as hpanalyze does: by the rules of
+ * model/omp_model.h. A sample outside every region without a state waits for the
+ * stream's end (pre_runtime_ns), where the thread's type decides it.
  */
 static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t time, uint64_t ns)
 {
     unsigned s = HPC_STATE_OMP(state);
-    if (s == HPC_OMP_STATE_NONE && region == 0) {
-        g->pre_runtime_ns += ns; /* serial work if this turns out to be the initial thread */
+    if (hpa_omp_sample_unreported(s, region)) {
+        g->pre_runtime_ns += ns;
         return;
     }
     enum hpa_omp_cat cat = hpa_omp_state_cat(s);
     if (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT)
-        return;
+        return; /* the rules only turn wait into idle */
     mg_ompreg xr, *x = omp_exec(g, region, &xr) ? &xr : NULL;
-    if (x && s == HPC_OMP_STATE_IMPLICIT_BARRIER && x->end && time > x->end &&
-        x->enc_seq != g->loc->seq)
+    hpa_omp_exec ex = x ? exec_of(x) : (hpa_omp_exec){0};
+    s = hpa_omp_sample_state(s, region, x ? &ex : NULL, g->loc->seq, time, g->omp_thread_type);
+    cat = hpa_omp_state_cat(s);
+    if (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT)
         return; /* idle */
     mg_tsum *t = &g->loc->sum;
     if (cat == HPA_OMP_CAT_WORK)
@@ -677,7 +697,7 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
         emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
         emit(g, t, MG_EV_ENTER, (uint32_t)lregion, 0, 0, 0, 0);
         if (g->nitasks < MAX_ITASKS)
-            g->itasks[g->nitasks] = (itask){r->region, lregion, team};
+            g->itasks[g->nitasks] = (itask){r->region, r->time, lregion, team};
         g->nitasks++;
         return;
     }
@@ -688,6 +708,7 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
     if (g->nitasks >= MAX_ITASKS)
         return;
     itask *it = &g->itasks[g->nitasks];
+    t = ct(g, in_region_end(g, it->region_id, it->begin, r->time));
     emit(g, t, MG_EV_LEAVE, it->lregion, 0, 0, 0, 0);
     emit(g, t, MG_EV_TEAM_END, it->team, 0, 0, 0, 0);
 }
@@ -732,7 +753,10 @@ static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
         r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_BARRIER_OTHER;
     uint32_t region = c == OC_IMPLICIT_BARRIER && !r->codeptr ? implicit_barrier_of(g, r->region)
                                                               : omp_region(g, c, r->codeptr);
-    enter_leave(g, region, ct(g, r->time_begin), ct(g, r->time_end));
+    uint64_t end = c == OC_IMPLICIT_BARRIER
+                       ? in_region_end(g, r->region, r->time_begin, r->time_end)
+                       : r->time_end;
+    enter_leave(g, region, ct(g, r->time_begin), ct(g, end));
 }
 
 static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
@@ -963,9 +987,9 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
         if (loc->sum.damaged)
             mg_job_problem(job, "%s: %llu damaged records skipped", loc->path,
                            (unsigned long long)loc->sum.damaged);
-        /* as hpanalyze: the initial thread before the OpenMP runtime started (libomp starts
-         * at the first construct) ran serial code of an OpenMP program: work */
-        if (loc->proc->ompt && g.omp_thread_type == 1)
+        /* samples before the OpenMP runtime started: the thread's type decides (rule 2) */
+        if (loc->proc->ompt &&
+            hpa_omp_state_cat(hpa_omp_unreported_state(g.omp_thread_type)) == HPA_OMP_CAT_WORK)
             loc->sum.omp_work_ns += g.pre_runtime_ns;
         sum_functions(&g);
         report_counts(&g);

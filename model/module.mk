@@ -7,3 +7,8 @@ $(MODEL_LIB): $(call objs,$(MODEL_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 ALL_TARGETS += $(MODEL_LIB)
+
+# tests/unit/test_omp_model.c tests the OpenMP state rules alone.
+$(OBJDIR)/tests/unit/test_omp_model.o: CFLAGS += -Imodel
+UNIT_LIBS_test_omp_model := $(MODEL_LIB) $(EXP_LIB)
+$(TESTDIR)/unit/test_omp_model: $(MODEL_LIB)

@@ -1,5 +1,6 @@
 /*
- * omp_model.c - OpenMP states: categories, wait kinds, names (see omp_model.h).
+ * omp_model.c - OpenMP states: categories, wait kinds, names, and the rules that decide
+ * what the runtime does not say (see omp_model.h).
  */
 #include "omp_model.h"
 
@@ -118,4 +119,33 @@ int hpa_omp_mutex_wait(uint64_t kind)
     default:
         return HPA_OMP_W_LOCK;
     }
+}
+
+/* ---------------------------------------------------------------- rules */
+
+uint64_t hpa_omp_region_time_end(const hpa_omp_exec *x, uint32_t seq, uint64_t end)
+{
+    if (x && x->t_end && x->enc_seq != seq && end > x->t_end)
+        return x->t_end;
+    return end;
+}
+
+unsigned hpa_omp_unreported_state(uint32_t thread_type)
+{
+    return thread_type == HPA_OMP_THREAD_INITIAL ? HPC_OMP_STATE_SERIAL : HPC_OMP_STATE_NONE;
+}
+
+bool hpa_omp_sample_unreported(unsigned omp_state, uint64_t region)
+{
+    return region == 0 && omp_state == HPC_OMP_STATE_NONE;
+}
+
+unsigned hpa_omp_sample_state(unsigned omp_state, uint64_t region, const hpa_omp_exec *x,
+                              uint32_t seq, uint64_t time, uint32_t thread_type)
+{
+    if (hpa_omp_sample_unreported(omp_state, region))
+        return hpa_omp_unreported_state(thread_type);
+    if (omp_state == HPC_OMP_STATE_IMPLICIT_BARRIER && hpa_omp_region_time_end(x, seq, time) < time)
+        return HPC_OMP_STATE_IDLE;
+    return omp_state;
 }

@@ -64,4 +64,54 @@ int hpa_omp_sync_wait(uint64_t sync_kind);
 /* Wait kind of a traced omp_mutex record's kind (enum hpc_omp_mutex): lock if unknown. */
 int hpa_omp_mutex_wait(uint64_t mutex_kind);
 
+/*
+ * The rules. The runtime's records and states do not say everything; these decide the
+ * rest, the same way for samples (hpanalyze's buckets, hpmerge's summary) and for traced
+ * intervals (`hpanalyze omp`'s wall-clock columns, the trace exports).
+ */
+
+/* Thread types of the omp_thread record (ompt_thread_t). */
+enum hpa_omp_thread_type {
+    HPA_OMP_THREAD_UNKNOWN = 0, /* no omp_thread record: not an OpenMP thread (so far) */
+    HPA_OMP_THREAD_INITIAL = 1,
+    HPA_OMP_THREAD_WORKER = 2,
+};
+
+/* What the rules need to know of one execution of a parallel region. */
+typedef struct hpa_omp_exec {
+    uint64_t t_end;   /* the encountering thread's parallel-end, 0 = not recorded */
+    uint32_t enc_seq; /* the encountering thread */
+} hpa_omp_exec;
+
+/*
+ * Rule 1, a worker's time in a region ends with the region: libomp reports a worker's
+ * implicit-barrier end (and its implicit task's) only at the next fork, and the time
+ * between is idle, not wait. Returns `end` clipped to the region's end when thread seq is
+ * a worker of region x (not its encountering thread) and the end is known; else `end`.
+ * x NULL (region unknown): `end`.
+ */
+uint64_t hpa_omp_region_time_end(const hpa_omp_exec *x, uint32_t seq, uint64_t end);
+
+/*
+ * Rule 2, time the runtime did not describe: a sample with no OpenMP state outside every
+ * region (before the runtime started; libomp starts at the first construct), or a thread's
+ * traced time outside every region. The initial thread ran serial code of an OpenMP
+ * program there: HPC_OMP_STATE_SERIAL (work); other threads: HPC_OMP_STATE_NONE.
+ */
+unsigned hpa_omp_unreported_state(uint32_t thread_type);
+
+/* True for a sample rule 2 decides (no OpenMP state, outside every region): its state
+ * depends on the thread's type only. */
+bool hpa_omp_sample_unreported(unsigned omp_state, uint64_t region);
+
+/*
+ * Both rules for one sample of thread seq (type thread_type) at `time` in state
+ * omp_state and region `region` (0 = none), whose execution is x (NULL = unknown):
+ * returns the OpenMP state the sample counts in. An implicit-barrier sample of a worker
+ * after its region's end is HPC_OMP_STATE_IDLE; see hpa_omp_unreported_state for samples
+ * outside every region.
+ */
+unsigned hpa_omp_sample_state(unsigned omp_state, uint64_t region, const hpa_omp_exec *x,
+                              uint32_t seq, uint64_t time, uint32_t thread_type);
+
 #endif

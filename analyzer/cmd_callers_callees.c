@@ -87,18 +87,25 @@ static void free_block(cc_block *b)
     free(b->callees);
 }
 
+/* Attributed-metric columns wide enough for every row of block b; prints their header. */
+static void block_cols(hpa_cols *c, const hpa_profile *p, const hpa_callgraph *g, const cc_block *b,
+                       FILE *f)
+{
+    hpa_cols_init(c, &p->metrics, "a", true, hpa_cg_incl(g, b->func));
+    for (size_t i = 0; i < b->ncallers; i++)
+        hpa_cols_fit(c, NULL, NULL, b->callers[i].attr);
+    for (size_t i = 0; i < b->ncallees; i++)
+        hpa_cols_fit(c, NULL, NULL, b->callees[i].attr);
+    hpa_cols_fit(c, NULL, NULL, b->self);
+    hpa_cols_text_header(c, f);
+}
+
 static void text_block(hpa_ctx *ctx, const hpa_callgraph *g, const cc_block *b)
 {
     const hpa_profile *p = ctx->prof;
     FILE *f = ctx->out;
     hpa_cols c;
-    hpa_cols_init(&c, &p->metrics, "a", true, hpa_cg_incl(g, b->func));
-    for (size_t i = 0; i < b->ncallers; i++)
-        hpa_cols_fit(&c, NULL, NULL, b->callers[i].attr);
-    for (size_t i = 0; i < b->ncallees; i++)
-        hpa_cols_fit(&c, NULL, NULL, b->callees[i].attr);
-    hpa_cols_fit(&c, NULL, NULL, b->self);
-    hpa_cols_text_header(&c, f);
+    block_cols(&c, p, g, b, f);
     for (size_t i = 0; i < b->ncallers; i++) {
         hpa_cols_text_row(&c, f, NULL, NULL, b->callers[i].attr);
         fprintf(f, " %s\n", hpa_symtab_func(p->syms, b->callers[i].func)->name);
@@ -136,13 +143,7 @@ static void text_single(hpa_ctx *ctx, const hpa_callgraph *g, const cc_block *b)
     const hpa_profile *p = ctx->prof;
     FILE *f = ctx->out;
     hpa_cols c;
-    hpa_cols_init(&c, &p->metrics, "a", true, hpa_cg_incl(g, b->func));
-    for (size_t i = 0; i < b->ncallers; i++)
-        hpa_cols_fit(&c, NULL, NULL, b->callers[i].attr);
-    for (size_t i = 0; i < b->ncallees; i++)
-        hpa_cols_fit(&c, NULL, NULL, b->callees[i].attr);
-    hpa_cols_fit(&c, NULL, NULL, b->self);
-    hpa_cols_text_header(&c, f);
+    block_cols(&c, p, g, b, f);
     section(f, &c, b->ncallers ? "Callers" : "No Callers", false);
     text_rows_plain(ctx, &c, b->callers, b->ncallers);
     section(f, &c, "Stack Fragment", true);

@@ -152,6 +152,16 @@ static uint64_t traced_work(const hpa_omp_traced *t)
     return t->in_region_ns > w ? t->in_region_ns - w : 0;
 }
 
+/* Traced work and wait of every thread in construct c. */
+static void construct_traced(const hpa_omp_proc *m, uint32_t c, uint64_t *work, uint64_t *wait)
+{
+    *work = *wait = 0;
+    for (uint32_t t = 0; t < m->nthreads; t++) {
+        *work += traced_work(&m->threads[t].traced[c]);
+        *wait += traced_wait(&m->threads[t].traced[c]);
+    }
+}
+
 /* Traced totals of one thread over every construct; serial work for the initial thread
  * (lifetime outside regions), idle for workers. */
 typedef struct thread_traced {
@@ -222,11 +232,8 @@ static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r
     fprintf(f, "  %7s %7s %8s %8s %8s %8s %8s\n", "", "", "sec.", "sec.", "sec.", "sec.", "sec.");
     for (uint32_t c = 0; c < m->nconstructs; c++) {
         const hpa_omp_construct *con = &m->constructs[c];
-        uint64_t work_w = 0, wait_w = 0;
-        for (uint32_t t = 0; t < m->nthreads; t++) {
-            work_w += traced_work(&m->threads[t].traced[c]);
-            wait_w += traced_wait(&m->threads[t].traced[c]);
-        }
+        uint64_t work_w, wait_w;
+        construct_traced(m, c, &work_w, &wait_w);
         const char *func, *file;
         unsigned line;
         construct_where(p, r, c, &func, &file, &line);
@@ -307,11 +314,8 @@ static void csv_regions(FILE *f, const hpa_profile *p, const omp_proc_report *r)
     for (uint32_t c = 0; c < m->nconstructs; c++) {
         const hpa_omp_construct *con = &m->constructs[c];
         const cpu_sums *s = &r->construct_cpu[c];
-        uint64_t work_w = 0, wait_w = 0;
-        for (uint32_t t = 0; t < m->nthreads; t++) {
-            work_w += traced_work(&m->threads[t].traced[c]);
-            wait_w += traced_wait(&m->threads[t].traced[c]);
-        }
+        uint64_t work_w, wait_w;
+        construct_traced(m, c, &work_w, &wait_w);
         const char *func, *file;
         unsigned line;
         construct_where(p, r, c, &func, &file, &line);
@@ -344,11 +348,8 @@ static void json_regions(hpa_json *j, const hpa_profile *p, const omp_proc_repor
     for (uint32_t c = 0; c < m->nconstructs; c++) {
         const hpa_omp_construct *con = &m->constructs[c];
         const cpu_sums *s = &r->construct_cpu[c];
-        uint64_t work_w = 0, wait_w = 0;
-        for (uint32_t t = 0; t < m->nthreads; t++) {
-            work_w += traced_work(&m->threads[t].traced[c]);
-            wait_w += traced_wait(&m->threads[t].traced[c]);
-        }
+        uint64_t work_w, wait_w;
+        construct_traced(m, c, &work_w, &wait_w);
         const char *func, *file;
         unsigned line;
         construct_where(p, r, c, &func, &file, &line);

@@ -160,6 +160,17 @@ static void cell_text(const cmp_out *o, unsigned k, uint64_t base, uint64_t v, u
     }
 }
 
+/* Text of row `row`'s cell of column k, experiment e (see cell_text). */
+static void row_cell(const cmp_out *o, const uint64_t *te, const uint64_t *ti, uint32_t row,
+                     unsigned k, unsigned e, char *buf, size_t cap)
+{
+    const hpa_cols *c = &o->cols;
+    unsigned m = c->c[k].metric;
+    uint64_t base = vals_of(o, te, ti, row, 0, c->c[k].kind)[m];
+    uint64_t v = vals_of(o, te, ti, row, e, c->c[k].kind)[m];
+    cell_text(o, k, base, v, e, buf, cap);
+}
+
 static void row_name(const cmp_out *o, uint32_t row, char *buf, size_t cap)
 {
     const hpa_symtab *st = o->ctx->prof->syms;
@@ -189,10 +200,7 @@ static void text(cmp_out *o, const uint32_t *ids, size_t n, const uint64_t *te, 
         uint32_t row = i ? ids[i - 1] : UINT32_MAX;
         for (unsigned k = 0; k < c->n; k++)
             for (unsigned e = 0; e < o->nexp; e++) {
-                unsigned m = c->c[k].metric;
-                uint64_t base = vals_of(o, te, ti, row, 0, c->c[k].kind)[m];
-                uint64_t v = vals_of(o, te, ti, row, e, c->c[k].kind)[m];
-                cell_text(o, k, base, v, e, buf, sizeof(buf));
+                row_cell(o, te, ti, row, k, e, buf, sizeof(buf));
                 if (strlen(buf) > w[k * o->nexp + e])
                     w[k * o->nexp + e] = (unsigned)strlen(buf);
             }
@@ -225,10 +233,7 @@ static void text(cmp_out *o, const uint32_t *ids, size_t n, const uint64_t *te, 
         uint32_t row = i ? ids[i - 1] : UINT32_MAX;
         for (unsigned k = 0; k < c->n; k++)
             for (unsigned e = 0; e < o->nexp; e++) {
-                unsigned m = c->c[k].metric;
-                uint64_t base = vals_of(o, te, ti, row, 0, c->c[k].kind)[m];
-                uint64_t v = vals_of(o, te, ti, row, e, c->c[k].kind)[m];
-                cell_text(o, k, base, v, e, buf, sizeof(buf));
+                row_cell(o, te, ti, row, k, e, buf, sizeof(buf));
                 fprintf(f, "%*s  ", (int)w[k * o->nexp + e], buf);
             }
         char name[1200];

@@ -295,7 +295,7 @@ static void mpi_chart(FILE *f, const hpa_profile *p, const rank_mpi *r)
 /* Sampled CPU per OpenMP category of one thread (enum hpa_omp_cat). */
 static void omp_sums(const hpa_profile *p, const hpa_thread *t, uint64_t *cat)
 {
-    memset(cat, 0, sizeof(uint64_t) * 5);
+    memset(cat, 0, sizeof(uint64_t) * HPA_OMP_CAT_COUNT);
     for (uint32_t b = 0; b < t->nbuckets; b++) {
         enum hpa_omp_cat c = hpa_omp_state_cat(HPC_STATE_OMP(t->buckets[b].state));
         cat[c] += t->buckets[b].vals[p->metrics.cpu];
@@ -304,10 +304,11 @@ static void omp_sums(const hpa_profile *p, const hpa_thread *t, uint64_t *cat)
 
 static void omp_chart(FILE *f, const hpa_profile *p)
 {
-    static const char *const colors[5] = {"#dddddd", "#4caf50", "#e53935", "#b0bec5", "#ffb300"};
+    static const char *const colors[HPA_OMP_CAT_COUNT] = {"#dddddd", "#4caf50", "#e53935",
+                                                          "#b0bec5", "#ffb300"};
     size_t n = 0;
     double max = 0;
-    uint64_t cat[5];
+    uint64_t cat[HPA_OMP_CAT_COUNT];
     for (size_t i = 0; i < p->nprocs; i++) {
         const hpa_process *pr = &p->procs[i];
         for (uint32_t t = 0; pr->omp && pr->omp->ompt && t < pr->nthreads; t++) {
@@ -354,7 +355,7 @@ static void omp_chart(FILE *f, const hpa_profile *p)
         }
     }
     fputs("</svg>\n<div class=\"legend\">", f);
-    static const char *const names[5] = {"", "work", "wait", "idle", "overhead"};
+    static const char *const names[HPA_OMP_CAT_COUNT] = {"", "work", "wait", "idle", "overhead"};
     for (int c = 1; c < 5; c++)
         fprintf(f, "<span style=\"background:%s\"></span>%s", colors[c], names[c]);
     fputs(" (sampled CPU time)</div>\n", f);

@@ -739,18 +739,40 @@ static uint32_t implicit_barrier_of(gen *g, uint64_t region)
                           par->file, par->line, OTF2_REGION_ROLE_IMPLICIT_BARRIER, MG_PAR_OPENMP);
 }
 
+/* The construct a record's kind stands for in table (indexed by kind, 0 = none), or
+ * fallback for a kind the table does not know (one a newer runtime added). */
+static enum omp_construct construct_of(const enum omp_construct *table, size_t n, uint64_t kind,
+                                       enum omp_construct fallback)
+{
+    return kind < n && table[kind] ? table[kind] : fallback;
+}
+
+static const enum omp_construct sync_constructs[] = {
+    [HPC_OMP_SYNC_IMPLICIT_BARRIER] = OC_IMPLICIT_BARRIER,
+    [HPC_OMP_SYNC_EXPLICIT_BARRIER] = OC_BARRIER,
+    [HPC_OMP_SYNC_TASKWAIT] = OC_TASKWAIT,
+    [HPC_OMP_SYNC_TASKGROUP] = OC_TASKGROUP,
+    [HPC_OMP_SYNC_REDUCTION] = OC_REDUCTION,
+    [HPC_OMP_SYNC_BARRIER_OTHER] = OC_BARRIER_OTHER,
+};
+
+static const enum omp_construct work_constructs[] = {
+    [HPC_OMP_WORK_LOOP] = OC_LOOP,
+    [HPC_OMP_WORK_SECTIONS] = OC_SECTIONS,
+    [HPC_OMP_WORK_SINGLE_EXECUTOR] = OC_SINGLE,
+    [HPC_OMP_WORK_SINGLE_OTHER] = OC_SINGLE,
+    [HPC_OMP_WORK_WORKSHARE] = OC_WORKSHARE,
+    [HPC_OMP_WORK_DISTRIBUTE] = OC_DISTRIBUTE,
+    [HPC_OMP_WORK_TASKLOOP] = OC_TASKLOOP,
+    [HPC_OMP_WORK_SCOPE] = OC_SCOPE,
+};
+
+#define CONSTRUCT_OF(table, kind, fallback)                                                        \
+    construct_of(table, sizeof(table) / sizeof(table[0]), kind, fallback)
+
 static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
 {
-    static const enum omp_construct oc[] = {
-        [HPC_OMP_SYNC_IMPLICIT_BARRIER] = OC_IMPLICIT_BARRIER,
-        [HPC_OMP_SYNC_EXPLICIT_BARRIER] = OC_BARRIER,
-        [HPC_OMP_SYNC_TASKWAIT] = OC_TASKWAIT,
-        [HPC_OMP_SYNC_TASKGROUP] = OC_TASKGROUP,
-        [HPC_OMP_SYNC_REDUCTION] = OC_REDUCTION,
-        [HPC_OMP_SYNC_BARRIER_OTHER] = OC_BARRIER_OTHER,
-    };
-    enum omp_construct c =
-        r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_BARRIER_OTHER;
+    enum omp_construct c = CONSTRUCT_OF(sync_constructs, r->kind, OC_BARRIER_OTHER);
     uint32_t region = c == OC_IMPLICIT_BARRIER && !r->codeptr ? implicit_barrier_of(g, r->region)
                                                               : omp_region(g, c, r->codeptr);
     uint64_t end = c == OC_IMPLICIT_BARRIER
@@ -791,18 +813,7 @@ static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
 
 static void omp_work(gen *g, const hpc_rec_omp_work *r)
 {
-    static const enum omp_construct oc[] = {
-        [HPC_OMP_WORK_LOOP] = OC_LOOP,
-        [HPC_OMP_WORK_SECTIONS] = OC_SECTIONS,
-        [HPC_OMP_WORK_SINGLE_EXECUTOR] = OC_SINGLE,
-        [HPC_OMP_WORK_SINGLE_OTHER] = OC_SINGLE,
-        [HPC_OMP_WORK_WORKSHARE] = OC_WORKSHARE,
-        [HPC_OMP_WORK_DISTRIBUTE] = OC_DISTRIBUTE,
-        [HPC_OMP_WORK_TASKLOOP] = OC_TASKLOOP,
-        [HPC_OMP_WORK_SCOPE] = OC_SCOPE,
-    };
-    enum omp_construct c =
-        r->kind < sizeof(oc) / sizeof(oc[0]) && oc[r->kind] ? oc[r->kind] : OC_LOOP;
+    enum omp_construct c = CONSTRUCT_OF(work_constructs, r->kind, OC_LOOP);
     enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
 }
 

@@ -85,17 +85,6 @@ void mg_part_write(mg_buf *b, const mg_job *job, size_t first_problem)
     mg_buf_u64(b, job->events);
 }
 
-/* A count that the remaining bytes can hold (each element takes >= 1 byte). */
-static size_t get_count(mg_buf *b)
-{
-    uint64_t n = mg_buf_get_u64(b);
-    if (b->bad || n > b->n - b->pos) {
-        b->bad = true;
-        return 0;
-    }
-    return (size_t)n;
-}
-
 static void clear_defs(mg_proc *p)
 {
     for (size_t i = 0; i < p->nregions; i++) {
@@ -122,7 +111,7 @@ static void clear_defs(mg_proc *p)
 static void get_proc(mg_buf *b, mg_proc *p)
 {
     clear_defs(p);
-    size_t n = get_count(b);
+    size_t n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_region *r = MG_PUSH(p->regions, p->nregions, p->capregions);
         r->name = mg_buf_get_str(b);
@@ -131,7 +120,7 @@ static void get_proc(mg_buf *b, mg_proc *p)
         r->role = (uint8_t)mg_buf_get_u64(b);
         r->paradigm = (uint8_t)mg_buf_get_u64(b);
     }
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_comm *c = MG_PUSH(p->comms, p->ncomms, p->capcomms);
         c->type = (uint8_t)mg_buf_get_u64(b);
@@ -139,7 +128,7 @@ static void get_proc(mg_buf *b, mg_proc *p)
         c->gid_seq = mg_buf_get_u64(b);
         c->parent = mg_buf_get_s64(b);
         c->size = (uint32_t)mg_buf_get_u64(b);
-        size_t nm = get_count(b);
+        size_t nm = mg_buf_get_count(b);
         c->members = nm ? mg_xcalloc(nm, sizeof(uint64_t)) : NULL;
         for (size_t k = 0; k < nm; k++)
             c->members[k] = mg_buf_get_u64(b);
@@ -147,14 +136,14 @@ static void get_proc(mg_buf *b, mg_proc *p)
             b->bad = true;
         c->name = mg_buf_get_str(b);
     }
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
         g->name = mg_buf_get_str(b);
         g->mode = (uint8_t)mg_buf_get_u64(b);
         g->period = mg_buf_get_u64(b);
     }
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_metric *m = MG_PUSH(p->metrics, p->nmetrics, p->capmetrics);
         m->name = mg_buf_get_str(b);
@@ -162,12 +151,12 @@ static void get_proc(mg_buf *b, mg_proc *p)
         m->desc = mg_buf_get_str(b);
     }
     mg_psum_read(b, &p->sum);
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     if (n != p->nlocs)
         b->bad = true;
     for (size_t i = 0; i < p->nlocs && !b->bad; i++) {
         mg_loc *l = &p->locs[i];
-        size_t ncc = get_count(b);
+        size_t ncc = mg_buf_get_count(b);
         l->ncc = 0;
         mg_grow((void **)&l->cc, &l->capcc, ncc + 1, sizeof(mg_ccnode));
         for (size_t k = 0; k < ncc; k++) {
@@ -177,7 +166,7 @@ static void get_proc(mg_buf *b, mg_proc *p)
             l->cc[k].func = 0;
         }
         l->ncc = ncc;
-        size_t nc = get_count(b);
+        size_t nc = mg_buf_get_count(b);
         l->nclaims = 0;
         for (size_t k = 0; k < nc; k++)
             *MG_PUSH(l->claims, l->nclaims, l->capclaims) = mg_buf_get_u64(b);
@@ -190,7 +179,7 @@ int mg_part_read(mg_buf *b, mg_job *job)
     b->pos = 0;
     if (mg_buf_get_u64(b) != PART_MAGIC)
         return -1;
-    size_t n = get_count(b);
+    size_t n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         uint64_t index = mg_buf_get_u64(b);
         if (index >= job->nprocs) {
@@ -199,7 +188,7 @@ int mg_part_read(mg_buf *b, mg_job *job)
         }
         get_proc(b, &job->procs[index]);
     }
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         char *s = mg_buf_get_str(b);
         if (job->nproblems < 1000)

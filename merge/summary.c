@@ -137,11 +137,7 @@ static void put_calls(mg_buf *b, const mg_callstat *c, size_t n)
 
 static mg_callstat *get_calls(mg_buf *b, size_t *n, size_t *cap)
 {
-    *n = mg_buf_get_u64(b);
-    if (b->bad || *n > b->n) {
-        b->bad = true;
-        *n = 0;
-    }
+    *n = mg_buf_get_count(b);
     mg_callstat *c = mg_xcalloc(*n ? *n : 1, sizeof(*c));
     *cap = *n ? *n : 1;
     for (size_t i = 0; i < *n; i++) {
@@ -150,17 +146,6 @@ static mg_callstat *get_calls(mg_buf *b, size_t *n, size_t *cap)
         get_mpi_sum(b, &c[i].s);
     }
     return c;
-}
-
-/* A count read back, bounded by the bytes left so a damaged part cannot ask for much. */
-static size_t get_count(mg_buf *b)
-{
-    uint64_t n = mg_buf_get_u64(b);
-    if (b->bad || n > b->n - b->pos) {
-        b->bad = true;
-        return 0;
-    }
-    return (size_t)n;
 }
 
 void mg_psum_write(mg_buf *b, const mg_psum *s)
@@ -253,7 +238,7 @@ void mg_psum_read(mg_buf *b, mg_psum *s)
     s->clock_offset_ns = mg_buf_get_s64(b);
     s->calls = get_calls(b, &s->ncalls, &s->capcalls);
     s->sites = get_calls(b, &s->nsites, &s->capsites);
-    size_t n = get_count(b);
+    size_t n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_funcstat *f = MG_PUSH(s->funcs, s->nfuncs, s->capfuncs);
         f->name = mg_buf_get_str(b);
@@ -262,7 +247,7 @@ void mg_psum_read(mg_buf *b, mg_psum *s)
         f->excl_ns = mg_buf_get_u64(b);
         f->incl_ns = mg_buf_get_u64(b);
     }
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_ompstat *o = MG_PUSH(s->omps, s->nomps, s->capomps);
         o->name = mg_buf_get_str(b);
@@ -271,7 +256,7 @@ void mg_psum_read(mg_buf *b, mg_psum *s)
         o->work_ns = mg_buf_get_u64(b);
         o->wait_ns = mg_buf_get_u64(b);
     }
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_ompthr *o = MG_PUSH(s->ompthr, s->nompthr, s->capompthr);
         o->region = (uint32_t)mg_buf_get_u64(b);
@@ -279,7 +264,7 @@ void mg_psum_read(mg_buf *b, mg_psum *s)
         o->work_ns = mg_buf_get_u64(b);
         o->wait_ns = mg_buf_get_u64(b);
     }
-    n = get_count(b);
+    n = mg_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_ctrstat *c = MG_PUSH(s->ctrs, s->nctrs, s->capctrs);
         c->name = mg_buf_get_str(b);

@@ -333,6 +333,16 @@ char *mg_buf_get_str(mg_buf *b)
     return s;
 }
 
+size_t mg_buf_get_count(mg_buf *b)
+{
+    uint64_t n = mg_buf_get_u64(b);
+    if (b->bad || n > b->n - b->pos) {
+        b->bad = true;
+        return 0;
+    }
+    return (size_t)n;
+}
+
 void mg_buf_free(mg_buf *b)
 {
     free(b->p);

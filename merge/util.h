@@ -103,6 +103,9 @@ int64_t mg_buf_get_s64(mg_buf *b);
 double mg_buf_get_f64(mg_buf *b);
 /* A fresh copy of the next string. */
 char *mg_buf_get_str(mg_buf *b);
+/* The next element count, bounded by the bytes left (each element takes at least one),
+ * so damaged input cannot ask for much; 0 and `bad` set when it exceeds them. */
+size_t mg_buf_get_count(mg_buf *b);
 void mg_buf_free(mg_buf *b);
 
 /* --------------------------------------------------------------- misc */

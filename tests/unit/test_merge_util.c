@@ -60,6 +60,20 @@ static void varints(void)
     mg_buf_free(&b);
 }
 
+/* A count the bytes left can hold reads back; a larger one reads as 0 and is flagged. */
+static void counts(void)
+{
+    mg_buf b = {0};
+    mg_buf_u64(&b, 2);
+    mg_buf_u64(&b, 7);
+    mg_buf_u64(&b, 8);
+    CHECK_EQ(mg_buf_get_count(&b), 2);
+    CHECK(!b.bad, "a count the bytes left hold");
+    CHECK_EQ(mg_buf_get_count(&b), 0);
+    CHECK(b.bad, "a count beyond the bytes left is flagged");
+    mg_buf_free(&b);
+}
+
 static void utf8(void)
 {
     const struct {
@@ -88,6 +102,7 @@ int main(void)
     map_vs_reference(2, 5000, 200000);
     map_vs_reference(3, 64, 100000);
     varints();
+    counts();
     utf8();
     return exp_test_done("test_merge_util");
 }

@@ -2,6 +2,7 @@
 #
 #   make bench-collector   collector overhead (-p on, -p hi) and bytes per sample
 #   make bench-omp         OMPT tool overhead: empty regions, barriers, 100 us regions
+#   make bench-anchors     hpcollect -p hi next to gprofng collect -p hi and perf record at 1 ms
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 BENCH_SIGNAL_FLOOR := $(BENCH_DIR)/signal_floor
@@ -20,6 +21,10 @@ bench-collector: all $(BENCH_CPU_BOUND) $(BENCH_SIGNAL_FLOOR) $(TESTDIR)/tools/h
 	    $(or $(RUNS),10) $(or $(UNITS),40) $(BENCH_SIGNAL_FLOOR)
 
 bench: bench-collector
+
+.PHONY: bench-anchors
+bench-anchors: all $(BENCH_CPU_BOUND)
+	bench/anchor_bench.py $(BINDIR) $(BENCH_CPU_BOUND) $(or $(RUNS),10) $(or $(UNITS),150)
 
 .PHONY: bench-omp
 bench-omp: all

@@ -37,11 +37,7 @@ int cmd_experiment_list(hpa_ctx *ctx, int argc, char **argv)
     } else if (ctx->opts.format == HPA_CSV) {
         fputs("id,experiment,exp_index,process,pid,rank,threads,selected\n", f);
     } else {
-        hpa_json_init(&j, f);
-        hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "report", "experiment_list");
-        hpa_json_key(&j, "experiments");
-        hpa_json_begin_arr(&j);
+        hpa_json_begin_report_list(&j, f, "experiment_list", "experiments");
     }
     unsigned id = 0;
     for (unsigned e = 0; e < p->nexps; e++) {
@@ -87,9 +83,7 @@ int cmd_experiment_list(hpa_ctx *ctx, int argc, char **argv)
             hpa_json_end_obj(&j);
         }
     }
-    if (ctx->opts.format == HPA_JSON) {
-        hpa_json_end_arr(&j);
-        hpa_json_end_obj(&j);
-    }
+    if (ctx->opts.format == HPA_JSON)
+        hpa_json_end_report_list(&j);
     return HPA_EXIT_OK;
 }

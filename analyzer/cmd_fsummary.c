@@ -81,11 +81,7 @@ int cmd_fsummary(hpa_ctx *ctx, int argc, char **argv)
         hpa_cols_csv_header(&c, f);
         fputs(",size,address,source_file,object_file,load_object\n", f);
     } else {
-        hpa_json_init(&j, f);
-        hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "report", "fsummary");
-        hpa_json_key(&j, "functions");
-        hpa_json_begin_arr(&j);
+        hpa_json_begin_report_list(&j, f, "fsummary", "functions");
     }
     for (size_t i = 0; i <= n; i++) {
         uint32_t id = i ? ids[i - 1] : HPA_FUNC_TOTAL;
@@ -116,10 +112,8 @@ int cmd_fsummary(hpa_ctx *ctx, int argc, char **argv)
             hpa_json_end_obj(&j);
         }
     }
-    if (ctx->opts.format == HPA_JSON) {
-        hpa_json_end_arr(&j);
-        hpa_json_end_obj(&j);
-    }
+    if (ctx->opts.format == HPA_JSON)
+        hpa_json_end_report_list(&j);
     free(ids);
     return HPA_EXIT_OK;
 }

@@ -223,11 +223,7 @@ int cmd_header(hpa_ctx *ctx, int argc, char **argv)
               "end\n",
               ctx->out);
     } else if (ctx->opts.format == HPA_JSON) {
-        hpa_json_init(&j, ctx->out);
-        hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "report", "header");
-        hpa_json_key(&j, "experiments");
-        hpa_json_begin_arr(&j);
+        hpa_json_begin_report_list(&j, ctx->out, "header", "experiments");
     }
     for (unsigned i = 0; i < prof->nexps; i++) {
         const hpc_exp *e = prof->exps[i];
@@ -258,9 +254,7 @@ int cmd_header(hpa_ctx *ctx, int argc, char **argv)
             hpa_json_end_obj(&j);
         }
     }
-    if (ctx->opts.format == HPA_JSON) {
-        hpa_json_end_arr(&j);
-        hpa_json_end_obj(&j);
-    }
+    if (ctx->opts.format == HPA_JSON)
+        hpa_json_end_report_list(&j);
     return HPA_EXIT_OK;
 }

@@ -78,11 +78,7 @@ int cmd_lines(hpa_ctx *ctx, int argc, char **argv)
         hpa_cols_csv_header(&c, f);
         fputs(",samples\n", f);
     } else {
-        hpa_json_init(&j, f);
-        hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "report", "lines");
-        hpa_json_key(&j, "lines");
-        hpa_json_begin_arr(&j);
+        hpa_json_begin_report_list(&j, f, "lines", "lines");
     }
     for (size_t i = 0; i <= n; i++) {
         uint32_t id = i ? ids[i - 1] : 0;
@@ -111,10 +107,8 @@ int cmd_lines(hpa_ctx *ctx, int argc, char **argv)
             hpa_json_end_obj(&j);
         }
     }
-    if (ctx->opts.format == HPA_JSON) {
-        hpa_json_end_arr(&j);
-        hpa_json_end_obj(&j);
-    }
+    if (ctx->opts.format == HPA_JSON)
+        hpa_json_end_report_list(&j);
     free(ids);
     return HPA_EXIT_OK;
 }

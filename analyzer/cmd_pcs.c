@@ -114,20 +114,14 @@ int cmd_pcs(hpa_ctx *ctx, int argc, char **argv)
         hpa_cols_csv_header(&c, f);
         fputs(",samples\n", f);
     } else {
-        hpa_json_init(&j, f);
-        hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "report", "pcs");
-        hpa_json_key(&j, "pcs");
-        hpa_json_begin_arr(&j);
+        hpa_json_begin_report_list(&j, f, "pcs", "pcs");
     }
     row_out(ctx, &j, &c, &s, UINT32_MAX, s.total, s.total);
     for (size_t i = 0; i < n; i++)
         row_out(ctx, &j, &c, &s, ids[i], s.excl + (size_t)ids[i] * s.nm,
                 s.incl + (size_t)ids[i] * s.nm);
-    if (ctx->opts.format == HPA_JSON) {
-        hpa_json_end_arr(&j);
-        hpa_json_end_obj(&j);
-    }
+    if (ctx->opts.format == HPA_JSON)
+        hpa_json_end_report_list(&j);
     free(ids);
     hpa_pcsums_free(&s);
     return HPA_EXIT_OK;

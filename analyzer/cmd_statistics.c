@@ -212,11 +212,7 @@ int cmd_statistics(hpa_ctx *ctx, int argc, char **argv)
             fprintf(f, "%s,", stat_key(i, key, sizeof(key)));
         fputs("damaged_records,sampled_cpu_s,os_cpu_s\n", f);
     } else if (ctx->opts.format == HPA_JSON) {
-        hpa_json_init(&j, f);
-        hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "report", "statistics");
-        hpa_json_key(&j, "processes");
-        hpa_json_begin_arr(&j);
+        hpa_json_begin_report_list(&j, f, "statistics", "processes");
     }
     for (size_t i = 0; i < prof->nprocs; i++) {
         const hpa_process *pr = &prof->procs[i];
@@ -230,9 +226,7 @@ int cmd_statistics(hpa_ctx *ctx, int argc, char **argv)
             json_process(&j, prof, pr);
         }
     }
-    if (ctx->opts.format == HPA_JSON) {
-        hpa_json_end_arr(&j);
-        hpa_json_end_obj(&j);
-    }
+    if (ctx->opts.format == HPA_JSON)
+        hpa_json_end_report_list(&j);
     return HPA_EXIT_OK;
 }

@@ -172,6 +172,21 @@ void hpa_json_kdouble(hpa_json *j, const char *key, double v)
     hpa_json_double(j, v);
 }
 
+void hpa_json_begin_report_list(hpa_json *j, FILE *f, const char *report, const char *key)
+{
+    hpa_json_init(j, f);
+    hpa_json_begin_obj(j);
+    hpa_json_kstr(j, "report", report);
+    hpa_json_key(j, key);
+    hpa_json_begin_arr(j);
+}
+
+void hpa_json_end_report_list(hpa_json *j)
+{
+    hpa_json_end_arr(j);
+    hpa_json_end_obj(j);
+}
+
 /* ------------------------------------------------------------------ CSV */
 
 void hpa_csv_field(FILE *f, const char *s, char sep_)

@@ -48,6 +48,10 @@ void hpa_json_kstr(hpa_json *j, const char *key, const char *s);
 void hpa_json_ku64(hpa_json *j, const char *key, uint64_t v);
 void hpa_json_ki64(hpa_json *j, const char *key, int64_t v);
 void hpa_json_kdouble(hpa_json *j, const char *key, double v);
+/* A report that is one list, {"report": REPORT, KEY: [...]}: begin starts the writer on f
+ * and opens the list for its elements; end closes the list and the report. */
+void hpa_json_begin_report_list(hpa_json *j, FILE *f, const char *report, const char *key);
+void hpa_json_end_report_list(hpa_json *j);
 
 /* ------------------------------------------------------------------ CSV */
 

@@ -44,34 +44,28 @@
 #include "summary.h"
 #include "summary_agg.h"
 
+/* Characters JSON escapes as a backslash and a letter, and those escapes; the other
+ * control characters become \u00XX. */
+static const char short_escaped[] = "\"\\\n\t\r";
+static const char *const short_escapes[] = {"\\\"", "\\\\", "\\n", "\\t", "\\r"};
+
+static void jchar(FILE *f, unsigned char c)
+{
+    const char *e = c ? strchr(short_escaped, c) : NULL;
+    if (e)
+        fputs(short_escapes[e - short_escaped], f);
+    else if (c < 0x20)
+        fprintf(f, "\\u%04x", c);
+    else
+        fputc(c, f);
+}
+
 static void jstr(FILE *f, const char *raw)
 {
     char *s = mg_utf8_clean(raw ? raw : ""); /* JSON is UTF-8 */
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", f);
-            break;
-        case '\\':
-            fputs("\\\\", f);
-            break;
-        case '\n':
-            fputs("\\n", f);
-            break;
-        case '\t':
-            fputs("\\t", f);
-            break;
-        case '\r':
-            fputs("\\r", f);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        jchar(f, *p);
     fputc('"', f);
     free(s);
 }

@@ -936,35 +936,25 @@ static void sum_functions(gen *g)
     mg_map_free(&seen);
 }
 
+/* One problem line "PATH: N WHAT" for a count of bad input, when there was any. */
+static void report_count(gen *g, uint64_t n, const char *what)
+{
+    if (n)
+        mg_job_problem(g->job, "%s: %llu %s", g->loc->path, (unsigned long long)n, what);
+}
+
 static void report_counts(gen *g)
 {
-    const char *path = g->loc->path;
-    if (g->bad_comm)
-        mg_job_problem(g->job,
-                       "%s: %llu MPI events name a communicator the process never defined; "
-                       "left out of the trace",
-                       path, (unsigned long long)g->bad_comm);
-    if (g->bad_node)
-        mg_job_problem(g->job,
-                       "%s: %llu samples name an undefined calling context; shown as "
-                       "<no stack>",
-                       path, (unsigned long long)g->bad_node);
-    if (g->bad_fn)
-        mg_job_problem(g->job, "%s: %llu MPI calls name a function id without mpi_fn record", path,
-                       (unsigned long long)g->bad_fn);
-    if (g->bad_peer)
-        mg_job_problem(g->job,
-                       "%s: %llu messages name a peer beyond their communicator's size; "
-                       "left out of the trace",
-                       path, (unsigned long long)g->bad_peer);
-    if (g->to_missing)
-        mg_job_problem(g->job,
-                       "%s: %llu messages to or from ranks that left no data have no partner in "
-                       "the trace",
-                       path, (unsigned long long)g->to_missing);
-    if (g->orphan_detail)
-        mg_job_problem(g->job, "%s: %llu MPI detail records without their mpi_call", path,
-                       (unsigned long long)g->orphan_detail);
+    report_count(g, g->bad_comm,
+                 "MPI events name a communicator the process never defined; left out of the "
+                 "trace");
+    report_count(g, g->bad_node, "samples name an undefined calling context; shown as <no stack>");
+    report_count(g, g->bad_fn, "MPI calls name a function id without mpi_fn record");
+    report_count(g, g->bad_peer,
+                 "messages name a peer beyond their communicator's size; left out of the trace");
+    report_count(g, g->to_missing,
+                 "messages to or from ranks that left no data have no partner in the trace");
+    report_count(g, g->orphan_detail, "MPI detail records without their mpi_call");
 }
 
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)

@@ -11,13 +11,16 @@
  * the profile must show no lock wait, the testers' WORK as work, and after()'s regions in
  * after(). LLVM libomp 14 reports a test as a lock acquire and a failed one with no
  * acquired or end event; the tool must not take it for a wait that never ends (TRIES is
- * more than the tool's stack of 48 frames).
+ * more than the tool's stack of 48 frames). The two threads wait for each other in
+ * usleep, not in a spin, so the region's work is the testers' WORK however loaded the
+ * machine is (a spin made the time one thread waited for a CPU the other's work).
  * Usage: omp_trylock [tries [work_us]]   (defaults 100, 50000)
  */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "omp_common.h"
 
@@ -32,7 +35,7 @@ static void hold_until_done(void)
     omp_set_nest_lock(&nest);
     atomic_store(&held, 1);
     while (!atomic_load(&done))
-        ;
+        usleep(100);
     omp_unset_nest_lock(&nest);
     omp_unset_lock(&lock);
 }
@@ -40,7 +43,7 @@ static void hold_until_done(void)
 static void test_while_held(int tries, uint64_t work_ns)
 {
     while (!atomic_load(&held))
-        ;
+        usleep(100);
     for (int i = 0; i < tries; i++) {
         successes += omp_test_lock(&lock);
         successes += omp_test_nest_lock(&nest);

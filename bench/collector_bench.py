@@ -8,8 +8,9 @@ run, plus bytes on disk per sample of the main thread's stream (steady stack).
 
     bench/collector_bench.py BIN_DIR PROGRAM [RUNS] [UNITS] [SIGNAL_FLOOR]
 
-SIGNAL_FLOOR (bench/signal_floor.c) adds two rows: the same perf_event clock with an
-empty handler and no collector, at 10 ms and 1 ms: what the kernel alone costs.
+SIGNAL_FLOOR (bench/signal_floor.c) adds three rows: the same perf_event clock with an
+empty handler and no collector, at 10 ms and 1 ms: what the kernel alone costs; and the
+1 ms event with no signal at all (the timer and overflow alone).
 """
 import os
 import statistics
@@ -46,6 +47,7 @@ def main():
     if floor:  # the kernel's own cost: same perf event, empty handler, no collector
         configs["floor 10ms"] = ["floor", "10000000"]
         configs["floor 1ms"] = ["floor", "1000000"]
+        configs["timer 1ms, no signal"] = ["floor", "1000000", "nosig"]
     res = {k: [] for k in configs}
     load_before = loadavg()
     with tempfile.TemporaryDirectory() as tmp:
@@ -55,7 +57,7 @@ def main():
                 if name == "plain":
                     cmd = [prog, units]
                 elif opts[0] == "floor":
-                    cmd = [floor, opts[1], units]
+                    cmd = [floor, opts[1], units] + opts[2:]
                 else:
                     cmd = [hpc, "-q", "-o", f"r{i}{opts[1]}"] + opts + [prog, units]
                 res[name].append(run(cmd, tmp))

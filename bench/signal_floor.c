@@ -4,7 +4,10 @@
  * handler, and cpu_bound's loop. Its CPU time minus the plain run's is what the kernel
  * alone costs (timer interrupt, overflow, signal delivery, sigreturn).
  *
- *     signal_floor PERIOD_NS UNITS      (PERIOD_NS 0 = no event)
+ *     signal_floor PERIOD_NS UNITS [nosig]      (PERIOD_NS 0 = no event)
+ *
+ * nosig: the same event and period, but no signal is asked for: what the timer and the
+ * overflow cost without the signal's delivery and return.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -27,7 +30,7 @@ static void on_prof(int sig)
     signals++;
 }
 
-static int arm(long period)
+static int arm(long period, int with_signal)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
@@ -42,8 +45,10 @@ static int arm(long period)
         return -1;
     struct f_owner_ex o = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
     signal(SIGPROF, on_prof);
-    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, SIGPROF) ||
-        fcntl(fd, F_SETOWN_EX, &o) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+    if (with_signal && (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, SIGPROF) ||
+                        fcntl(fd, F_SETOWN_EX, &o)))
+        return -1;
+    if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
         return -1;
     return 0;
 }
@@ -52,7 +57,8 @@ int main(int argc, char **argv)
 {
     long period = argc > 1 ? atol(argv[1]) : 1000000;
     int units = argc > 2 ? atoi(argv[2]) : 40;
-    if (period > 0 && arm(period) != 0) {
+    int with_signal = !(argc > 3 && strcmp(argv[3], "nosig") == 0);
+    if (period > 0 && arm(period, with_signal) != 0) {
         perror("perf_event_open");
         return 1;
     }

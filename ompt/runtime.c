@@ -10,30 +10,58 @@
  */
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "omptool.h"
 
 static atomic_int recorded; /* 1 once an omp_runtime record was written */
 
+/* What was written, for a fork child: it runs on the runtime its parent started (and
+ * with the tool's callbacks), but writes a sub-experiment of its own. */
+static struct {
+    const char *name, *version; /* static strings and omptool_g's buffers */
+    unsigned ompt, mode;
+    char path[512];
+} written;
+
+static void write_record(void)
+{
+    hpc_stream *s = hpcollect_proc_lock();
+    if (s == NULL)
+        return;
+    hpc_rec_omp_runtime r = {
+        .name = {written.name, (uint32_t)strlen(written.name)},
+        .version = {written.version, (uint32_t)strlen(written.version)},
+        .ompt = written.ompt,
+        .mode = written.mode,
+        .path = {written.path, (uint32_t)strlen(written.path)},
+    };
+    hpc_write_omp_runtime(s, &r);
+    hpcollect_proc_unlock();
+}
+
+/* Runs after the collector's own fork handler (registered earlier, at load), which has
+ * opened the child's sub-experiment. */
+static void rewrite_in_child(void)
+{
+    write_record();
+}
+
 static void write_runtime(const char *name, const char *version, unsigned ompt, unsigned mode,
                           const char *path)
 {
     if (atomic_exchange(&recorded, 1))
         return;
-    hpc_stream *s = hpcollect_proc_lock();
-    if (s == NULL)
-        return;
-    hpc_rec_omp_runtime r = {
-        .name = {name, (uint32_t)strlen(name)},
-        .version = {version, (uint32_t)strlen(version)},
-        .ompt = ompt,
-        .mode = mode,
-        .path = {path, (uint32_t)strlen(path)},
-    };
-    hpc_write_omp_runtime(s, &r);
-    hpcollect_proc_unlock();
+    written.name = name;
+    written.version = version;
+    written.ompt = ompt;
+    written.mode = mode;
+    snprintf(written.path, sizeof written.path, "%s", path);
+    write_record();
+    pthread_atfork(NULL, NULL, rewrite_in_child);
 }
 
 void omptool_note_llvm_runtime(unsigned omp_version, const char *runtime_version,

@@ -1,0 +1,34 @@
+#!/bin/bash
+# timeout: 60
+# A fork child of an OpenMP program runs on the runtime its parent started, with the
+# tool's callbacks inherited (progs/omp_fork.c: a region of 2 threads burning 100 ms of
+# CPU each in the parent, then the same in a fork child). The child's sub-experiment
+# must say which runtime ran (it used to fall back to the module list and report GNU
+# libgomp or "no OMPT", with no OpenMP states), and show its own region and threads:
+# 1 execution each, every thread 0.100 s of OpenMP work. gcc and clang builds.
+source "$HPC_ROOT/tests/lib.sh"
+[ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
+export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp"
+"$HPCOLLECT" -q -p hi -o gcc.hpc "$PROGS/omp/omp_fork" 100000 >gcc.out
+"$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_fork.clang" 100000 >clang.out
+$SYSPY - <<'PY'
+from hpctest import check, near
+from omptest import *
+
+for exp in ("gcc.hpc", "clang.hpc"):
+    text, err = run(exp, "omp")
+    check("no OMPT" not in err and "unavailable" not in text,
+          f"{exp}: no process said to lack OMPT ({err.strip()!r})")
+    j = omp(exp)
+    rts = [p["runtime"] for p in j["processes"]]
+    check(len(rts) == 2 and all(r.startswith("LLVM libomp") for r in rts),
+          f"{exp}: parent and child ran on LLVM libomp ({rts})")
+    regions = sorted((r["process"], r["function"], r["executions"]) for r in j["regions"])
+    check(regions == [("main", "region", 1), ("main.f1", "region", 1)],
+          f"{exp}: one region execution in each process ({regions})")
+    threads = [(t["process"], t["thread"]) for t in j["threads"]]
+    check(sorted(threads) == [("main", 0), ("main", 1), ("main.f1", 0), ("main.f1", 1)],
+          f"{exp}: two OpenMP threads in each process ({threads})")
+    for t in j["threads"]:
+        near(t["omp_work_s"], 0.100, 0.010, f"{exp}: {t['process']} thread {t['thread']}: work (CPU s)")
+PY

@@ -18,16 +18,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
-
-def run(cmd, cwd):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    if status != 0:
-        sys.exit(f"anchor_bench: {cmd[0]} failed: status {status}")
-    return time.monotonic() - t0, ru.ru_utime + ru.ru_stime
+from benchrun import loadavg, run
 
 
 def clean(cwd):
@@ -76,15 +68,15 @@ def main():
     ]
     times = {name: [] for name, _, _ in configs}
     seen = {name: [] for name, _, _ in configs}
-    print("load average before", open("/proc/loadavg").read().split()[:3])
+    print("load average before", loadavg())
     with tempfile.TemporaryDirectory() as d:
         for _ in range(runs):
             for name, cmd, measure in configs:
                 clean(d)
-                times[name].append(run(cmd, d))
+                times[name].append(run(cmd, d, quiet=True))
                 if measure:
                     seen[name].append(measure(d))
-    print("load average after", open("/proc/loadavg").read().split()[:3])
+    print("load average after", loadavg())
     pw = statistics.median(w for w, _ in times["plain"])
     pc = statistics.median(c for _, c in times["plain"])
     print("| tool | wall s | ratio | CPU s | ratio | CPU s in its profile |")

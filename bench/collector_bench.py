@@ -17,22 +17,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
-
-def run(cmd, cwd):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.monotonic() - t0
-    if status != 0:
-        sys.exit(f"bench: {cmd} failed: status {status}")
-    return wall, ru.ru_utime + ru.ru_stime
-
-
-def loadavg():
-    with open("/proc/loadavg") as f:
-        return " ".join(f.read().split()[:3])
+from benchrun import loadavg, run
 
 
 def main():

@@ -17,7 +17,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+from benchrun import loadavg, run
 
 CONFIGS = {
     "plain": None,
@@ -32,25 +33,10 @@ CONFIGS = {
 }
 
 
-def run(cmd, cwd):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.monotonic() - t0
-    if status != 0:
-        sys.exit(f"bench: {cmd} failed: status {status}")
-    return wall, ru.ru_utime + ru.ru_stime
-
-
 def counter_samples(exp):
     dump = os.path.join(os.environ.get("HPC_TESTDIR", "build/tests"), "tools", "hpexp-dump")
     out = subprocess.run([dump, exp], capture_output=True, text=True).stdout
     return out.count('"record":"sample_counter"')
-
-
-def loadavg():
-    with open("/proc/loadavg") as f:
-        return " ".join(f.read().split()[:3])
 
 
 def main():

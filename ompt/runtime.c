@@ -27,6 +27,8 @@ static struct {
     char path[512];
 } written;
 
+/* Also the fork-child handler: it runs after the collector's own (registered earlier, at
+ * load), which has opened the child's sub-experiment. */
 static void write_record(void)
 {
     hpc_stream *s = hpcollect_proc_lock();
@@ -43,13 +45,6 @@ static void write_record(void)
     hpcollect_proc_unlock();
 }
 
-/* Runs after the collector's own fork handler (registered earlier, at load), which has
- * opened the child's sub-experiment. */
-static void rewrite_in_child(void)
-{
-    write_record();
-}
-
 static void write_runtime(const char *name, const char *version, unsigned ompt, unsigned mode,
                           const char *path)
 {
@@ -61,7 +56,7 @@ static void write_runtime(const char *name, const char *version, unsigned ompt, 
     written.mode = mode;
     snprintf(written.path, sizeof written.path, "%s", path);
     write_record();
-    pthread_atfork(NULL, NULL, rewrite_in_child);
+    pthread_atfork(NULL, NULL, write_record);
 }
 
 void omptool_note_llvm_runtime(unsigned omp_version, const char *runtime_version,

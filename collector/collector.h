@@ -125,6 +125,18 @@ uint64_t hpc_signals_owned_mask(void);
 void hpc_modules_init(void);
 void hpc_modules_rescan(void); /* after dlopen/dlclose */
 
+/* dl_guard.c: dl_iterate_phdr across fork (see there) */
+struct dl_phdr_info;
+/* dl_iterate_phdr, counted. NOT signal-safe (as the original). */
+int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data);
+/* May a sample handler unwind now (libunwind calls dl_iterate_phdr)? Signal-safe. */
+int hpc_dl_unwind_ok(void);
+/* May this process scan its modules (or is it a child that inherited the lock held)? */
+int hpc_dl_scan_ok(void);
+void hpc_dl_fork_prepare(void);
+void hpc_dl_fork_parent(void);
+void hpc_dl_fork_child(void);
+
 /* descendants.c */
 void hpc_descendants_init(void); /* pthread_atfork */
 

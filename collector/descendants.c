@@ -460,6 +460,7 @@ static unsigned forking_k;
 
 static void atfork_prepare(void)
 {
+    hpc_dl_fork_prepare();
     hpc_threads_lock();
     forking_k = ++hpc_P.fork_count;
 }
@@ -467,10 +468,12 @@ static void atfork_prepare(void)
 static void atfork_parent(void)
 {
     hpc_threads_unlock();
+    hpc_dl_fork_parent();
 }
 
 static void atfork_child(void)
 {
+    hpc_dl_fork_child();
     hpc_threads_unlock();
     if (!hpc_P.active)
         return;

@@ -191,7 +191,7 @@ static void scan_and_write(unsigned new_flags)
     for (size_t i = 0; i < nmods; i++)
         mods[i].seen = 0;
     int index = 0;
-    dl_iterate_phdr(scan_one, &index);
+    hpc_dl_iterate(scan_one, &index);
     hpc_stream *s = hpc_proc_lock();
     for (size_t i = 0; i < nmods; i++) {
         module *m = &mods[i];
@@ -224,7 +224,8 @@ void hpc_modules_init(void)
             }
         hpc_proc_unlock();
     }
-    scan_and_write(0);
+    if (hpc_dl_scan_ok()) /* else the inherited table is the map: the child's loader is stuck */
+        scan_and_write(0);
 }
 
 void hpc_modules_rescan(void)
@@ -276,7 +277,7 @@ HPC_INTERPOSE void *dlopen(const char *file, int mode)
     }
     if (t)
         t->in_dl--;
-    if (h && hpc_P.active)
+    if (h && hpc_P.active && hpc_dl_scan_ok())
         hpc_modules_rescan();
     return h;
 }
@@ -290,7 +291,7 @@ HPC_INTERPOSE int dlclose(void *handle)
     int rc = hpc_real.dlclose(handle);
     if (t)
         t->in_dl--;
-    if (rc == 0 && hpc_P.active)
+    if (rc == 0 && hpc_P.active && hpc_dl_scan_ok())
         hpc_modules_rescan();
     return rc;
 }

@@ -41,6 +41,7 @@ void hpc_real_init(void)
     *(void **)&r.system = next("system");
     *(void **)&r.dlopen = next("dlopen");
     *(void **)&r.dlclose = next("dlclose");
+    *(void **)&r.dl_iterate_phdr = next("dl_iterate_phdr");
     *(void **)&r._exit = next("_exit");
     *(void **)&r._Exit = next("_Exit");
     hpc_real = r;

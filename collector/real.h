@@ -6,6 +6,7 @@
 #ifndef HPC_COLLECTOR_REAL_H
 #define HPC_COLLECTOR_REAL_H
 
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -26,6 +27,7 @@ typedef struct hpc_real_fns {
     int (*system)(const char *);
     void *(*dlopen)(const char *, int);
     int (*dlclose)(void *);
+    int (*dl_iterate_phdr)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
     void (*_exit)(int) __attribute__((noreturn));
     void (*_Exit)(int) __attribute__((noreturn));
 } hpc_real_fns;

@@ -9,7 +9,9 @@
  * A fault while unwinding (damaged stack, unmapped unwind data) raises SIGSEGV/SIGBUS
  * while t->in_unwind is set; the signal dispatcher then siglongjmps back here and the
  * frames found so far are kept (HPC_STAT_UNWIND_FAULTS). Inside dlopen/dlclose the
- * loader's data are changing under libunwind's dl_iterate_phdr, so only the leaf is kept.
+ * loader's data are changing under libunwind's dl_iterate_phdr, and while a fork is
+ * prepared (or in a child whose loader lock is stuck, dl_guard.c) it must not be
+ * called: then only the leaf is kept.
  */
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -55,7 +57,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
 {
     ucontext_t *uc = ucontext;
     volatile int n = 0;
-    if (t->in_dl) {
+    if (t->in_dl || !hpc_dl_unwind_ok()) {
         pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
         return 1;
@@ -92,7 +94,7 @@ __attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint
     unw_context_t ctx;
     unw_cursor_t c;
     sigset_t prof, old;
-    if (t->in_dl)
+    if (t->in_dl || !hpc_dl_unwind_ok())
         return 0;
     sigemptyset(&prof);
     sigaddset(&prof, SIGPROF);

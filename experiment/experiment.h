@@ -141,7 +141,7 @@ enum hpc_stat {
     HPC_STAT_REMAPS,            /* chunk changes */
     HPC_STAT_TORN,              /* (reader only) torn records skipped */
     HPC_STAT_EVENTS_DROPPED,    /* trace events (MPI/OMP) not recorded: limit or error */
-    HPC_STAT_UNWIND_SKIPPED,    /* stack not unwound (inside dlopen/dlclose): leaf only */
+    HPC_STAT_UNWIND_SKIPPED,    /* stack not unwound (in dlopen/dlclose, at a fork, or in a fork child whose loader lock was held): leaf only */
     HPC_STAT_POINTS_DROPPED,    /* -l/-y sample points not recorded: their queue was full */
     HPC_STAT_COUNT_              /* keep last */
 };

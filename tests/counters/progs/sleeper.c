@@ -2,9 +2,12 @@
  * sleeper N: sleeps N times 1 ms in sleep_often() (nanosleep, usleep and poll in turn:
  * each a voluntary context switch), then computes briefly in compute(). Prints how many
  * of the sleeps came back early (EINTR or less time than asked) - a collector whose
- * counter signals woke the sleeper would change the program - and its own count of
- * voluntary context switches (ru_nvcsw).
+ * counter signals woke the sleeper would change the program - its thread's voluntary
+ * and involuntary context switches during sleep_often() (RUSAGE_THREAD: a sleep whose
+ * timer expires before the thread gets off the CPU does not switch, so N sleeps are
+ * N-2..N switches) and the process's (ru_nvcsw, ru_nivcsw).
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -50,10 +53,14 @@ __attribute__((noinline)) static double compute(long n)
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 150;
+    struct rusage before, after, ru;
+    getrusage(RUSAGE_THREAD, &before);
     int early = sleep_often(n);
+    getrusage(RUSAGE_THREAD, &after);
     compute(20000000);
-    struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("sleeps %d early %d nvcsw %ld nivcsw %ld\n", n, early, ru.ru_nvcsw, ru.ru_nivcsw);
+    printf("sleep_often voluntary %ld involuntary %ld\n", after.ru_nvcsw - before.ru_nvcsw,
+           after.ru_nivcsw - before.ru_nivcsw);
     return early ? 3 : 0;
 }

@@ -27,18 +27,23 @@
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp" OMP_WAIT_POLICY=active
-"$HPCOLLECT" -q -p hi -o gcc.hpc "$PROGS/omp/omp_imbalance" 40 5 explicit >gcc.out
-"$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 explicit >clang.out
-RT=0
-if chrt -f 1 true 2>/dev/null; then
-    RT=1
-    chrt -f 1 "$HPCOLLECT" -q -p hi -o gcc_rt.hpc "$PROGS/omp/omp_imbalance" 40 5 explicit >gcc_rt.out
-    chrt -f 1 "$HPCOLLECT" -q -p hi -o clang_rt.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 explicit \
-        >clang_rt.out
-else
-    note "real-time scheduling not allowed here: the 75/25 ground-truth checks are left out"
-fi
-RT=$RT $SYSPY - <<'PY'
+collect() {
+    rm -rf gcc.hpc clang.hpc gcc_rt.hpc clang_rt.hpc
+    "$HPCOLLECT" -q -p hi -o gcc.hpc "$PROGS/omp/omp_imbalance" 40 5 explicit >gcc.out
+    "$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 explicit >clang.out
+    RT=0
+    if chrt -f 1 true 2>/dev/null; then
+        RT=1
+        chrt -f 1 "$HPCOLLECT" -q -p hi -o gcc_rt.hpc "$PROGS/omp/omp_imbalance" 40 5 explicit >gcc_rt.out
+        chrt -f 1 "$HPCOLLECT" -q -p hi -o clang_rt.hpc "$PROGS/omp/omp_imbalance.clang" 40 5 explicit \
+            >clang_rt.out
+    else
+        note "real-time scheduling not allowed here: the 75/25 ground-truth checks are left out"
+    fi
+}
+
+check_split() {
+    RT=$RT $SYSPY - <<'PY'
 import os
 from hpctest import check, near
 from omptest import *
@@ -110,3 +115,20 @@ for cc in ("gcc", "clang"):
           f"{exp}: 40 executions of 2 threads ({r['executions']}, {r['threads']})")
     near(r["imbalance"], 4 / 3, 0.05, f"{exp}: imbalance (max/mean thread work)")
 PY
+}
+
+# The machine's noise (another process, or the hypervisor running something else on
+# our virtual cores: steal time) can move one run's split by more than 3 points; a
+# second run is made before the test fails. An error of the profile fails both.
+steal_ms() { awk '/^cpu /{print $9 * 10}' /proc/stat; }
+for attempt in 1 2; do
+    s0=$(steal_ms)
+    collect
+    if check_split >check.$attempt.log 2>&1; then
+        cat check.$attempt.log
+        exit 0
+    fi
+    note "attempt $attempt ($(($(steal_ms) - s0)) ms of steal time): $(grep FAIL check.$attempt.log)"
+done
+cat check.2.log
+exit 1

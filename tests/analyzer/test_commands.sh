@@ -154,7 +154,10 @@ check("phase_a" not in tb, "--time after 'A done' has no phase_a")
 c = funcs(E, "--samples", "1", "--threads", "0")
 check(set(c) >= {"phase_a", "kernel_x"} and "spin" not in c and "phase_b" not in c,
       "--samples 1 --threads 0: phase_a only")
-near(c["<Total>"]["incl_cpu_s"], f["phase_a"]["incl_cpu_s"], 0.003, "--samples 1 --threads 0 total = phase_a")
+near(c["phase_a"]["incl_cpu_s"], f["phase_a"]["incl_cpu_s"], 1e-9, "--samples 1 --threads 0 has all of phase_a")
+# the rest of thread 0 in period 1 is start-up and the hand-offs to the worker: a few
+# samples (0.3 ms to 3.4 ms seen, more on a loaded machine), not a phase's 0.26 s
+near(c["<Total>"]["incl_cpu_s"], f["phase_a"]["incl_cpu_s"], 0.02, "--samples 1 --threads 0 total = phase_a")
 
 # metrics, sort, limit
 m = js(E, "metrics", "e.%cpu:i.samples")

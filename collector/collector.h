@@ -129,6 +129,8 @@ void hpc_modules_rescan(void); /* after dlopen/dlclose */
 struct dl_phdr_info;
 /* dl_iterate_phdr, counted. NOT signal-safe (as the original). */
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data);
+/* siglongjmp value to t->unwind_env when an unwind gives way to another caller */
+#define HPC_UNWIND_GAVE_WAY 2
 /* May a sample handler unwind now (libunwind calls dl_iterate_phdr)? Signal-safe. */
 int hpc_dl_unwind_ok(void);
 /* May this process scan its modules (or is it a child that inherited the lock held)? */

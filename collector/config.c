@@ -58,6 +58,7 @@ void hpc_config_init(hpc_config *cfg)
     cfg->mpi_trace = (int)env_u64("HPCOLLECT_MPI_TRACE", 1);
     env_str("HPCOLLECT_OMP_RUNTIME", cfg->omp_runtime, sizeof cfg->omp_runtime, "auto");
     cfg->debug_unwind_fault = env_u64("HPCOLLECT_DEBUG_UNWIND_FAULT", 0);
+    cfg->debug_unwind_nocache = (int)env_u64("HPCOLLECT_DEBUG_UNWIND_NOCACHE", 0);
     env_str("HPCOLLECT_PRELOAD", cfg->preload, sizeof cfg->preload, "");
     env_str("HPCOLLECT_COUNTERS", cfg->counters_env, sizeof cfg->counters_env, "");
     cfg->ncounters = hpc_counters_parse(cfg->counters_env, cfg->counter, HPC_MAX_COUNTERS);

@@ -27,6 +27,9 @@
  *   HPCOLLECT_DEBUG_UNWIND_FAULT=N   tests only: fault on purpose in every N-th unwind of
  *                           a sample, to exercise the recovery (libunwind's own memory
  *                           validation makes real faults rare and racy).
+ *   HPCOLLECT_DEBUG_UNWIND_NOCACHE=1  tests only: libunwind caches nothing, so every
+ *                           unwind calls dl_iterate_phdr (races with the program's
+ *                           callers become frequent enough to test).
  *   HPCOLLECT_PRELOAD       colon-separated list of the libraries hpcollect added to
  *                           LD_PRELOAD; removed again from descendants when -F off.
  *
@@ -71,6 +74,7 @@ typedef struct hpc_config {
     char omp_runtime[32];
     char preload[2048];
     uint64_t debug_unwind_fault;
+    int debug_unwind_nocache;
     char counters_env[4096]; /* HPCOLLECT_COUNTERS as given, for descendants */
     int ncounters;
     hpc_counter_def counter[HPC_MAX_COUNTERS];

@@ -4,9 +4,17 @@
  * libunwind finds unwind tables with dl_iterate_phdr, which holds the loader's
  * dl_load_write_lock while it walks the objects. Two hazards follow:
  *
- *   A sample handler waits for that lock. If the program thread that holds it (in its own
- *   dl_iterate_phdr, e.g. exception unwinding) waits for the interrupted thread, neither
- *   goes on. So while a program thread is inside, handlers keep only the leaf.
+ *   A sample handler that waits for that lock while a program thread holds it (in its own
+ *   dl_iterate_phdr, e.g. exception unwinding) hangs if that thread waits for the
+ *   interrupted one. Checking "is a program thread inside?" before unwinding leaves a
+ *   window: the program thread may enter between the check and libunwind's call. So the
+ *   two sides use Dekker's protocol on two counters: an unwinder announces itself
+ *   (unwinders++) and then looks for others; anybody else announces itself (others++)
+ *   and then waits until no unwinder is inside. With sequentially consistent operations
+ *   at least one of two racing parties sees the other: an unwinder that sees somebody
+ *   gives way at once (siglongjmp back to the unwinder with HPC_UNWIND_GAVE_WAY, the
+ *   sample keeps the frames found so far); the others wait only for unwinders, which
+ *   never wait for anybody, so nobody waits in a cycle.
  *
  *   glibc's fork re-initialises dl_load_lock in the child but not dl_load_write_lock: a
  *   thread inside dl_iterate_phdr at the fork leaves it held in the child by a thread the
@@ -19,18 +27,17 @@
  *   decrement after it is released, so a child that inherited the lock held always
  *   inherited a non-zero count.
  *
- * Every call is counted: the collector's own (its module scans, libunwind while a thread
- * of ours unwinds) and the program's, which this interposer sees. Skipped unwinds are
- * counted in HPC_STAT_UNWIND_SKIPPED.
+ * Skipped and abandoned unwinds are counted in HPC_STAT_UNWIND_SKIPPED.
  */
 #include <link.h>
 #include <sched.h>
+#include <setjmp.h>
 
 #include "collector.h"
 #include "real.h"
 
-static int ours;        /* collector threads inside dl_iterate_phdr now */
-static int theirs;      /* program threads inside it now */
+static int unwinders;   /* threads unwinding (libunwind's calls) inside or entering now */
+static int others;      /* program threads and module scans inside or entering now */
 static int forking;     /* forks being prepared: sample handlers do not unwind */
 static int child_stuck; /* this fork child may have inherited the lock held */
 
@@ -38,32 +45,48 @@ static int child_stuck; /* this fork child may have inherited the lock held */
  * a program's own caller may take any time and cannot be waited for without risk. */
 #define FORK_WAIT_NS 20000000ull
 
-static int counted(int *count, int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
+static int load(int *v)
 {
-    hpc_real_init();
-    __atomic_add_fetch(count, 1, __ATOMIC_SEQ_CST);
+    return __atomic_load_n(v, __ATOMIC_SEQ_CST);
+}
+
+/* libunwind's call from a unwinding thread (sample handler or hpc_unwind_here). */
+static int unwinder_iterate(hpc_thread_priv *t, int (*cb)(struct dl_phdr_info *, size_t, void *),
+                            void *data)
+{
+    __atomic_add_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
+    if (load(&others) || load(&forking) || load(&child_stuck)) {
+        __atomic_sub_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
+        siglongjmp(t->unwind_env, HPC_UNWIND_GAVE_WAY);
+    }
     int r = hpc_real.dl_iterate_phdr(cb, data);
-    __atomic_sub_fetch(count, 1, __ATOMIC_SEQ_CST);
+    __atomic_sub_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
     return r;
 }
 
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
-    return counted(&ours, cb, data);
+    hpc_real_init();
+    __atomic_add_fetch(&others, 1, __ATOMIC_SEQ_CST);
+    while (load(&unwinders))
+        sched_yield();
+    int r = hpc_real.dl_iterate_phdr(cb, data);
+    __atomic_sub_fetch(&others, 1, __ATOMIC_SEQ_CST);
+    return r;
 }
 
-/* libunwind's calls arrive here too: they are ours while the thread unwinds */
 HPC_INTERPOSE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
     hpc_thread_priv *t = hpc_self();
-    return counted(t && t->in_unwind ? &ours : &theirs, cb, data);
+    hpc_real_init();
+    if (t && t->in_unwind)
+        return unwinder_iterate(t, cb, data);
+    return hpc_dl_iterate(cb, data);
 }
 
 int hpc_dl_unwind_ok(void)
 {
-    return !__atomic_load_n(&forking, __ATOMIC_SEQ_CST) &&
-           !__atomic_load_n(&theirs, __ATOMIC_SEQ_CST) &&
-           !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED);
+    return !load(&forking) && !load(&others) && !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED);
 }
 
 int hpc_dl_scan_ok(void)
@@ -73,7 +96,7 @@ int hpc_dl_scan_ok(void)
 
 static int inside(void)
 {
-    return __atomic_load_n(&ours, __ATOMIC_SEQ_CST) + __atomic_load_n(&theirs, __ATOMIC_SEQ_CST);
+    return load(&unwinders) + load(&others);
 }
 
 void hpc_dl_fork_prepare(void)
@@ -93,6 +116,6 @@ void hpc_dl_fork_child(void)
 {
     if (inside()) /* even if it is the forking thread: the lock's owner is a thread id */
         child_stuck = 1;
-    ours = theirs = 0;
+    unwinders = others = 0;
     __atomic_store_n(&forking, 0, __ATOMIC_SEQ_CST);
 }

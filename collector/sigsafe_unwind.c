@@ -11,7 +11,9 @@
  * frames found so far are kept (HPC_STAT_UNWIND_FAULTS). Inside dlopen/dlclose the
  * loader's data are changing under libunwind's dl_iterate_phdr, and while a fork is
  * prepared (or in a child whose loader lock is stuck, dl_guard.c) it must not be
- * called: then only the leaf is kept.
+ * called: then only the leaf is kept. An unwind that meets another dl_iterate_phdr
+ * caller gives way (dl_guard.c): it siglongjmps back here with HPC_UNWIND_GAVE_WAY and
+ * keeps the frames found so far (HPC_STAT_UNWIND_SKIPPED).
  */
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -62,10 +64,15 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
         hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
         return 1;
     }
-    /* the mask needs no saving: returning from the sample handler restores it */
-    if (sigsetjmp(t->unwind_env, 0)) {
+    /* the mask needs no saving: returning from the sample handler restores it; the
+     * shadow mask does (libunwind may block signals around dl_iterate_phdr) */
+    uint64_t user_blocked = hpc_user_blocked;
+    int why = sigsetjmp(t->unwind_env, 0);
+    if (why) {
         t->in_unwind = 0;
-        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
+        hpc_user_blocked = user_blocked;
+        hpc_stat(t, why == HPC_UNWIND_GAVE_WAY ? HPC_STAT_UNWIND_SKIPPED : HPC_STAT_UNWIND_FAULTS,
+                 1);
         if (n == 0)
             pcs[n++] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         return n;
@@ -100,8 +107,10 @@ __attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint
     sigaddset(&prof, SIGPROF);
     syscall(SYS_rt_sigprocmask, SIG_BLOCK, &prof, &old, 8);
     uint64_t user_blocked = hpc_user_blocked;
-    if (sigsetjmp(t->unwind_env, 0)) {
-        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
+    int why = sigsetjmp(t->unwind_env, 0);
+    if (why) {
+        hpc_stat(t, why == HPC_UNWIND_GAVE_WAY ? HPC_STAT_UNWIND_SKIPPED : HPC_STAT_UNWIND_FAULTS,
+                 1);
         goto out;
     }
     t->in_unwind = 1;

@@ -1,0 +1,76 @@
+/*
+ * dl_contend.c - sample handlers against a program thread in dl_iterate_phdr.
+ *
+ * A helper thread enters dl_iterate_phdr again and again; its callback holds the loader
+ * lock until main has made progress (a counter main's work loop bumps), then the helper
+ * rests 200 us outside. A sample handler of main that waits for that lock while the
+ * helper waits for main never goes on: the helper notices after 5 s, prints "stalled"
+ * and lets go. main burns SECONDS (argument, default 1) of CPU in main_work.
+ * Prints "rounds N stalled S"; exit status 1 if S > 0.
+ */
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "burn.h"
+
+static volatile unsigned long progress;
+static volatile int done;
+static unsigned long rounds, stalled;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int wait_for_main(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info, (void)size, (void)data;
+    unsigned long p0 = progress;
+    double give_up = now_s() + 5.0;
+    while (progress == p0 && !done)
+        if (now_s() > give_up) {
+            stalled++;
+            break;
+        }
+    return 1; /* the first object is enough */
+}
+
+static void *helper(void *arg)
+{
+    (void)arg;
+    struct timespec rest = {0, 200000};
+    while (!done) {
+        dl_iterate_phdr(wait_for_main, NULL);
+        rounds++;
+        nanosleep(&rest, NULL);
+    }
+    return NULL;
+}
+
+__attribute__((noinline)) static void main_work(double seconds)
+{
+    double end = thread_cpu_s() + seconds, x = 1.0;
+    while (thread_cpu_s() < end) {
+        for (int i = 0; i < 2000; i++)
+            x = x * 1.0000001 + 1e-9;
+        progress++;
+    }
+    burn_sink = x;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = argc > 1 ? atof(argv[1]) : 1.0;
+    pthread_t th;
+    pthread_create(&th, NULL, helper, NULL);
+    main_work(seconds);
+    done = 1;
+    pthread_join(th, NULL);
+    printf("rounds %lu stalled %lu\n", rounds, stalled);
+    return stalled > 0;
+}

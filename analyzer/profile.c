@@ -498,9 +498,11 @@ int hpa_profile_paths_of(const hpa_profile *p, int exp, const hpa_view *view, hp
                 if (!nonzero(ctx.bucket->vals, p->metrics.n))
                     continue;
                 unsigned n = node_frames(ctx.thread, ctx.bucket->node, frames);
-                if (view && view->transform) {
-                    n = view->transform(view, &ctx, frames, n, vframes, vcap);
-                    fn(arg, &ctx, vframes, n, ctx.bucket->vals);
+                unsigned vn = view && view->transform
+                                  ? view->transform(view, &ctx, frames, n, vframes, vcap)
+                                  : 0;
+                if (vn > 0) { /* a view that leaves nothing must not lose the sample */
+                    fn(arg, &ctx, vframes, vn, ctx.bucket->vals);
                 } else {
                     fn(arg, &ctx, frames, n, ctx.bucket->vals);
                 }

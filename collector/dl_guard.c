@@ -50,12 +50,19 @@ static int load(int *v)
     return __atomic_load_n(v, __ATOMIC_SEQ_CST);
 }
 
-/* libunwind's call from a unwinding thread (sample handler or hpc_unwind_here). */
+/* Callers other than unwinders inside now, but for thread t's own (a signal of t may
+ * interrupt it between its two counts: either order gives <= 0 when only t is inside). */
+static int others_than(const hpc_thread_priv *t)
+{
+    return load(&others) - (t ? t->dl_inside : 0);
+}
+
+/* libunwind's call from an unwinding thread (sample handler or hpc_unwind_here). */
 static int unwinder_iterate(hpc_thread_priv *t, int (*cb)(struct dl_phdr_info *, size_t, void *),
                             void *data)
 {
     __atomic_add_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
-    if (load(&others) || load(&forking) || load(&child_stuck)) {
+    if (others_than(t) > 0 || load(&forking) || load(&child_stuck)) {
         __atomic_sub_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
         siglongjmp(t->unwind_env, HPC_UNWIND_GAVE_WAY);
     }
@@ -66,12 +73,17 @@ static int unwinder_iterate(hpc_thread_priv *t, int (*cb)(struct dl_phdr_info *,
 
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
+    hpc_thread_priv *t = hpc_self();
     hpc_real_init();
+    if (t)
+        t->dl_inside++;
     __atomic_add_fetch(&others, 1, __ATOMIC_SEQ_CST);
     while (load(&unwinders))
         sched_yield();
     int r = hpc_real.dl_iterate_phdr(cb, data);
     __atomic_sub_fetch(&others, 1, __ATOMIC_SEQ_CST);
+    if (t)
+        t->dl_inside--;
     return r;
 }
 
@@ -84,9 +96,10 @@ HPC_INTERPOSE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void 
     return hpc_dl_iterate(cb, data);
 }
 
-int hpc_dl_unwind_ok(void)
+int hpc_dl_unwind_ok(hpc_thread_priv *t)
 {
-    return !load(&forking) && !load(&others) && !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED);
+    return !load(&forking) && others_than(t) <= 0 &&
+           !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED);
 }
 
 int hpc_dl_scan_ok(void)

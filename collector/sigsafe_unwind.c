@@ -59,7 +59,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
 {
     ucontext_t *uc = ucontext;
     volatile int n = 0;
-    if (t->in_dl || !hpc_dl_unwind_ok()) {
+    if (t->in_dl || !hpc_dl_unwind_ok(t)) {
         pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
         return 1;
@@ -101,7 +101,7 @@ __attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint
     unw_context_t ctx;
     unw_cursor_t c;
     sigset_t prof, old;
-    if (t->in_dl || !hpc_dl_unwind_ok())
+    if (t->in_dl || !hpc_dl_unwind_ok(t))
         return 0;
     sigemptyset(&prof);
     sigaddset(&prof, SIGPROF);

@@ -10,8 +10,10 @@ BIN = os.environ.get("HPC_BIN", os.path.join(os.path.dirname(__file__), "..", "b
 def analyze(exp, *args, fmt="json"):
     """Run hpanalyze with --format fmt and return parsed JSON (or text)."""
     cmd = [os.path.join(BIN, "hpanalyze"), "--format", fmt, exp] + list(args)
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return json.loads(out) if fmt == "json" else out
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()}")
+    return json.loads(r.stdout) if fmt == "json" else r.stdout
 
 
 def near(value, expected, tol, what):

@@ -146,3 +146,19 @@ near(two["leaf_a"]["excl_cpu_s"], 1.0, 1e-9, "two experiments: the same function
 out = run("s.hpc", "functions", "callers-callees", "leaf_a", "lines")[0]
 check(out.count("sorted by metric") >= 3, "several commands in one call")
 PY
+
+# a stack of only the collector's internal frames (a leaf-only sample in its module scan)
+# is kept as recorded in every view; it used to leave an empty path and crash the reports
+"$PROGS/analyzer/synth" c.hpc --as-collector
+$SYSPY - <<'PY'
+from hpctest import check, near
+from anatest import *
+for view in ("user", "expert", "machine"):
+    f = funcs("c.hpc", "--view", view)
+    near(f["<Total>"]["incl_cpu_s"], 1.18, 1e-9, f"--view {view}: <Total> with the collector's 20 ms")
+    near(f["internal_work"]["excl_cpu_s"], 0.02, 1e-9, f"--view {view}: internal_work kept")
+    near(f["leaf_a"]["excl_cpu_s"], 0.5, 1e-9, f"--view {view}: entry points kept (leaf_a)")
+    near(f["caller_x"]["incl_cpu_s"], 0.7, 1e-9, f"--view {view}: entry points kept (caller_x)")
+for cmd in (["calltree"], ["lines"], ["csingle", "internal_work"], ["pcs"]):
+    run("c.hpc", *cmd)
+PY

@@ -4,7 +4,7 @@
  * this PIE executable and of libc from a load map taken with dl_iterate_phdr, and the
  * arithmetic of every report.
  *
- *     synth EXP [--stale-build-id | --deep N | --faster]
+ *     synth EXP [--stale-build-id | --deep N | --faster | --as-collector]
  *
  * Contents (weights are exact; one sample = 1 ms of CPU):
  *   thread 0: main > caller_x > leaf_a   500 samples
@@ -19,6 +19,10 @@
  * --faster: leaf_a has 250 samples instead of 500 (a second experiment to compare).
  * --deep N adds thread 2: a chain of N rec frames (deeper than any collector writes, as
  * damaged or hostile data may be) with 10 samples at its end.
+ * --as-collector flags this executable as a collector library (its global functions are
+ * then the collector's entry points, which views keep) and adds thread 2: 20 samples whose
+ * only frame is internal_work (static: an internal function, which views hide), as a
+ * leaf-only sample inside the collector's module scan is. Views must keep it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -64,6 +68,11 @@ __attribute__((noinline)) void rec(int n)
     sink++;
 }
 
+static __attribute__((noinline)) void internal_work(void)
+{
+    sink += 4;
+}
+
 int main(int argc, char **argv);
 
 static void die(const char *what, int rc)
@@ -96,6 +105,7 @@ typedef struct map_ctx {
     hpc_stream *ps;
     unsigned id;
     int stale;
+    int as_collector;
 } map_ctx;
 
 static int build_id_of(struct dl_phdr_info *info, uint8_t *out, uint32_t *n)
@@ -160,7 +170,8 @@ static int one_module(struct dl_phdr_info *info, size_t size, void *arg)
                              .bias = info->dlpi_addr,
                              .build_id = {(char *)bid, nbid},
                              .archived = S(""),
-                             .flags = main_exe ? HPC_MODULE_MAIN : 0};
+                             .flags = (main_exe ? HPC_MODULE_MAIN : 0) |
+                                      (main_exe && m->as_collector ? HPC_MODULE_COLLECTOR : 0)};
     CHECK(hpc_write_module_load(m->ps, &r));
     return 0;
 }
@@ -280,10 +291,29 @@ static void thread_deep(const char *dir, uint64_t t0, long depth)
     hpc_stream_close(&t);
 }
 
+static void thread_collector(const char *dir, uint64_t t0)
+{
+    char path[4200];
+    hpc_stream t;
+    snprintf(path, sizeof(path), "%s/t2.hpe", dir);
+    CHECK(hpc_stream_create(&t, path, HPC_STREAM_THREAD, 2, 0, NULL, 1));
+    hpc_rec_thread_begin b = {.time = t0,
+                              .seq = 2,
+                              .tid = (uint64_t)getpid() + 2,
+                              .parent_seq = 0,
+                              .clock_source = HPC_CLOCK_PERF_TASK_CLOCK};
+    CHECK(hpc_write_thread_begin(&t, &b));
+    uint64_t time = t0;
+    node(&t, 1, 0, pc_in(internal_work));
+    samples(&t, &time, 1, 20);
+    hpc_stream_close(&t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: synth EXP [--stale-build-id | --deep N | --faster]\n");
+        fprintf(stderr,
+                "usage: synth EXP [--stale-build-id | --deep N | --faster | --as-collector]\n");
         return 2;
     }
     const char *exp = argv[1];
@@ -342,12 +372,16 @@ int main(int argc, char **argv)
                            .omp_runtime = S("auto"),
                            .unwinder = S("synth")};
     CHECK(hpc_write_settings(&ps, &st));
-    map_ctx m = {.ps = &ps, .stale = stale};
+    map_ctx m = {.ps = &ps,
+                 .stale = stale,
+                 .as_collector = argc > 2 && strcmp(argv[2], "--as-collector") == 0};
     dl_iterate_phdr(one_module, &m);
     thread0(dir, t0);
     thread1(dir, t0);
     if (argc > 3 && strcmp(argv[2], "--deep") == 0)
         thread_deep(dir, t0, atol(argv[3]));
+    if (m.as_collector)
+        thread_collector(dir, t0);
     hpc_rec_proc_end pe = {.time = t0 + 1200000000,
                            .reason = HPC_END_EXIT,
                            .status = 0,
@@ -356,6 +390,7 @@ int main(int argc, char **argv)
                            .nthreads = 2};
     CHECK(hpc_write_proc_end(&ps, &pe));
     hpc_stream_close(&ps);
+    internal_work();
     caller_x(); /* keep every function referenced */
     caller_y();
     rec(2);

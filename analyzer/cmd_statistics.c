@@ -44,7 +44,7 @@ static const struct {
     [HPC_STAT_REMAPS] = {"Chunk changes"},
     [HPC_STAT_TORN] = {"Torn records"},
     [HPC_STAT_EVENTS_DROPPED] = {"Trace events dropped"},
-    [HPC_STAT_UNWIND_SKIPPED] = {"Stacks not unwound (dlopen, fork)"},
+    [HPC_STAT_UNWIND_SKIPPED] = {"Stacks not unwound (dlopen, fork, loader busy)"},
     [HPC_STAT_POINTS_DROPPED] = {"Sample points dropped (queue full)"},
 };
 

@@ -23,8 +23,10 @@
 
 #include "experiment.h"
 
-/* 64 distinct functions with bodies long enough for several pcs each. */
+/* 64 distinct functions with bodies long enough for several pcs each (a table of macro
+ * expansions reads best as a table). */
 volatile unsigned gen_sink;
+/* clang-format off */
 #define F(n)                                                                                       \
     __attribute__((noinline)) void gen_fn_##n(unsigned x)                                         \
     {                                                                                              \
@@ -37,6 +39,7 @@ F8(1) F8(2) F8(3) F8(4) F8(5) F8(6) F8(7) F8(8)
 #define R(n) gen_fn_##n
 #define R8(a) R(a##0), R(a##1), R(a##2), R(a##3), R(a##4), R(a##5), R(a##6), R(a##7)
 static void (*const fns[64])(unsigned) = {R8(1), R8(2), R8(3), R8(4), R8(5), R8(6), R8(7), R8(8)};
+/* clang-format on */
 
 static void die(const char *what, int rc)
 {
@@ -205,8 +208,10 @@ int main(int argc, char **argv)
     uint64_t per = nsamples / nthreads;
     for (unsigned i = 0; i < nthreads; i++)
         thread(dir, i, t0, i + 1 < nthreads ? per : nsamples - per * (nthreads - 1));
-    hpc_rec_proc_end pe = {.time = t0 + per * 1000000, .reason = HPC_END_EXIT,
-                           .utime_ns = nsamples * 1000000, .nthreads = nthreads};
+    hpc_rec_proc_end pe = {.time = t0 + per * 1000000,
+                           .reason = HPC_END_EXIT,
+                           .utime_ns = nsamples * 1000000,
+                           .nthreads = nthreads};
     CHECK(hpc_write_proc_end(&ps, &pe));
     CHECK(hpc_stream_close(&ps));
     for (int i = 0; i < 64; i++) /* keep every function */

@@ -120,69 +120,103 @@ HPC_API const char *hpc_errname(int err);
 
 /* ------------------------------------------------------------ enumerations */
 
-enum hpc_stream_kind { HPC_STREAM_JOB = 1, HPC_STREAM_PROCESS = 2, HPC_STREAM_THREAD = 3,
-                       HPC_STREAM_LAUNCHER = 4 };
+enum hpc_stream_kind {
+    HPC_STREAM_JOB = 1,
+    HPC_STREAM_PROCESS = 2,
+    HPC_STREAM_THREAD = 3,
+    HPC_STREAM_LAUNCHER = 4
+};
 
 /* Live statistics in each stream header. Every way a sample can be lost has a slot. */
 enum hpc_stat {
-    HPC_STAT_SAMPLES = 0,       /* clock samples recorded */
-    HPC_STAT_COUNTER_SAMPLES,   /* counter samples recorded */
-    HPC_STAT_DROPPED_LIMIT,     /* samples not recorded: size limit reached */
-    HPC_STAT_DROPPED_IO,        /* samples not recorded: file could not grow */
-    HPC_STAT_BLOCKED,           /* signal came while the thread was writing; weight kept */
-    HPC_STAT_PAUSED,            /* samples while paused or outside -t */
-    HPC_STAT_UNWIND_FAULTS,     /* unwinding faulted, recovered; leaf-only stack kept */
-    HPC_STAT_UNWIND_ERRORS,     /* libunwind stopped early with an error */
-    HPC_STAT_UNWIND_TRUNCATED,  /* stack deeper than the maximum depth */
-    HPC_STAT_CCT_FULL,          /* calling-context tree full; stack cut */
-    HPC_STAT_FOREIGN_SIGNALS,   /* deliveries of our signal that were not ours: forwarded */
-    HPC_STAT_RECORDS,           /* records written */
-    HPC_STAT_BYTES,             /* bytes written */
-    HPC_STAT_REMAPS,            /* chunk changes */
-    HPC_STAT_TORN,              /* (reader only) torn records skipped */
-    HPC_STAT_EVENTS_DROPPED,    /* trace events (MPI/OMP) not recorded: limit or error */
-    HPC_STAT_UNWIND_SKIPPED,    /* stack not unwound (in dlopen/dlclose, at a fork, or in a fork child whose loader lock was held): leaf only */
-    HPC_STAT_POINTS_DROPPED,    /* -l/-y sample points not recorded: their queue was full */
-    HPC_STAT_COUNT_              /* keep last */
+    HPC_STAT_SAMPLES = 0,      /* clock samples recorded */
+    HPC_STAT_COUNTER_SAMPLES,  /* counter samples recorded */
+    HPC_STAT_DROPPED_LIMIT,    /* samples not recorded: size limit reached */
+    HPC_STAT_DROPPED_IO,       /* samples not recorded: file could not grow */
+    HPC_STAT_BLOCKED,          /* signal came while the thread was writing; weight kept */
+    HPC_STAT_PAUSED,           /* samples while paused or outside -t */
+    HPC_STAT_UNWIND_FAULTS,    /* unwinding faulted, recovered; leaf-only stack kept */
+    HPC_STAT_UNWIND_ERRORS,    /* libunwind stopped early with an error */
+    HPC_STAT_UNWIND_TRUNCATED, /* stack deeper than the maximum depth */
+    HPC_STAT_CCT_FULL,         /* calling-context tree full; stack cut */
+    HPC_STAT_FOREIGN_SIGNALS,  /* deliveries of our signal that were not ours: forwarded */
+    HPC_STAT_RECORDS,          /* records written */
+    HPC_STAT_BYTES,            /* bytes written */
+    HPC_STAT_REMAPS,           /* chunk changes */
+    HPC_STAT_TORN,             /* (reader only) torn records skipped */
+    HPC_STAT_EVENTS_DROPPED,   /* trace events (MPI/OMP) not recorded: limit or error */
+    HPC_STAT_UNWIND_SKIPPED,   /* stack cut short: dlopen, fork, loader lock busy (dl_guard.c) */
+    HPC_STAT_POINTS_DROPPED,   /* -l/-y sample points not recorded: their queue was full */
+    HPC_STAT_COUNT_            /* keep last */
 };
 _Static_assert(HPC_STAT_COUNT_ <= HPC_NSTATS, "too many stats slots");
 
-enum hpc_descent { HPC_DESCENT_FOUNDER = 0, HPC_DESCENT_FORK = 1, HPC_DESCENT_EXEC = 2,
-                   HPC_DESCENT_SPAWN = 3 };
+enum hpc_descent {
+    HPC_DESCENT_FOUNDER = 0,
+    HPC_DESCENT_FORK = 1,
+    HPC_DESCENT_EXEC = 2,
+    HPC_DESCENT_SPAWN = 3
+};
 
-enum hpc_clock_source { HPC_CLOCK_NONE = 0, HPC_CLOCK_PERF_TASK_CLOCK = 1,
-                        HPC_CLOCK_POSIX_CPU_TIMER = 2 };
+enum hpc_clock_source {
+    HPC_CLOCK_NONE = 0,
+    HPC_CLOCK_PERF_TASK_CLOCK = 1,
+    HPC_CLOCK_POSIX_CPU_TIMER = 2
+};
 
-enum hpc_module_flags { HPC_MODULE_MAIN = 1, HPC_MODULE_DLOPEN = 2, HPC_MODULE_ANON = 4,
-                        HPC_MODULE_COLLECTOR = 8 /* our own libraries */ };
+enum hpc_module_flags {
+    HPC_MODULE_MAIN = 1,
+    HPC_MODULE_DLOPEN = 2,
+    HPC_MODULE_ANON = 4,
+    HPC_MODULE_COLLECTOR = 8 /* our own libraries */
+};
 
-enum hpc_sample_reason { HPC_SAMPLE_START = 0, HPC_SAMPLE_PERIODIC = 1, HPC_SAMPLE_SIGNAL = 2,
-                         HPC_SAMPLE_API = 3, HPC_SAMPLE_PAUSE = 4, HPC_SAMPLE_RESUME = 5,
-                         HPC_SAMPLE_END = 6 };
+enum hpc_sample_reason {
+    HPC_SAMPLE_START = 0,
+    HPC_SAMPLE_PERIODIC = 1,
+    HPC_SAMPLE_SIGNAL = 2,
+    HPC_SAMPLE_API = 3,
+    HPC_SAMPLE_PAUSE = 4,
+    HPC_SAMPLE_RESUME = 5,
+    HPC_SAMPLE_END = 6
+};
 
-enum hpc_limit { HPC_LIMIT_SIZE = 1, HPC_LIMIT_TIME_START = 2, HPC_LIMIT_TIME_END = 3,
-                 HPC_LIMIT_PCONTROL_OFF = 4, HPC_LIMIT_PCONTROL_ON = 5 };
+enum hpc_limit {
+    HPC_LIMIT_SIZE = 1,
+    HPC_LIMIT_TIME_START = 2,
+    HPC_LIMIT_TIME_END = 3,
+    HPC_LIMIT_PCONTROL_OFF = 4,
+    HPC_LIMIT_PCONTROL_ON = 5
+};
 
-enum hpc_end_reason { HPC_END_EXIT = 0, HPC_END_EXEC = 1, HPC_END_SIGNAL = 2,
-                      HPC_END_MPI_ABORT = 3 };
+enum hpc_end_reason {
+    HPC_END_EXIT = 0,
+    HPC_END_EXEC = 1,
+    HPC_END_SIGNAL = 2,
+    HPC_END_MPI_ABORT = 3
+};
 
 /* Counter flags in counter_def.flags. */
-enum hpc_counter_flags { HPC_COUNTER_HARDWARE = 1, HPC_COUNTER_CYCLES = 2,
-                         HPC_COUNTER_SOFTWARE = 4 };
+enum hpc_counter_flags {
+    HPC_COUNTER_HARDWARE = 1,
+    HPC_COUNTER_CYCLES = 2,
+    HPC_COUNTER_SOFTWARE = 4
+};
 
 enum hpc_omp_mode { HPC_OMP_NONE = 0, HPC_OMP_LLVM = 1, HPC_OMP_NATIVE = 2 };
 
 /* Sample state bits: bit 0 = inside an MPI call; bits 1..4 = enum hpc_omp_state. */
-#define HPC_STATE_MPI            1u
-#define HPC_STATE_OMP_SHIFT      1
-#define HPC_STATE_OMP_MASK       (0xfu << HPC_STATE_OMP_SHIFT)
-#define HPC_STATE_OMP(s)         (((s) & HPC_STATE_OMP_MASK) >> HPC_STATE_OMP_SHIFT)
-#define HPC_STATE_WITH_OMP(s, o) (((s) & ~HPC_STATE_OMP_MASK) | ((unsigned)(o) << HPC_STATE_OMP_SHIFT))
+#define HPC_STATE_MPI       1u
+#define HPC_STATE_OMP_SHIFT 1
+#define HPC_STATE_OMP_MASK  (0xfu << HPC_STATE_OMP_SHIFT)
+#define HPC_STATE_OMP(s)    (((s)&HPC_STATE_OMP_MASK) >> HPC_STATE_OMP_SHIFT)
+#define HPC_STATE_WITH_OMP(s, o)                                                                   \
+    (((s) & ~HPC_STATE_OMP_MASK) | ((unsigned)(o) << HPC_STATE_OMP_SHIFT))
 
 enum hpc_omp_state {
-    HPC_OMP_STATE_NONE = 0,      /* no OpenMP information (not an OpenMP thread / no OMPT) */
-    HPC_OMP_STATE_SERIAL = 1,    /* initial thread outside any parallel region: work */
-    HPC_OMP_STATE_WORK = 2,      /* in a parallel region, executing user code */
+    HPC_OMP_STATE_NONE = 0,   /* no OpenMP information (not an OpenMP thread / no OMPT) */
+    HPC_OMP_STATE_SERIAL = 1, /* initial thread outside any parallel region: work */
+    HPC_OMP_STATE_WORK = 2,   /* in a parallel region, executing user code */
     HPC_OMP_STATE_IMPLICIT_BARRIER = 3,
     HPC_OMP_STATE_EXPLICIT_BARRIER = 4,
     HPC_OMP_STATE_TASKWAIT = 5,
@@ -196,52 +230,101 @@ enum hpc_omp_state {
     HPC_OMP_STATE_OVERHEAD = 13, /* runtime fork/join and scheduling */
 };
 
-enum hpc_omp_sync { HPC_OMP_SYNC_IMPLICIT_BARRIER = 1, HPC_OMP_SYNC_EXPLICIT_BARRIER = 2,
-                    HPC_OMP_SYNC_TASKWAIT = 3, HPC_OMP_SYNC_TASKGROUP = 4,
-                    HPC_OMP_SYNC_REDUCTION = 5, HPC_OMP_SYNC_BARRIER_OTHER = 6 };
+enum hpc_omp_sync {
+    HPC_OMP_SYNC_IMPLICIT_BARRIER = 1,
+    HPC_OMP_SYNC_EXPLICIT_BARRIER = 2,
+    HPC_OMP_SYNC_TASKWAIT = 3,
+    HPC_OMP_SYNC_TASKGROUP = 4,
+    HPC_OMP_SYNC_REDUCTION = 5,
+    HPC_OMP_SYNC_BARRIER_OTHER = 6
+};
 
-enum hpc_omp_mutex { HPC_OMP_MUTEX_LOCK = 1, HPC_OMP_MUTEX_NEST_LOCK = 2,
-                     HPC_OMP_MUTEX_CRITICAL = 3, HPC_OMP_MUTEX_ORDERED = 4,
-                     HPC_OMP_MUTEX_ATOMIC = 5 };
+enum hpc_omp_mutex {
+    HPC_OMP_MUTEX_LOCK = 1,
+    HPC_OMP_MUTEX_NEST_LOCK = 2,
+    HPC_OMP_MUTEX_CRITICAL = 3,
+    HPC_OMP_MUTEX_ORDERED = 4,
+    HPC_OMP_MUTEX_ATOMIC = 5
+};
 
-enum hpc_omp_work { HPC_OMP_WORK_LOOP = 1, HPC_OMP_WORK_SECTIONS = 2,
-                    HPC_OMP_WORK_SINGLE_EXECUTOR = 3, HPC_OMP_WORK_SINGLE_OTHER = 4,
-                    HPC_OMP_WORK_WORKSHARE = 5, HPC_OMP_WORK_DISTRIBUTE = 6,
-                    HPC_OMP_WORK_TASKLOOP = 7, HPC_OMP_WORK_SCOPE = 8 };
+enum hpc_omp_work {
+    HPC_OMP_WORK_LOOP = 1,
+    HPC_OMP_WORK_SECTIONS = 2,
+    HPC_OMP_WORK_SINGLE_EXECUTOR = 3,
+    HPC_OMP_WORK_SINGLE_OTHER = 4,
+    HPC_OMP_WORK_WORKSHARE = 5,
+    HPC_OMP_WORK_DISTRIBUTE = 6,
+    HPC_OMP_WORK_TASKLOOP = 7,
+    HPC_OMP_WORK_SCOPE = 8
+};
 
-enum hpc_omp_task_event { HPC_OMP_TASK_CREATE = 1, HPC_OMP_TASK_BEGIN = 2,
-                          HPC_OMP_TASK_END = 3 };
+enum hpc_omp_task_event { HPC_OMP_TASK_CREATE = 1, HPC_OMP_TASK_BEGIN = 2, HPC_OMP_TASK_END = 3 };
 
-enum hpc_p2p_op { HPC_P2P_SEND = 1, HPC_P2P_ISEND = 2, HPC_P2P_ISEND_COMPLETE = 3,
-                  HPC_P2P_RECV = 4, HPC_P2P_IRECV_REQUEST = 5, HPC_P2P_IRECV_COMPLETE = 6,
-                  HPC_P2P_REQUEST_CANCELLED = 7 };
+enum hpc_p2p_op {
+    HPC_P2P_SEND = 1,
+    HPC_P2P_ISEND = 2,
+    HPC_P2P_ISEND_COMPLETE = 3,
+    HPC_P2P_RECV = 4,
+    HPC_P2P_IRECV_REQUEST = 5,
+    HPC_P2P_IRECV_COMPLETE = 6,
+    HPC_P2P_REQUEST_CANCELLED = 7
+};
 
 /* mpi_call.flags bits. */
 enum hpc_mpi_call_flags {
-    HPC_MPI_CALL_NESTED = 1,  /* made inside another MPI call (a user op, attribute or error
-                                 callback): its time is part of the outer call's */
-    HPC_MPI_CALL_ERROR = 2,   /* returned an error code: no detail records follow */
-    HPC_MPI_CALL_FORTRAN = 4, /* made through the Fortran bindings */
+    HPC_MPI_CALL_NESTED = 1,      /* made inside another MPI call (a user op, attribute or error
+                                     callback): its time is part of the outer call's */
+    HPC_MPI_CALL_ERROR = 2,       /* returned an error code: no detail records follow */
+    HPC_MPI_CALL_FORTRAN = 4,     /* made through the Fortran bindings */
     HPC_MPI_CALL_INTERRUPTED = 8, /* the process ended inside this call (killed, exit from
                                      a callback): time_leave is the time of that end */
 };
 
-enum hpc_mpi_family { HPC_MPI_OTHER = 0, HPC_MPI_P2P = 1, HPC_MPI_COLL = 2,
-                      HPC_MPI_WAIT = 3, HPC_MPI_COMM = 4, HPC_MPI_ONESIDED = 5,
-                      HPC_MPI_IO = 6, HPC_MPI_ENV = 7 };
+enum hpc_mpi_family {
+    HPC_MPI_OTHER = 0,
+    HPC_MPI_P2P = 1,
+    HPC_MPI_COLL = 2,
+    HPC_MPI_WAIT = 3,
+    HPC_MPI_COMM = 4,
+    HPC_MPI_ONESIDED = 5,
+    HPC_MPI_IO = 6,
+    HPC_MPI_ENV = 7
+};
 
 /* Collective operations, numbered as OTF2_CollectiveOp + 1 so that 0 means none. */
-enum hpc_mpi_coll { HPC_COLL_NONE = 0, HPC_COLL_BARRIER = 1, HPC_COLL_BCAST, HPC_COLL_GATHER,
-                    HPC_COLL_GATHERV, HPC_COLL_SCATTER, HPC_COLL_SCATTERV, HPC_COLL_ALLGATHER,
-                    HPC_COLL_ALLGATHERV, HPC_COLL_ALLTOALL, HPC_COLL_ALLTOALLV,
-                    HPC_COLL_ALLTOALLW, HPC_COLL_ALLREDUCE, HPC_COLL_REDUCE,
-                    HPC_COLL_REDUCE_SCATTER, HPC_COLL_SCAN, HPC_COLL_EXSCAN,
-                    HPC_COLL_REDUCE_SCATTER_BLOCK };
+enum hpc_mpi_coll {
+    HPC_COLL_NONE = 0,
+    HPC_COLL_BARRIER = 1,
+    HPC_COLL_BCAST,
+    HPC_COLL_GATHER,
+    HPC_COLL_GATHERV,
+    HPC_COLL_SCATTER,
+    HPC_COLL_SCATTERV,
+    HPC_COLL_ALLGATHER,
+    HPC_COLL_ALLGATHERV,
+    HPC_COLL_ALLTOALL,
+    HPC_COLL_ALLTOALLV,
+    HPC_COLL_ALLTOALLW,
+    HPC_COLL_ALLREDUCE,
+    HPC_COLL_REDUCE,
+    HPC_COLL_REDUCE_SCATTER,
+    HPC_COLL_SCAN,
+    HPC_COLL_EXSCAN,
+    HPC_COLL_REDUCE_SCATTER_BLOCK
+};
 
-enum hpc_comm_kind { HPC_COMM_WORLD = 1, HPC_COMM_SELF = 2, HPC_COMM_DUP = 3,
-                     HPC_COMM_SPLIT = 4, HPC_COMM_CREATE = 5, HPC_COMM_CART = 6,
-                     HPC_COMM_GRAPH = 7, HPC_COMM_INTERCOMM = 8, HPC_COMM_MERGE = 9,
-                     HPC_COMM_OTHER = 10 };
+enum hpc_comm_kind {
+    HPC_COMM_WORLD = 1,
+    HPC_COMM_SELF = 2,
+    HPC_COMM_DUP = 3,
+    HPC_COMM_SPLIT = 4,
+    HPC_COMM_CREATE = 5,
+    HPC_COMM_CART = 6,
+    HPC_COMM_GRAPH = 7,
+    HPC_COMM_INTERCOMM = 8,
+    HPC_COMM_MERGE = 9,
+    HPC_COMM_OTHER = 10
+};
 
 /* ------------------------------------------------------ records (generated) */
 
@@ -261,7 +344,10 @@ typedef struct hpc_str {
 
 /* struct hpc_rec_<name> for each record kind */
 #define HPC_FIELD(type, name) HPC_CTYPE_##type name;
-#define HPC_RECORD(name, id, fields) typedef struct hpc_rec_##name { fields } hpc_rec_##name;
+#define HPC_RECORD(name, id, fields)                                                               \
+    typedef struct hpc_rec_##name {                                                                \
+        fields                                                                                     \
+    } hpc_rec_##name;
 #include "schema.def"
 #undef HPC_RECORD
 #undef HPC_FIELD
@@ -289,7 +375,7 @@ typedef struct hpc_record {
 /* The schema, for tools that print records generically (hpanalyze dump). */
 typedef struct hpc_field_desc {
     const char *name;
-    char type; /* 'U' 'S' 'T' 's' (STR) 'b' (BYTES) */
+    char type;       /* 'U' 'S' 'T' 's' (STR) 'b' (BYTES) */
     uint16_t offset; /* in the record struct */
 } hpc_field_desc;
 
@@ -310,9 +396,9 @@ HPC_API uint64_t hpc_schema_hash(void);
 
 /* A process-wide byte budget shared by all streams of a process (-L). */
 typedef struct hpc_budget {
-    uint64_t limit;   /* 0 = unlimited */
-    uint64_t used;    /* updated atomically */
-    int exceeded;     /* set once, atomically, when a write was refused */
+    uint64_t limit; /* 0 = unlimited */
+    uint64_t used;  /* updated atomically */
+    int exceeded;   /* set once, atomically, when a write was refused */
 } hpc_budget;
 
 /*
@@ -320,18 +406,18 @@ typedef struct hpc_budget {
  * own (the collector keeps it in mmap'd per-thread storage); treat the fields as private.
  */
 typedef struct hpc_stream {
-    int fd;              /* -1 between remaps for thread streams (fds are scarce) */
-    int open;            /* 1 while usable */
-    uint8_t *header;     /* mapping of the header (live stats) */
-    uint8_t *win;        /* mapping of the current chunk */
-    uint64_t win_off;    /* file offset of the current chunk */
-    uint32_t pos;        /* write offset inside the current chunk */
+    int fd;           /* -1 between remaps for thread streams (fds are scarce) */
+    int open;         /* 1 while usable */
+    uint8_t *header;  /* mapping of the header (live stats) */
+    uint8_t *win;     /* mapping of the current chunk */
+    uint64_t win_off; /* file offset of the current chunk */
+    uint32_t pos;     /* write offset inside the current chunk */
     uint32_t chunk_size;
-    uint32_t lim;        /* bytes of the current chunk the file holds, pre-faulted */
-    uint64_t time_base;  /* previous T value written */
-    hpc_budget *budget;  /* may be NULL */
-    int lock;            /* for shared streams, see hpc_stream_lock */
-    int keep_fd;         /* 1: keep fd open (shared streams); 0: reopen by path to grow */
+    uint32_t lim;       /* bytes of the current chunk the file holds, pre-faulted */
+    uint64_t time_base; /* previous T value written */
+    hpc_budget *budget; /* may be NULL */
+    int lock;           /* for shared streams, see hpc_stream_lock */
+    int keep_fd;        /* 1: keep fd open (shared streams); 0: reopen by path to grow */
     char path[1024];
 } hpc_stream;
 
@@ -373,7 +459,7 @@ HPC_API void hpc_stream_unlock(hpc_stream *s);
  * HPC_E_TOOBIG: the payload, counting each T field at 10 bytes, exceeds HPC_MAX_RECORD,
  * or the record does not fit in one chunk. Signal-safe.
  */
-#define HPC_RECORD(name, id, fields) \
+#define HPC_RECORD(name, id, fields)                                                               \
     HPC_API int hpc_write_##name(hpc_stream *s, const hpc_rec_##name *r);
 #include "schema.def"
 #undef HPC_RECORD
@@ -409,10 +495,10 @@ typedef struct hpc_diag {
     void (*report)(void *ctx, enum hpc_severity sev, const char *file, uint64_t offset,
                    const char *msg, const char *src_file, int src_line);
     void *ctx;
-    const char *prog;  /* prefix for stderr messages, e.g. "hpanalyze" */
+    const char *prog; /* prefix for stderr messages, e.g. "hpanalyze" */
     unsigned warnings;
     unsigned errors;
-    int quiet;         /* 1: count only */
+    int quiet; /* 1: count only */
 } hpc_diag;
 
 /* Offset to report for a problem with a whole file (cannot open, empty): the message is
@@ -420,10 +506,10 @@ typedef struct hpc_diag {
 #define HPC_NO_OFFSET UINT64_MAX
 
 /* Report a problem at file:offset (printf-style message). */
-HPC_API void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file,
-                             uint64_t offset, const char *src_file, int src_line,
-                             const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-#define HPC_CORRUPT(d, file, off, ...) \
+HPC_API void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file, uint64_t offset,
+                             const char *src_file, int src_line, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+#define HPC_CORRUPT(d, file, off, ...)                                                             \
     hpc_diag_report((d), HPC_WARNING, (file), (off), __FILE__, __LINE__, __VA_ARGS__)
 
 /* --------------------------------------------------------------- reader */
@@ -498,20 +584,20 @@ typedef struct hpc_thread_file {
  * passing `schema` so files with another writer's schema decode correctly).
  */
 typedef struct hpc_proc {
-    char *dir;                /* EXP/name */
-    char *name;               /* "rank0", "main", "main.f1" */
-    hpc_reader *schema;       /* reader of process.hpe, kept open for its schema */
+    char *dir;          /* EXP/name */
+    char *name;         /* "rank0", "main", "main.f1" */
+    hpc_reader *schema; /* reader of process.hpe, kept open for its schema */
     bool has_begin, has_end, has_launcher_exit;
     hpc_rec_proc_begin begin; /* strings point into `records` storage */
     hpc_rec_settings settings;
     hpc_rec_proc_end end;
     hpc_rec_launcher_exit launcher_exit;
-    int rank;                 /* MPI rank (mpi_init, else proc_begin), -1 if none */
-    bool ended_early;         /* no proc_end, or death by signal / MPI_Abort */
-    size_t nrecords;          /* every record of process.hpe and launcher.hpe, in order */
+    int rank;         /* MPI rank (mpi_init, else proc_begin), -1 if none */
+    bool ended_early; /* no proc_end, or death by signal / MPI_Abort */
+    size_t nrecords;  /* every record of process.hpe and launcher.hpe, in order */
     hpc_record *records;
     size_t nthreads;
-    hpc_thread_file *threads; /* sorted by seq */
+    hpc_thread_file *threads;   /* sorted by seq */
     uint64_t stats[HPC_NSTATS]; /* sum over all streams of the process */
 } hpc_proc;
 
@@ -520,7 +606,7 @@ typedef struct hpc_exp {
     bool has_job;
     hpc_rec_job_begin job;
     size_t nprocs;
-    hpc_proc *procs;          /* sorted: ranks by number, then other names */
+    hpc_proc *procs; /* sorted: ranks by number, then other names */
 } hpc_exp;
 
 /*

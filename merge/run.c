@@ -71,8 +71,8 @@ static void progress_line(run *R, bool final)
         return;
     R->t_tick = now;
     double secs = now - R->t_start;
-    fprintf(stderr, "\r%s: %zu/%zu locations, %.1f M records read, 2 passes each (%.1f M/s)%s", MG_PROG,
-            R->locs_done, R->locs_mine, R->job.progress_records / 1e6,
+    fprintf(stderr, "\r%s: %zu/%zu locations, %.1f M records read, 2 passes each (%.1f M/s)%s",
+            MG_PROG, R->locs_done, R->locs_mine, R->job.progress_records / 1e6,
             secs > 0 ? R->job.progress_records / 1e6 / secs : 0.0, final ? "\n" : "   ");
 }
 

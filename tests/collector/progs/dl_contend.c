@@ -6,6 +6,9 @@
  * rests 200 us outside. A sample handler of main that waits for that lock while the
  * helper waits for main never goes on: the helper notices after 5 s, prints "stalled"
  * and lets go. main burns SECONDS (argument, default 1) of CPU in main_work.
+ * Before that, alone, main burns 0.3 s inside its own dl_iterate_phdr's callback
+ * (own_walk > dl_iterate_phdr > inside_own_walk > burn_cpu): a sample there meets nobody
+ * but its own thread, whose lock is recursive, and keeps its whole stack.
  * Prints "rounds N stalled S"; exit status 1 if S > 0.
  */
 #include <link.h>
@@ -52,6 +55,19 @@ static void *helper(void *arg)
     return NULL;
 }
 
+__attribute__((noinline)) static int inside_own_walk(struct dl_phdr_info *info, size_t size,
+                                                     void *data)
+{
+    (void)info, (void)size, (void)data;
+    burn_cpu(0.3);
+    return 1;
+}
+
+__attribute__((noinline)) static void own_walk(void)
+{
+    dl_iterate_phdr(inside_own_walk, NULL);
+}
+
 __attribute__((noinline)) static void main_work(double seconds)
 {
     double end = thread_cpu_s() + seconds, x = 1.0;
@@ -67,6 +83,7 @@ int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 1.0;
     pthread_t th;
+    own_walk();
     pthread_create(&th, NULL, helper, NULL);
     main_work(seconds);
     done = 1;

@@ -81,7 +81,12 @@ for exp, start_fn in (("threads.hpc", "worker"), ("kitchen.hpc", None)):
         mine = sorted({n["name"] for n in nodes if ours(n)})
         starts = [n["path"] for n in nodes if n["name"] == start_fn]
         if view == "machine":
-            check("thread_start" in names, f"{exp}: machine view: thread_start is there ({mine})")
+            # kitchen.hpc has few samples (9 at -p hi); on a loaded machine its workers
+            # may have none: thread_start is asked for where a worker's stack is there
+            if start_fn or "start_thread" in names:
+                check("thread_start" in names, f"{exp}: machine view: thread_start is there ({mine})")
+            else:
+                print(f"# {exp}: no worker sample reached start_thread: thread_start not asked for")
             check(not start_fn or starts and all(p[-2] == "thread_start" for p in starts),
                   f"{exp}: machine view: {start_fn} under thread_start ({starts[:2]})")
             continue

@@ -30,6 +30,7 @@
  * Skipped and abandoned unwinds are counted in HPC_STAT_UNWIND_SKIPPED.
  */
 #include <link.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 
@@ -71,19 +72,30 @@ static int unwinder_iterate(hpc_thread_priv *t, int (*cb)(struct dl_phdr_info *,
     return r;
 }
 
+static void other_left(void *arg)
+{
+    hpc_thread_priv *t = arg;
+    __atomic_sub_fetch(&others, 1, __ATOMIC_SEQ_CST);
+    if (t)
+        t->dl_inside--;
+}
+
+/* A callback may end its thread (pthread_exit, cancellation): glibc then releases the
+ * lock in a cleanup handler, and other_left runs as ours, or the count would stay raised
+ * and every later sample keep only its leaf. */
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
     hpc_thread_priv *t = hpc_self();
+    int r;
     hpc_real_init();
     if (t)
         t->dl_inside++;
     __atomic_add_fetch(&others, 1, __ATOMIC_SEQ_CST);
+    pthread_cleanup_push(other_left, t);
     while (load(&unwinders))
         sched_yield();
-    int r = hpc_real.dl_iterate_phdr(cb, data);
-    __atomic_sub_fetch(&others, 1, __ATOMIC_SEQ_CST);
-    if (t)
-        t->dl_inside--;
+    r = hpc_real.dl_iterate_phdr(cb, data);
+    pthread_cleanup_pop(1);
     return r;
 }
 

@@ -35,7 +35,14 @@ $(OBJDIR)/preload/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
 
-LIBHPCOLLECT_LDLIBS = -lunwind -lunwind-x86_64 -ldl -lpthread -lrt
+# libgcc_s comes before libunwind among our dependencies, and so in the process's global
+# scope: libunwind.so also defines the _Unwind_* API, and found first it would take
+# libgcc_s's own internal calls (its personality routine's _Unwind_SetIP ...) when glibc
+# unwinds a thread for pthread_exit or cancellation in a C program, which does not load
+# libgcc_s itself: glibc's cleanups (the loader lock in dl_iterate_phdr, stdio locks)
+# then never ran. Linked --no-as-needed, as nothing of ours calls it.
+LIBHPCOLLECT_LDLIBS = -Wl,--no-as-needed -lgcc_s -Wl,--as-needed \
+                      -lunwind -lunwind-x86_64 -ldl -lpthread -lrt
 
 $(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS) $(COLLECTOR_EXP_SRCS))
 	@mkdir -p $(dir $@)

@@ -8,7 +8,9 @@
 # of 3 runs here. Checks: no stall; main's 1.3 s of CPU all sampled; some unwinds gave
 # way (how many depends on scheduling: on a loaded machine most do, so no more is
 # asked); main's 0.3 s inside its own walk's callback keeps whole stacks (its own call
-# is no reason to give way).
+# is no reason to give way; nor is a thread that ended itself inside its callback
+# before, and that thread must have left the loader lock free: it did not when
+# libunwind.so came before libgcc_s.so in the process, see collector/module.mk).
 source "$HPC_ROOT/tests/lib.sh"
 
 HPCOLLECT_DEBUG_UNWIND_NOCACHE=1 "$HPCOLLECT" -q -p hi -o c "$PROGS/collector/dl_contend" 1 >c.out ||

@@ -8,7 +8,10 @@
  * and lets go. main burns SECONDS (argument, default 1) of CPU in main_work.
  * Before that, alone, main burns 0.3 s inside its own dl_iterate_phdr's callback
  * (own_walk > dl_iterate_phdr > inside_own_walk > burn_cpu): a sample there meets nobody
- * but its own thread, whose lock is recursive, and keeps its whole stack.
+ * but its own thread, whose lock is recursive, and keeps its whole stack. First of all a
+ * thread ends itself (pthread_exit) inside its callback: glibc lets go of the lock then
+ * (a walk from another thread must finish: else it prints "loader lock left held" and
+ * exits 2), and nobody may count that thread as inside afterwards.
  * Prints "rounds N stalled S"; exit status 1 if S > 0.
  */
 #include <link.h>
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "burn.h"
 
@@ -55,6 +59,53 @@ static void *helper(void *arg)
     return NULL;
 }
 
+static int exit_inside(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info, (void)size, (void)data;
+    pthread_exit(NULL);
+}
+
+static void *exiter(void *arg)
+{
+    (void)arg;
+    dl_iterate_phdr(exit_inside, NULL);
+    return NULL;
+}
+
+static volatile int walked;
+
+static int first_only(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info, (void)size, (void)data;
+    return 1;
+}
+
+static void *walker(void *arg)
+{
+    (void)arg;
+    dl_iterate_phdr(first_only, NULL);
+    walked = 1;
+    return NULL;
+}
+
+/* A thread ends inside its callback; then another one must get through a walk. */
+static void exit_inside_a_walk(void)
+{
+    pthread_t th;
+    pthread_create(&th, NULL, exiter, NULL);
+    pthread_join(th, NULL);
+    pthread_create(&th, NULL, walker, NULL);
+    struct timespec ms = {0, 1000000};
+    for (double give_up = now_s() + 5.0; !walked && now_s() < give_up;)
+        nanosleep(&ms, NULL);
+    if (!walked) {
+        printf("loader lock left held by a thread that ended in its callback\n");
+        fflush(stdout);
+        _exit(2);
+    }
+    pthread_join(th, NULL);
+}
+
 __attribute__((noinline)) static int inside_own_walk(struct dl_phdr_info *info, size_t size,
                                                      void *data)
 {
@@ -83,6 +134,7 @@ int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 1.0;
     pthread_t th;
+    exit_inside_a_walk();
     own_walk();
     pthread_create(&th, NULL, helper, NULL);
     main_work(seconds);

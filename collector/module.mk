@@ -40,7 +40,9 @@ $(OBJDIR)/preload/%.o: %.c
 # libgcc_s's own internal calls (its personality routine's _Unwind_SetIP ...) when glibc
 # unwinds a thread for pthread_exit or cancellation in a C program, which does not load
 # libgcc_s itself: glibc's cleanups (the loader lock in dl_iterate_phdr, stdio locks)
-# then never ran. Linked --no-as-needed, as nothing of ours calls it.
+# then never ran (tests/collector/test_cancel.sh, test_dl_contend.sh). Linked
+# --no-as-needed, as nothing of ours calls it. (A static, hidden libunwind would be cleaner;
+# Debian's libunwind.a is not built -fPIC.)
 LIBHPCOLLECT_LDLIBS = -Wl,--no-as-needed -lgcc_s -Wl,--as-needed \
                       -lunwind -lunwind-x86_64 -ldl -lpthread -lrt
 

@@ -125,6 +125,12 @@ uint64_t hpc_signals_owned_mask(void);
 void hpc_modules_init(void);
 void hpc_modules_rescan(void); /* after dlopen/dlclose */
 
+/* last_thread.c: the sampler must not outlive the program's threads (see there) */
+void hpc_last_thread_init(void);
+void hpc_program_thread_starting(void);
+void hpc_program_thread_left(void);
+void hpc_last_thread_fork_child(void);
+
 /* dl_guard.c: dl_iterate_phdr across fork (see there) */
 struct dl_phdr_info;
 /* dl_iterate_phdr, counted. NOT signal-safe (as the original). */

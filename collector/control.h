@@ -47,5 +47,8 @@ extern uint32_t hpc_control_wake;
 /* periodic.c: start the sampler thread when -S, -l or -y asks for one (at process begin,
  * also in a fork child, where the parent's sampler does not exist). NOT signal-safe. */
 void hpc_sampler_start(void);
+/* The program's threads are all gone: the sampler writes the points still queued and
+ * ends, so that glibc can end the process (last_thread.c). */
+void hpc_sampler_quit(void);
 
 #endif

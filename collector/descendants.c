@@ -474,6 +474,7 @@ static void atfork_parent(void)
 static void atfork_child(void)
 {
     hpc_dl_fork_child();
+    hpc_last_thread_fork_child();
     hpc_threads_unlock();
     if (!hpc_P.active)
         return;

@@ -280,6 +280,7 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_signals_thread_init(0);
     hpc_descendants_init();
     on_exit(on_exit_status, NULL);
+    hpc_last_thread_init();
     hpc_thread_priv *t = hpc_thread_alloc(-1, 0);
     if (t)
         hpc_process_begin(name, parent, descent, t);

@@ -11,7 +11,8 @@
  * so it is not followed (no thread stream, no samples, not a program thread in any
  * report), blocks every signal (the program's signals go to the program's threads), and
  * costs one wake-up per period. RUSAGE_SELF is the whole process's, whichever thread
- * asks. A fork child starts its own (hpc_process_begin); exec ends it with the image.
+ * asks. A fork child starts its own (hpc_process_begin); exec ends it with the image;
+ * when the program's last thread ends, it ends too (last_thread.c).
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -29,6 +30,8 @@
 #include "real.h"
 
 #define SAMPLER_STACK (256u * 1024)
+
+static int quit; /* the program's threads are all gone */
 
 void hpc_control_init(void)
 {
@@ -77,13 +80,23 @@ static void *sampler_main(void *arg)
                 hpc_control_write_point(s, now, HPC_SAMPLE_PERIODIC, "");
         }
         hpc_proc_unlock();
+        if (__atomic_load_n(&quit, __ATOMIC_ACQUIRE))
+            break;
     }
     return NULL;
+}
+
+void hpc_sampler_quit(void)
+{
+    __atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&hpc_control_wake, 1, __ATOMIC_RELEASE);
+    syscall(SYS_futex, &hpc_control_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 void hpc_sampler_start(void)
 {
     const hpc_config *c = &hpc_P.cfg;
+    __atomic_store_n(&quit, 0, __ATOMIC_RELEASE);
     if (!c->sample_ns && !c->sample_sig && !c->pause_sig)
         return;
     pthread_attr_t attr;

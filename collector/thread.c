@@ -214,21 +214,30 @@ static void thread_cleanup(void *arg)
     hpc_thread_end();
 }
 
+static void program_thread_gone(void *arg)
+{
+    (void)arg;
+    hpc_program_thread_left();
+}
+
 static void *thread_start(void *arg)
 {
     hpc_thread_priv *t = arg;
     void *(*fn)(void *) = t->start_fn;
     void *fn_arg = t->start_arg;
+    void *ret;
     hpc_signals_thread_init(t->inherit_blocked);
+    pthread_cleanup_push(program_thread_gone, NULL);
     if (!hpc_P.active || hpc_thread_begin(t) != 0) {
         if (t->stream_ok)
             hpc_stream_close(&t->pub.stream);
         hpc_thread_free(t);
-        return fn(fn_arg);
+        ret = fn(fn_arg);
+    } else {
+        pthread_cleanup_push(thread_cleanup, NULL);
+        ret = fn(fn_arg);
+        pthread_cleanup_pop(1);
     }
-    void *ret;
-    pthread_cleanup_push(thread_cleanup, NULL);
-    ret = fn(fn_arg);
     pthread_cleanup_pop(1);
     return ret;
 }
@@ -247,8 +256,11 @@ HPC_INTERPOSE int pthread_create(pthread_t *th, const pthread_attr_t *attr, void
     t->start_fn = fn;
     t->start_arg = arg;
     t->inherit_blocked = hpc_user_blocked;
+    hpc_program_thread_starting();
     int rc = hpc_real.pthread_create(th, attr, thread_start, t);
-    if (rc != 0)
+    if (rc != 0) {
+        hpc_program_thread_left();
         hpc_thread_free(t);
+    }
     return rc;
 }

@@ -14,7 +14,12 @@
  *   at least one of two racing parties sees the other: an unwinder that sees somebody
  *   gives way at once (siglongjmp back to the unwinder with HPC_UNWIND_GAVE_WAY, the
  *   sample keeps the frames found so far); the others wait only for unwinders, which
- *   never wait for anybody, so nobody waits in a cycle.
+ *   never wait for anybody, so nobody waits in a cycle. The interrupted thread's own
+ *   walk (a sample in a module scan's callback, or in the program's) is no reason to
+ *   give way while it is inside its callback: the lock is then held, and recursive. On
+ *   the way in or out it is: a recursive mutex interrupted between taking its lock word
+ *   and recording its owner (or the reverse on unlock) would make the handler wait for
+ *   its own thread (seen: a sample at the helper's lock in test_dl_contend).
  *
  *   glibc's fork re-initialises dl_load_lock in the child but not dl_load_write_lock: a
  *   thread inside dl_iterate_phdr at the fork leaves it held in the child by a thread the
@@ -51,11 +56,29 @@ static int load(int *v)
     return __atomic_load_n(v, __ATOMIC_SEQ_CST);
 }
 
-/* Callers other than unwinders inside now, but for thread t's own (a signal of t may
- * interrupt it between its two counts: either order gives <= 0 when only t is inside). */
+/* Callers other than unwinders inside now, but for thread t's own while it is in a
+ * callback (a signal of t may interrupt it between its counts: either order gives <= 0
+ * when only t is inside). */
 static int others_than(const hpc_thread_priv *t)
 {
-    return load(&others) - (t ? t->dl_inside : 0);
+    int n = load(&others);
+    return t && t->dl_in_callback > 0 ? n - t->dl_inside : n;
+}
+
+typedef struct walk {
+    int (*cb)(struct dl_phdr_info *, size_t, void *);
+    void *data;
+    hpc_thread_priv *t;
+} walk;
+
+/* The caller's callback, with its thread marked as inside it (the lock wholly held). */
+static int in_callback(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    walk *w = arg;
+    w->t->dl_in_callback++;
+    int r = w->cb(info, size, w->data);
+    w->t->dl_in_callback--;
+    return r;
 }
 
 /* libunwind's call from an unwinding thread (sample handler or hpc_unwind_here). */
@@ -76,8 +99,8 @@ static void other_left(void *arg)
 {
     hpc_thread_priv *t = arg;
     __atomic_sub_fetch(&others, 1, __ATOMIC_SEQ_CST);
-    if (t)
-        t->dl_inside--;
+    if (t && --t->dl_inside == 0)
+        t->dl_in_callback = 0; /* left by pthread_exit from a callback */
 }
 
 /* A callback may end its thread (pthread_exit, cancellation): glibc then releases the
@@ -94,7 +117,8 @@ int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
     pthread_cleanup_push(other_left, t);
     while (load(&unwinders))
         sched_yield();
-    r = hpc_real.dl_iterate_phdr(cb, data);
+    walk w = {cb, data, t};
+    r = t ? hpc_real.dl_iterate_phdr(in_callback, &w) : hpc_real.dl_iterate_phdr(cb, data);
     pthread_cleanup_pop(1);
     return r;
 }

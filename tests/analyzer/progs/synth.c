@@ -214,19 +214,25 @@ static void node(hpc_stream *t, uint64_t id, uint64_t parent, uint64_t pc)
 
 static unsigned leaf_a_samples = 500;
 
-static void thread0(const char *dir, uint64_t t0)
+/* Create thread seq's stream t<seq>.hpe and write its thread_begin (parent: thread 0). */
+static void thread_open(hpc_stream *t, const char *dir, uint32_t seq, uint64_t t0, const char *name)
 {
     char path[4200];
-    hpc_stream t;
-    snprintf(path, sizeof(path), "%s/t0.hpe", dir);
-    CHECK(hpc_stream_create(&t, path, HPC_STREAM_THREAD, 0, 0, NULL, 1));
+    snprintf(path, sizeof(path), "%s/t%u.hpe", dir, seq);
+    CHECK(hpc_stream_create(t, path, HPC_STREAM_THREAD, seq, 0, NULL, 1));
     hpc_rec_thread_begin b = {.time = t0,
-                              .seq = 0,
-                              .tid = (uint64_t)getpid(),
-                              .parent_seq = -1,
+                              .seq = seq,
+                              .tid = (uint64_t)getpid() + seq,
+                              .parent_seq = seq ? 0 : -1,
                               .clock_source = HPC_CLOCK_PERF_TASK_CLOCK,
-                              .name = S("main")};
-    CHECK(hpc_write_thread_begin(&t, &b));
+                              .name = S(name)};
+    CHECK(hpc_write_thread_begin(t, &b));
+}
+
+static void thread0(const char *dir, uint64_t t0)
+{
+    hpc_stream t;
+    thread_open(&t, dir, 0, t0, "main");
     uint64_t time = t0;
     node(&t, 1, 0, (uint64_t)(uintptr_t)main + 1);
     node(&t, 2, 1, pc_in(caller_x));
@@ -250,16 +256,8 @@ static void thread0(const char *dir, uint64_t t0)
 
 static void thread1(const char *dir, uint64_t t0)
 {
-    char path[4200];
     hpc_stream t;
-    snprintf(path, sizeof(path), "%s/t1.hpe", dir);
-    CHECK(hpc_stream_create(&t, path, HPC_STREAM_THREAD, 1, 0, NULL, 1));
-    hpc_rec_thread_begin b = {.time = t0,
-                              .seq = 1,
-                              .tid = (uint64_t)getpid() + 1,
-                              .parent_seq = 0,
-                              .clock_source = HPC_CLOCK_PERF_TASK_CLOCK};
-    CHECK(hpc_write_thread_begin(&t, &b));
+    thread_open(&t, dir, 1, t0, "");
     uint64_t time = t0;
     uint64_t rec_pc = (uint64_t)(uintptr_t)rec + 1;
     node(&t, 1, 0, (uint64_t)(uintptr_t)main + 1);
@@ -274,16 +272,8 @@ static void thread1(const char *dir, uint64_t t0)
 
 static void thread_deep(const char *dir, uint64_t t0, long depth)
 {
-    char path[4200];
     hpc_stream t;
-    snprintf(path, sizeof(path), "%s/t2.hpe", dir);
-    CHECK(hpc_stream_create(&t, path, HPC_STREAM_THREAD, 2, 0, NULL, 1));
-    hpc_rec_thread_begin b = {.time = t0,
-                              .seq = 2,
-                              .tid = (uint64_t)getpid() + 2,
-                              .parent_seq = 0,
-                              .clock_source = HPC_CLOCK_PERF_TASK_CLOCK};
-    CHECK(hpc_write_thread_begin(&t, &b));
+    thread_open(&t, dir, 2, t0, "");
     uint64_t time = t0;
     for (long i = 1; i <= depth; i++)
         node(&t, (uint64_t)i, (uint64_t)i - 1, (uint64_t)(uintptr_t)rec + 1);
@@ -293,16 +283,8 @@ static void thread_deep(const char *dir, uint64_t t0, long depth)
 
 static void thread_collector(const char *dir, uint64_t t0)
 {
-    char path[4200];
     hpc_stream t;
-    snprintf(path, sizeof(path), "%s/t2.hpe", dir);
-    CHECK(hpc_stream_create(&t, path, HPC_STREAM_THREAD, 2, 0, NULL, 1));
-    hpc_rec_thread_begin b = {.time = t0,
-                              .seq = 2,
-                              .tid = (uint64_t)getpid() + 2,
-                              .parent_seq = 0,
-                              .clock_source = HPC_CLOCK_PERF_TASK_CLOCK};
-    CHECK(hpc_write_thread_begin(&t, &b));
+    thread_open(&t, dir, 2, t0, "");
     uint64_t time = t0;
     node(&t, 1, 0, pc_in(internal_work));
     samples(&t, &time, 1, 20);

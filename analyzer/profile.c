@@ -501,11 +501,12 @@ int hpa_profile_paths_of(const hpa_profile *p, int exp, const hpa_view *view, hp
                 unsigned vn = view && view->transform
                                   ? view->transform(view, &ctx, frames, n, vframes, vcap)
                                   : 0;
-                if (vn > 0) { /* a view that leaves nothing must not lose the sample */
+                /* a view that leaves nothing (a stack of only the collector's internal
+                 * frames) must not lose the sample: it keeps the frames as recorded */
+                if (vn > 0)
                     fn(arg, &ctx, vframes, vn, ctx.bucket->vals);
-                } else {
+                else
                     fn(arg, &ctx, frames, n, ctx.bucket->vals);
-                }
             }
         }
     }

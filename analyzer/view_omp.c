@@ -363,9 +363,6 @@ static unsigned transform(const hpa_view *v, const hpa_path_ctx *ctx, const hpa_
         for (unsigned i = 0; i < n; i++)
             if (!collector_frame(&t, in[i], fkind(t.st, in[i].func)))
                 emit(&t, in[i]);
-        if (t.k == 0) /* all the collector's own (a sample in a module scan): keep them */
-            for (unsigned i = 0; i < n; i++)
-                emit(&t, in[i]);
         return t.k;
     }
     unsigned state = HPC_STATE_OMP(ctx->bucket->state);

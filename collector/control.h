@@ -43,6 +43,8 @@ extern char hpc_control_label[32];
 
 /* Address the sampler thread waits on; bumped (and woken) by every post. */
 extern uint32_t hpc_control_wake;
+/* Bump it and wake the sampler. Signal-safe. */
+void hpc_control_wake_sampler(void);
 
 /* periodic.c: start the sampler thread when -S, -l or -y asks for one (at process begin,
  * also in a fork child, where the parent's sampler does not exist). NOT signal-safe. */

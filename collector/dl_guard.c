@@ -126,8 +126,7 @@ int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 HPC_INTERPOSE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
     hpc_thread_priv *t = hpc_self();
-    hpc_real_init();
-    if (t && t->in_unwind)
+    if (t && t->in_unwind) /* a thread state exists: the constructor has run */
         return unwinder_iterate(t, cb, data);
     return hpc_dl_iterate(cb, data);
 }

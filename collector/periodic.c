@@ -89,8 +89,7 @@ static void *sampler_main(void *arg)
 void hpc_sampler_quit(void)
 {
     __atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&hpc_control_wake, 1, __ATOMIC_RELEASE);
-    syscall(SYS_futex, &hpc_control_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    hpc_control_wake_sampler();
 }
 
 void hpc_sampler_start(void)

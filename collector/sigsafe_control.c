@@ -41,6 +41,12 @@ void hpc_control_queue_reset(void)
     queue_head = queue_tail = queue_dropped = 0;
 }
 
+void hpc_control_wake_sampler(void)
+{
+    __atomic_add_fetch(&hpc_control_wake, 1, __ATOMIC_RELEASE);
+    syscall(SYS_futex, &hpc_control_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 void hpc_control_post(unsigned reason, const char *label, uint64_t time)
 {
     uint64_t h = __atomic_load_n(&queue_head, __ATOMIC_RELAXED);
@@ -57,8 +63,7 @@ void hpc_control_post(unsigned reason, const char *label, uint64_t time)
     p->label = label;
     hpc_get_usage(&p->usage);
     __atomic_store_n(&p->seq, h + 1, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&hpc_control_wake, 1, __ATOMIC_RELEASE);
-    syscall(SYS_futex, &hpc_control_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    hpc_control_wake_sampler();
 }
 
 static void write_point_usage(hpc_stream *s, uint64_t time, unsigned reason, const char *label,

@@ -29,6 +29,13 @@
  * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
 static volatile uintptr_t fault_addr = 16;
 
+/* An unwind left by siglongjmp: it gave way to another dl_iterate_phdr caller
+ * (HPC_UNWIND_GAVE_WAY) or faulted. */
+static void count_abandoned(hpc_thread_priv *t, int why)
+{
+    hpc_stat(t, why == HPC_UNWIND_GAVE_WAY ? HPC_STAT_UNWIND_SKIPPED : HPC_STAT_UNWIND_FAULTS, 1);
+}
+
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
                 int exact_first)
@@ -71,8 +78,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
     if (why) {
         t->in_unwind = 0;
         hpc_user_blocked = user_blocked;
-        hpc_stat(t, why == HPC_UNWIND_GAVE_WAY ? HPC_STAT_UNWIND_SKIPPED : HPC_STAT_UNWIND_FAULTS,
-                 1);
+        count_abandoned(t, why);
         if (n == 0)
             pcs[n++] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         return n;
@@ -109,8 +115,7 @@ __attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint
     uint64_t user_blocked = hpc_user_blocked;
     int why = sigsetjmp(t->unwind_env, 0);
     if (why) {
-        hpc_stat(t, why == HPC_UNWIND_GAVE_WAY ? HPC_STAT_UNWIND_SKIPPED : HPC_STAT_UNWIND_FAULTS,
-                 1);
+        count_abandoned(t, why);
         goto out;
     }
     t->in_unwind = 1;

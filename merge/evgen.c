@@ -136,8 +136,13 @@ typedef struct gen {
     uint64_t *node_ns, *node_n;
     size_t nnode_w;
     /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
-     * region; parallel region id -> construct region; summary keys -> entry index */
-    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
+     * region; parallel region id -> construct region; summary keys -> entry index; code
+     * address -> function */
+    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo, func_memo;
+    memo frame_memo; /* function -> its frame the latest caller hint found */
+    /* the latest sample in stream order: where the thread was (caller contexts) */
+    uint32_t last_node; /* UINT32_MAX: none yet */
+    uint64_t last_time; /* raw */
     /* pass 1: OpenMP thread type (omp_thread) and CPU of samples before the runtime ran */
     uint32_t omp_thread_type;
     uint64_t pre_runtime_ns;
@@ -163,6 +168,13 @@ static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint
 {
     mg_ev ev = {t, g->ord++, type, a, b, c, d, e};
     g->sink(g->ctx, &ev);
+}
+
+/* Enter of a region met at caller context `hint` (an ENTER's c: node + 1, 0 = unknown;
+ * cctx.h says how the writer uses it). */
+static void emit_enter(gen *g, uint64_t t, uint32_t region, uint64_t hint)
+{
+    emit(g, t, MG_EV_ENTER, region, 0, hint, 0, 0);
 }
 
 /* ------------------------------------------------------------ regions */
@@ -344,6 +356,84 @@ static uint32_t sample_node(gen *g, uint64_t node)
     return 0;
 }
 
+/*
+ * Caller contexts of instrumented regions (ENTER hints). The collector records a call
+ * path for samples and parallel constructs, not for each MPI call or construct; their
+ * code address (the call's return address, the construct's codeptr) names the function
+ * they were met in. That function's deepest frame in the latest sample's path is taken
+ * for the caller's context: exact when the sample was inside the call, a good guess
+ * when it was just before (the function was on the stack then and is now).
+ */
+static uint32_t func_at(gen *g, uint64_t pc)
+{
+    uint64_t v;
+    if (memo_get(&g->func_memo, pc, &v))
+        return (uint32_t)v;
+    uint32_t func = mg_symproc_resolve(symproc(g), pc - 1).func;
+    memo_put(&g->func_memo, pc, func);
+    return func;
+}
+
+static uint64_t hint_of(uint32_t node)
+{
+    return node == UINT32_MAX ? 0 : (uint64_t)node + 1;
+}
+
+/* The deepest frame of function func on the path of node n, or UINT32_MAX. */
+static uint32_t frame_of(gen *g, uint32_t n, uint32_t func)
+{
+    const mg_ccnode *cc = g->loc->cc;
+    for (unsigned steps = 0; n != UINT32_MAX && n < g->loc->ncc && cc[n].depth && steps < 65536;
+         steps++) {
+        if (cc[n].func == func)
+            return n;
+        if (cc[n].depth <= 1)
+            break;
+        n = cc[n].parent;
+    }
+    return UINT32_MAX;
+}
+
+/* Hint for a region met at code address pc (0 = unknown) on the path of node n: the
+ * caller's frame there, else the frame of the caller that the latest hint found. */
+static uint64_t caller_hint_at(gen *g, uint32_t n, uint64_t pc)
+{
+    if (!pc)
+        return 0;
+    uint32_t func = func_at(g, pc), frame = UINT32_MAX;
+    uint64_t v;
+    if (n != UINT32_MAX)
+        frame = frame_of(g, n, func);
+    if (frame != UINT32_MAX)
+        memo_put(&g->frame_memo, func, frame);
+    else if (memo_get(&g->frame_memo, func, &v))
+        frame = (uint32_t)v;
+    return hint_of(frame);
+}
+
+static uint64_t caller_hint(gen *g, uint64_t pc)
+{
+    return caller_hint_at(g, g->last_node, pc);
+}
+
+/* Hint for an MPI call [enter, leave] of function `name` made at callsite: a sample
+ * inside the call holds the interposer's frame (named as the function): its parent is
+ * the caller's exact context. Otherwise as caller_hint. */
+static uint64_t mpi_hint(gen *g, const char *name, uint64_t enter, uint64_t leave,
+                         uint64_t callsite)
+{
+    const mg_ccnode *cc = g->loc->cc;
+    uint32_t n = g->last_node;
+    if (n != UINT32_MAX && g->last_time >= enter && g->last_time <= leave) {
+        for (unsigned steps = 0; n < g->loc->ncc && cc[n].depth > 1 && steps < 65536; steps++) {
+            if (cc[n].func && strcmp(mg_syms_func_name(g->job->syms, cc[n].func), name) == 0)
+                return hint_of(cc[n].parent);
+            n = cc[n].parent;
+        }
+    }
+    return caller_hint(g, callsite);
+}
+
 /* Undefined ids below ncc (gaps) still need a definition for the mapping table. */
 static void cc_fill_gaps(gen *g)
 {
@@ -450,6 +540,8 @@ static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
 {
     uint32_t node = sample_node(g, s->node);
     emit(g, ct(g, s->time), MG_EV_SAMPLE, node, 0, 0, 0, 0);
+    g->last_node = node;
+    g->last_time = s->time;
     if (g->pass != 1)
         return;
     mg_tsum *t = &g->loc->sum;
@@ -466,6 +558,8 @@ static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
     uint32_t node = sample_node(g, s->node);
     emit(g, t, MG_EV_METRIC, c->metric, 0, 0, s->value, 0);
     emit(g, t, MG_EV_SAMPLE, node, c->igen, 0, 0, 0);
+    g->last_node = node;
+    g->last_time = s->time;
     if (g->pass != 1)
         return;
     g->loc->sum.counter_samples++;
@@ -564,7 +658,9 @@ static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
     g->call_region = mpi_region(g, c->fn, &g->call_fn);
     if (g->pass == 1 && g->call_fn != UINT32_MAX)
         hpa_mpi_call_open(&g->acc, g->call_fn, c);
-    emit(g, g->call_enter, MG_EV_ENTER, g->call_region, 0, 0, 0, 0);
+    uint64_t hint = mpi_hint(g, g->proc->regions[g->call_region].name, c->time_enter, c->time_leave,
+                             c->callsite);
+    emit_enter(g, g->call_enter, g->call_region, hint);
 }
 
 /* Time of a detail record: inside its call. */
@@ -652,6 +748,10 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
     uint64_t t = ct(g, r->time);
     uint32_t lregion = omp_region(g, OC_PARALLEL, r->codeptr);
     emit(g, t, MG_EV_THREAD_FORK, (uint32_t)r->team_size, 0, 0, 0, 0);
+    /* the recorded path ends in the runtime's and our callback's frames: the construct
+     * was met in codeptr's function (in both passes: caller hints remember frames) */
+    bool node_ok = r->node && r->node < g->loc->ncc && g->loc->cc[r->node].depth;
+    uint64_t hint = node_ok ? caller_hint_at(g, (uint32_t)r->node, r->codeptr) : 0;
     mg_proc *p = g->proc;
     mg_ompreg x;
     if (g->pass != 1 || omp_exec(g, r->region, &x))
@@ -664,7 +764,7 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
                        "not attributed to them",
                        p->hp ? p->hp->dir : p->name, strerror(errno));
     }
-    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0};
+    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0, (uint32_t)hint};
     if (p->omptab)
         mg_regtab_put(p->omptab, r->region, &x);
 }
@@ -694,8 +794,10 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
             mg_map_put(&g->loc->claim_set, claim, 1);
             *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
         }
+        /* the encountering thread met the construct at the path its begin recorded */
+        uint64_t hint = omp_exec(g, r->region, &x) && x.enc_seq == g->loc->seq ? x.hint : 0;
         emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
-        emit(g, t, MG_EV_ENTER, (uint32_t)lregion, 0, 0, 0, 0);
+        emit_enter(g, t, lregion, hint);
         if (g->nitasks < MAX_ITASKS)
             g->itasks[g->nitasks] = (itask){r->region, r->time, lregion, team};
         g->nitasks++;
@@ -713,11 +815,11 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
     emit(g, t, MG_EV_TEAM_END, it->team, 0, 0, 0, 0);
 }
 
-static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
+static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te, uint64_t hint)
 {
     if (te < tb)
         te = tb;
-    emit(g, tb, MG_EV_ENTER, region, 0, 0, 0, 0);
+    emit_enter(g, tb, region, hint);
     emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
@@ -778,7 +880,7 @@ static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
     uint64_t end = c == OC_IMPLICIT_BARRIER
                        ? in_region_end(g, r->region, r->time_begin, r->time_end)
                        : r->time_end;
-    enter_leave(g, region, ct(g, r->time_begin), ct(g, end));
+    enter_leave(g, region, ct(g, r->time_begin), ct(g, end), caller_hint(g, r->codeptr));
 }
 
 static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
@@ -793,20 +895,20 @@ static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
         bool crit = r->kind == HPC_OMP_MUTEX_CRITICAL;
         uint32_t outer = omp_region(g, crit ? OC_CRITICAL : OC_ORDERED, r->codeptr);
         uint32_t inner = omp_region(g, crit ? OC_CRITICAL_SBLOCK : OC_ORDERED_SBLOCK, r->codeptr);
-        emit(g, tr, MG_EV_ENTER, outer, 0, 0, 0, 0);
-        emit(g, ta, MG_EV_ENTER, inner, 0, 0, 0, 0);
+        emit_enter(g, tr, outer, caller_hint(g, r->codeptr));
+        emit_enter(g, ta, inner, 0);
         emit(g, tl, MG_EV_LEAVE, inner, 0, 0, 0, 0);
         emit(g, tl, MG_EV_LEAVE, outer, 0, 0, 0, 0);
         break;
     }
     case HPC_OMP_MUTEX_NEST_LOCK:
-        enter_leave(g, omp_region(g, OC_NEST_LOCK, r->codeptr), tr, ta);
+        enter_leave(g, omp_region(g, OC_NEST_LOCK, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
         break;
     case HPC_OMP_MUTEX_ATOMIC:
-        enter_leave(g, omp_region(g, OC_ATOMIC, r->codeptr), tr, ta);
+        enter_leave(g, omp_region(g, OC_ATOMIC, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
         break;
     default:
-        enter_leave(g, omp_region(g, OC_LOCK, r->codeptr), tr, ta);
+        enter_leave(g, omp_region(g, OC_LOCK, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
         break;
     }
 }
@@ -814,7 +916,8 @@ static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
 static void omp_work(gen *g, const hpc_rec_omp_work *r)
 {
     enum omp_construct c = CONSTRUCT_OF(work_constructs, r->kind, OC_LOOP);
-    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
+    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end),
+                caller_hint(g, r->codeptr));
 }
 
 static void omp_task(gen *g, const hpc_rec_omp_task *r)
@@ -822,8 +925,10 @@ static void omp_task(gen *g, const hpc_rec_omp_task *r)
     if (r->event != HPC_OMP_TASK_BEGIN && r->event != HPC_OMP_TASK_END)
         return;
     uint32_t region = omp_region(g, OC_TASK, r->codeptr);
-    emit(g, ct(g, r->time), r->event == HPC_OMP_TASK_BEGIN ? MG_EV_ENTER : MG_EV_LEAVE, region, 0,
-         0, 0, 0);
+    if (r->event == HPC_OMP_TASK_BEGIN)
+        emit_enter(g, ct(g, r->time), region, caller_hint(g, r->codeptr));
+    else
+        emit(g, ct(g, r->time), MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
 /* ------------------------------------------------------------ the stream */
@@ -892,7 +997,8 @@ static void dispatch(gen *g, const hpc_record *r)
         break;
     case HPC_K_omp_masked:
         enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
-                    ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end));
+                    ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end),
+                    caller_hint(g, r->u.omp_masked.codeptr));
         break;
     case HPC_K_omp_thread:
     case HPC_K_thread_begin:
@@ -959,12 +1065,20 @@ static void report_counts(gen *g)
 
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
 {
-    gen g = {.job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx};
+    gen g = {.job = job,
+             .proc = loc->proc,
+             .loc = loc,
+             .pass = pass,
+             .sink = sink,
+             .ctx = ctx,
+             .last_node = UINT32_MAX};
     memo_init(&g.fn_memo);
     memo_init(&g.comm_memo);
     memo_init(&g.omp_memo);
     memo_init(&g.site_memo);
     memo_init(&g.sum_memo);
+    memo_init(&g.func_memo);
+    memo_init(&g.frame_memo);
     cc_fill_gaps(&g);
     if (!r)
         return 0;

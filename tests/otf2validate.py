@@ -25,7 +25,8 @@ tests/hpmerge-checked runs it on every trace the tests make. The rules, per loca
   requests    MpiIsendComplete after its MpiIsend, MpiIrecv after its MpiIrecvRequest
   references  events name defined regions, contexts, communicators, teams, metrics
   counts      each Location's number_of_events equals the events read for it
-  clock       every timestamp lies in [global_offset, global_offset + trace_length)
+  clock       every timestamp lies in [global_offset, global_offset + trace_length] (writers
+              differ on whether the length counts the last tick)
 """
 import collections
 import sys
@@ -45,6 +46,14 @@ def path(cc):
         out.append(cc)
         cc = cc.parent
     return out
+
+
+def drop(stack, x):
+    """Close x: the innermost entry that is x (one error per broken Leave, not a cascade)."""
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is x:
+            del stack[i]
+            return
 
 
 def is_below(cc, anc):
@@ -123,8 +132,8 @@ class Validator:
         if st.last is not None and ev.time < st.last:
             self.error(f"{where}: time goes back from {st.last}")
         st.last = ev.time
-        if not self.lo <= ev.time < self.hi:
-            self.error(f"{where}: outside the clock properties [{self.lo}, {self.hi})")
+        if not self.lo <= ev.time <= self.hi:
+            self.error(f"{where}: outside the clock properties [{self.lo}, {self.hi}]")
         if kind in MPI_COMM and not self.in_mpi(st):
             self.error(f"{where}: outside every MPI region")
         if kind == "Enter":
@@ -136,8 +145,7 @@ class Validator:
                 inner = st.plain[-1].name if st.plain and st.plain[-1] else "nothing"
                 self.error(f"{where}: Leave of {ev.region.name if ev.region else None} "
                            f"while {inner} is the innermost open region")
-            if st.plain:
-                st.plain.pop()
+            drop(st.plain, ev.region)
         elif kind == "CallingContextEnter":
             cc = ev.calling_context
             if cc is None:
@@ -154,8 +162,7 @@ class Validator:
                 inner = st.ctx[-1].region.name if st.ctx else "nothing"
                 self.error(f"{where}: leaves {cc.region.name if cc else None} while "
                            f"{inner} is the innermost open context")
-            if st.ctx:
-                st.ctx.pop()
+            drop(st.ctx, cc)
             st.prev = cc.parent if cc is not None else None
             st.have_prev = True
         elif kind == "CallingContextSample":

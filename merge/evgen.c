@@ -337,9 +337,17 @@ static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
     uint32_t parent =
         n->parent < n->id && (n->parent == 0 || l->cc[n->parent].depth) ? (uint32_t)n->parent : 0;
     mg_symloc where = mg_symproc_resolve(symproc(g), n->pc);
-    const char *name = mg_syms_func_name(g->job->syms, where.func);
-    c->region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func), name, "", 0,
-                               OTF2_REGION_ROLE_FUNCTION, MG_PAR_SAMPLING);
+    uint64_t region;
+    if (!mg_map_get(&g->proc->region_by_key, MG_RKEY_FUNC(where.func), &region)) {
+        /* a function region says where the function begins */
+        mg_symloc entry = mg_symproc_func_entry(symproc(g), n->pc);
+        uint32_t lineno = 0;
+        const char *file = mg_syms_line_file(g->job->syms, entry.line, &lineno);
+        region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func),
+                                mg_syms_func_name(g->job->syms, where.func), file, lineno,
+                                OTF2_REGION_ROLE_FUNCTION, MG_PAR_SAMPLING);
+    }
+    c->region = (uint32_t)region;
     c->func = where.func;
     c->parent = parent;
     c->depth = parent ? l->cc[parent].depth + 1 : 1;

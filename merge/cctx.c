@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PATH 65536 /* deeper paths are cut at the root end */
+#define MAX_PATH     65536 /* deeper paths are cut at the root end */
+#define MG_CCTX_MANY (UINT64_MAX - 1)
 
 static inline uint64_t child_key(uint32_t parent, uint32_t region)
 {
@@ -27,9 +28,34 @@ void mg_cctx_init(mg_cctx *c, mg_loc *loc)
         uint32_t parent = n->depth <= 1 ? MG_CC_ROOT : c->canon[n->parent];
         uint64_t *slot = mg_map_slot(&c->child, child_key(parent, n->region), k);
         c->canon[k] = (uint32_t)*slot;
-        if (*slot == k && parent != MG_CC_ROOT)
+        if (*slot != k)
+            continue;
+        if (parent != MG_CC_ROOT)
             n->parent = parent; /* the same context globally (defs.c): walk canonical */
+        if (n->func) {
+            uint64_t *f = mg_map_slot(&c->by_func, n->func, k);
+            if (*f != k)
+                *f = MG_CCTX_MANY;
+        }
     }
+}
+
+uint32_t mg_cctx_frame_of(const mg_cctx *c, uint32_t n, uint32_t func)
+{
+    for (size_t steps = 0; func && n != MG_CC_ROOT && steps < MAX_PATH; steps++) {
+        if (c->loc->cc[n].func == func)
+            return n;
+        n = mg_cctx_parent(c, n);
+    }
+    return MG_CC_ROOT;
+}
+
+uint32_t mg_cctx_only_frame(const mg_cctx *c, uint32_t func)
+{
+    uint64_t v;
+    if (!func || !mg_map_get(&c->by_func, func, &v) || v == MG_CCTX_MANY)
+        return MG_CC_ROOT;
+    return (uint32_t)v;
 }
 
 void mg_cctx_free(mg_cctx *c)
@@ -38,6 +64,7 @@ void mg_cctx_free(mg_cctx *c)
     mg_map_free(&c->graft);
     free(c->path);
     free(c->canon);
+    mg_map_free(&c->by_func);
 }
 
 uint32_t mg_cctx_child(mg_cctx *c, uint32_t parent, uint32_t region)

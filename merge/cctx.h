@@ -49,6 +49,7 @@ typedef struct mg_cctx {
     mg_map child;    /* (parent + 1) << 32 | region -> node */
     mg_map graft;    /* sample node << 32 | region node -> base << 32 | grafted node */
     uint32_t *canon; /* sampled node -> its canonical node */
+    mg_map by_func;  /* function -> its one canonical node, MG_CCTX_MANY if several */
     uint32_t *path;
     size_t cappath;
 } mg_cctx;
@@ -69,6 +70,11 @@ uint32_t mg_cctx_child(mg_cctx *c, uint32_t parent, uint32_t region);
 /* Sampled node s grafted below region node n whose base is `base` (MG_CC_ROOT: none),
  * as described above. */
 uint32_t mg_cctx_graft(mg_cctx *c, uint32_t s, uint32_t n, uint32_t base);
+
+/* The deepest node of function func (symbolizer id) on the path of node n, or
+ * MG_CC_ROOT; func's only node in the whole tree when it has only one, or MG_CC_ROOT. */
+uint32_t mg_cctx_frame_of(const mg_cctx *c, uint32_t n, uint32_t func);
+uint32_t mg_cctx_only_frame(const mg_cctx *c, uint32_t func);
 
 /* The parent of node n (MG_CC_ROOT for a root). */
 static inline uint32_t mg_cctx_parent(const mg_cctx *c, uint32_t n)

@@ -139,7 +139,6 @@ typedef struct gen {
      * region; parallel region id -> construct region; summary keys -> entry index; code
      * address -> function */
     memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo, func_memo;
-    memo frame_memo; /* function -> its frame the latest caller hint found */
     /* the latest sample in stream order: where the thread was (caller contexts) */
     uint32_t last_node; /* UINT32_MAX: none yet */
     uint64_t last_time; /* raw */
@@ -170,11 +169,11 @@ static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint
     g->sink(g->ctx, &ev);
 }
 
-/* Enter of a region met at caller context `hint` (an ENTER's c: node + 1, 0 = unknown;
- * cctx.h says how the writer uses it). */
+/* Enter of a region met at caller `hint` (caller_hint() and friends; cctx.h says how the
+ * writer uses it). */
 static void emit_enter(gen *g, uint64_t t, uint32_t region, uint64_t hint)
 {
-    emit(g, t, MG_EV_ENTER, region, 0, hint, 0, 0);
+    emit(g, t, MG_EV_ENTER, region, (uint32_t)(hint >> 32), (uint32_t)hint, 0, 0);
 }
 
 /* ------------------------------------------------------------ regions */
@@ -365,16 +364,19 @@ static uint32_t sample_node(gen *g, uint64_t node)
 }
 
 /*
- * Caller contexts of instrumented regions (ENTER hints). The collector records a call
- * path for samples and parallel constructs, not for each MPI call or construct; their
- * code address (the call's return address, the construct's codeptr) names the function
- * they were met in. That function's deepest frame in the latest sample's path is taken
- * for the caller's context: exact when the sample was inside the call, a good guess
- * when it was just before (the function was on the stack then and is now).
+ * Callers of instrumented regions (ENTER hints). The collector records a call path for
+ * samples and parallel constructs, not for each MPI call or construct; their code address
+ * (the call's return address, the construct's codeptr) names the function they were met
+ * in. A hint is func << 32 | (node + 1): the caller's function and, when the stream shows
+ * it exactly, the caller's node (a sample inside an MPI call holds the interposer's frame,
+ * a parallel construct's record its path); otherwise node + 1 = 0 and the writer, which
+ * sees events in time order, looks for the function's frame (evwrite.c).
  */
 static uint32_t func_at(gen *g, uint64_t pc)
 {
     uint64_t v;
+    if (!pc)
+        return 0;
     if (memo_get(&g->func_memo, pc, &v))
         return (uint32_t)v;
     uint32_t func = mg_symproc_resolve(symproc(g), pc - 1).func;
@@ -382,17 +384,16 @@ static uint32_t func_at(gen *g, uint64_t pc)
     return func;
 }
 
-static uint64_t hint_of(uint32_t node)
+static uint64_t hint_of(uint32_t func, uint32_t node)
 {
-    return node == UINT32_MAX ? 0 : (uint64_t)node + 1;
+    return ((uint64_t)func << 32) | (node == UINT32_MAX ? 0 : node + 1);
 }
 
 /* The deepest frame of function func on the path of node n, or UINT32_MAX. */
 static uint32_t frame_of(gen *g, uint32_t n, uint32_t func)
 {
     const mg_ccnode *cc = g->loc->cc;
-    for (unsigned steps = 0; n != UINT32_MAX && n < g->loc->ncc && cc[n].depth && steps < 65536;
-         steps++) {
+    for (unsigned steps = 0; func && n < g->loc->ncc && cc[n].depth && steps < 65536; steps++) {
         if (cc[n].func == func)
             return n;
         if (cc[n].depth <= 1)
@@ -402,44 +403,27 @@ static uint32_t frame_of(gen *g, uint32_t n, uint32_t func)
     return UINT32_MAX;
 }
 
-/* Hint for a region met at code address pc (0 = unknown) on the path of node n: the
- * caller's frame there, else the frame of the caller that the latest hint found. */
-static uint64_t caller_hint_at(gen *g, uint32_t n, uint64_t pc)
-{
-    if (!pc)
-        return 0;
-    uint32_t func = func_at(g, pc), frame = UINT32_MAX;
-    uint64_t v;
-    if (n != UINT32_MAX)
-        frame = frame_of(g, n, func);
-    if (frame != UINT32_MAX)
-        memo_put(&g->frame_memo, func, frame);
-    else if (memo_get(&g->frame_memo, func, &v))
-        frame = (uint32_t)v;
-    return hint_of(frame);
-}
-
+/* Hint for a region met at code address pc (0 = unknown). */
 static uint64_t caller_hint(gen *g, uint64_t pc)
 {
-    return caller_hint_at(g, g->last_node, pc);
+    return hint_of(func_at(g, pc), UINT32_MAX);
 }
 
-/* Hint for an MPI call [enter, leave] of function `name` made at callsite: a sample
- * inside the call holds the interposer's frame (named as the function): its parent is
- * the caller's exact context. Otherwise as caller_hint. */
+/* Hint for an MPI call [enter, leave] of function `name` made at callsite: exact when the
+ * latest sample was inside the call (the interposer's frame's parent). */
 static uint64_t mpi_hint(gen *g, const char *name, uint64_t enter, uint64_t leave,
                          uint64_t callsite)
 {
     const mg_ccnode *cc = g->loc->cc;
-    uint32_t n = g->last_node;
+    uint32_t n = g->last_node, func = func_at(g, callsite);
     if (n != UINT32_MAX && g->last_time >= enter && g->last_time <= leave) {
         for (unsigned steps = 0; n < g->loc->ncc && cc[n].depth > 1 && steps < 65536; steps++) {
             if (cc[n].func && strcmp(mg_syms_func_name(g->job->syms, cc[n].func), name) == 0)
-                return hint_of(cc[n].parent);
+                return hint_of(func, cc[n].parent);
             n = cc[n].parent;
         }
     }
-    return caller_hint(g, callsite);
+    return hint_of(func, UINT32_MAX);
 }
 
 /* Undefined ids below ncc (gaps) still need a definition for the mapping table. */
@@ -759,7 +743,8 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
     /* the recorded path ends in the runtime's and our callback's frames: the construct
      * was met in codeptr's function (in both passes: caller hints remember frames) */
     bool node_ok = r->node && r->node < g->loc->ncc && g->loc->cc[r->node].depth;
-    uint64_t hint = node_ok ? caller_hint_at(g, (uint32_t)r->node, r->codeptr) : 0;
+    uint32_t func = func_at(g, r->codeptr);
+    uint64_t hint = hint_of(func, node_ok ? frame_of(g, (uint32_t)r->node, func) : UINT32_MAX);
     mg_proc *p = g->proc;
     mg_ompreg x;
     if (g->pass != 1 || omp_exec(g, r->region, &x))
@@ -772,7 +757,7 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
                        "not attributed to them",
                        p->hp ? p->hp->dir : p->name, strerror(errno));
     }
-    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0, (uint32_t)hint};
+    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0, (uint32_t)hint, func};
     if (p->omptab)
         mg_regtab_put(p->omptab, r->region, &x);
 }
@@ -803,7 +788,9 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
             *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
         }
         /* the encountering thread met the construct at the path its begin recorded */
-        uint64_t hint = omp_exec(g, r->region, &x) && x.enc_seq == g->loc->seq ? x.hint : 0;
+        uint64_t hint = omp_exec(g, r->region, &x) && x.enc_seq == g->loc->seq
+                            ? ((uint64_t)x.func << 32) | x.hint
+                            : 0;
         emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
         emit_enter(g, t, lregion, hint);
         if (g->nitasks < MAX_ITASKS)
@@ -1086,7 +1073,6 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
     memo_init(&g.site_memo);
     memo_init(&g.sum_memo);
     memo_init(&g.func_memo);
-    memo_init(&g.frame_memo);
     cc_fill_gaps(&g);
     if (!r)
         return 0;

@@ -22,6 +22,7 @@ void mg_evw_init(mg_evw *x, OTF2_EvtWriter *w, mg_loc *loc, bool plain)
     x->loc = loc;
     x->plain = plain;
     x->prev_node = MG_CC_ROOT;
+    x->last_sample = MG_CC_ROOT;
     mg_cctx_init(&x->cc, loc);
 }
 
@@ -87,13 +88,35 @@ static uint32_t sample_context(mg_evw *x, uint32_t s)
     if (s >= x->cc.nsampled || !x->loc->cc[s].depth)
         s = 0;
     s = mg_cctx_canon(&x->cc, s);
+    x->last_sample = s;
     if (!x->depth)
         return s;
     const mg_evw_open *o = &x->stack[x->depth - 1];
     return mg_cctx_graft(&x->cc, s, o->node, o->base);
 }
 
-static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint)
+/*
+ * The caller context of a region met in function func without an exact node (evgen.c):
+ * func's frame on the latest sample's path (it was on the stack then and still is), else
+ * func's only node in the tree (main, called once), else the frame this lookup found last
+ * time; MG_CC_ROOT when none.
+ */
+static uint32_t caller_frame(mg_evw *x, uint32_t func)
+{
+    if (!func)
+        return MG_CC_ROOT;
+    uint32_t n = mg_cctx_frame_of(&x->cc, x->last_sample, func);
+    if (n == MG_CC_ROOT)
+        n = mg_cctx_only_frame(&x->cc, func);
+    uint64_t v;
+    if (n != MG_CC_ROOT)
+        mg_map_put(&x->caller_frame, func, n);
+    else if (mg_map_get(&x->caller_frame, func, &v))
+        n = (uint32_t)v;
+    return n;
+}
+
+static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint, uint32_t func)
 {
     if (x->depth == MAX_DEPTH) {
         drop_later(x, region);
@@ -102,8 +125,7 @@ static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint)
     }
     if (hint != MG_CC_ROOT && (hint >= x->cc.nsampled || !x->loc->cc[hint].depth))
         hint = MG_CC_ROOT;
-    if (hint != MG_CC_ROOT)
-        hint = mg_cctx_canon(&x->cc, hint);
+    hint = hint != MG_CC_ROOT ? mg_cctx_canon(&x->cc, hint) : caller_frame(x, func);
     const mg_evw_open *e = x->depth ? &x->stack[x->depth - 1] : NULL;
     uint32_t parent, base;
     if (hint != MG_CC_ROOT) {
@@ -208,7 +230,7 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
     OTF2_EvtWriter *w = x->w;
     switch (ev->type) {
     case MG_EV_ENTER:
-        enter(x, t, ev->a, ev->c ? (uint32_t)(ev->c - 1) : MG_CC_ROOT);
+        enter(x, t, ev->a, ev->c ? (uint32_t)(ev->c - 1) : MG_CC_ROOT, ev->b);
         break;
     case MG_EV_LEAVE:
         leave(x, t, ev->a);
@@ -297,6 +319,7 @@ OTF2_ErrorCode mg_evw_finish(mg_evw *x)
     free(x->stack);
     free(x->down);
     mg_cctx_free(&x->cc);
+    mg_map_free(&x->caller_frame);
     free(x->macc);
     mg_map_free(&x->dropped);
     mg_map_free(&x->isends);

@@ -54,9 +54,11 @@ typedef struct mg_evw {
     size_t depth, capstack;
     mg_map dropped; /* region -> Leaves still to drop */
     bool have_prev;
-    uint32_t prev_node; /* the previous calling-context event's context (plain: the
-                           context whose nodes are entered), MG_CC_ROOT for none */
-    uint32_t *down;     /* plain: nodes to enter, scratch */
+    uint32_t prev_node;   /* the previous calling-context event's context (plain: the
+                             context whose nodes are entered), MG_CC_ROOT for none */
+    uint32_t *down;       /* plain: nodes to enter, scratch */
+    uint32_t last_sample; /* canonical sampled node of the latest sample, MG_CC_ROOT: none */
+    mg_map caller_frame;  /* function -> the frame the latest caller lookup found */
     size_t capdown;
     uint64_t *macc; /* accumulated metric values by local metric id */
     size_t nmacc;

@@ -69,9 +69,8 @@ static void row_counters(const hpc_opts *o)
     size_t n = 0;
     buf[0] = 0;
     for (int i = 0; i < o->ncounters && n < sizeof buf; i++)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s every %" PRIu64 " %s",
-                              i ? ", " : "", o->counters[i].name, o->counters[i].interval,
-                              o->counters[i].unit);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s every %" PRIu64 " %s", i ? ", " : "",
+                              o->counters[i].name, o->counters[i].interval, o->counters[i].unit);
     row("counters (-h)", n ? buf : "none");
 }
 
@@ -132,13 +131,13 @@ static void row_comments(const hpc_opts *o)
     row("comments (-C)", n ? buf : "none");
 }
 
-static void row_preload(const hpc_opts *o, const char *program, const char *libdir,
-                        const char *exp)
+static void row_preload(const hpc_opts *o, const char *program, const char *libdir, const char *exp)
 {
     hpc_env env;
     hpc_env_from_current(&env);
     hpc_launch l = {o, program, libdir, exp, "main"};
-    const char *ours = hpc_env_prepare(&env, &l) == 0 ? hpc_env_get(&env, "HPCOLLECT_PRELOAD") : NULL;
+    const char *ours =
+        hpc_env_prepare(&env, &l) == 0 ? hpc_env_get(&env, "HPCOLLECT_PRELOAD") : NULL;
     row("preloaded", ours ? ours : "? (see the message above)");
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <spawn.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -248,6 +249,35 @@ static const char *display_name(const char *exp)
     return exp;
 }
 
+/*
+ * -a: archive this launcher's processes (its founder and descendants) with
+ * hpcollect-archive from our bin/ directory, and wait for it. Objects other launchers
+ * of the job archived already are not copied again.
+ */
+static void archive_run(const hpc_opts *o, const char *exp, const char *sub)
+{
+    char tool[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", tool, sizeof tool - 32);
+    if (n <= 0)
+        return;
+    tool[n] = 0;
+    strcpy(strrchr(tool, '/') + 1, "hpcollect-archive");
+    char *argv[] = {
+        tool,        "-q",        "-a",        (char *)hpc_archive_mode_name(o->archive),
+        "--process", (char *)sub, (char *)exp, NULL};
+    extern char **environ;
+    pid_t pid;
+    int rc = posix_spawn(&pid, tool, NULL, NULL, argv, environ), status = 0;
+    if (rc == 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr,
+                "hpcollect: warning: %s: archiving failed (%s); `hpcollect-archive %s` "
+                "can do it later, while the program's files are in place\n",
+                exp, rc ? strerror(rc) : "see above", exp);
+}
+
 /* Why the experiment cannot be made, and what to do. */
 static void layout_error(const hpc_opts *o, const char *path, int err)
 {
@@ -341,6 +371,8 @@ int main(int argc, char **argv)
         write_launcher_exit(&ls, &res);
         hpc_stream_close(&ls);
     }
+    if (o.archive)
+        archive_run(&o, exp, sub);
     if (!o.quiet && created)
         fprintf(stderr, "hpcollect: experiment %s\n", display_name(exp));
     hpc_exit_like(res.status);

@@ -309,8 +309,10 @@ static const hpc_option options[] = {
     {"-L", "MB", opt_limit, "stop recording when the experiment reaches MB megabytes"},
     {"-t", "[START-]END", opt_window,
      "record only between START and END seconds after the start (unit s or m allowed)"},
-    {"-a", "ldobjects|src|usedldobjects|usedsrc|on|off", opt_archive,
-     "archive load objects (and sources) into the experiment at the end (default ldobjects)"},
+    {"-a", "MODE", opt_archive,
+     "archive into the experiment at the end: ldobjects (default: every load object), "
+     "usedldobjects (those with samples), src or on (and their sources), usedsrc (used objects, "
+     "sources of sampled lines), off"},
     {"-C", "COMMENT", opt_comment, "a comment kept in the experiment (up to 10)"},
     {"-n", NULL, opt_dry_run, "dry run: show what would be collected, run nothing"},
     {"--omp-runtime", "auto|llvm|native", opt_omp_runtime,

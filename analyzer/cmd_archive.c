@@ -18,9 +18,8 @@ int cmd_archive(hpa_ctx *ctx, int argc, char **argv)
 {
     int asked = -1;
     if (argc > 0 && ((asked = hpc_archive_mode_parse(argv[0])) <= 0))
-        return hpa_usage_error("archive",
-                               "bad mode '%s' (expected ldobjects|usedldobjects|src|usedsrc|on)",
-                               argv[0]);
+        return hpa_usage_error(
+            "archive", "bad mode '%s' (expected ldobjects|usedldobjects|src|usedsrc|on)", argv[0]);
     const hpa_profile *p = ctx->prof;
     hpa_json j;
     if (ctx->opts.format == HPA_CSV)
@@ -30,9 +29,10 @@ int cmd_archive(hpa_ctx *ctx, int argc, char **argv)
     int rc = HPA_EXIT_OK;
     for (unsigned i = 0; i < p->nexps; i++) {
         const hpc_exp *e = p->exps[i];
-        unsigned mode = asked > 0                                   ? (unsigned)asked
-                        : e->nprocs && e->procs[0].settings.archive ? (unsigned)e->procs[0].settings.archive
-                                                                    : HPC_ARCHIVE_OBJECTS;
+        unsigned mode = asked > 0 ? (unsigned)asked
+                        : e->nprocs && e->procs[0].settings.archive
+                            ? (unsigned)e->procs[0].settings.archive
+                            : HPC_ARCHIVE_OBJECTS;
         hpa_archive_report r;
         if (hpa_archive_exp(e, NULL, mode, ctx->diag, &r) != 0)
             rc = HPA_EXIT_DATA;

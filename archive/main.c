@@ -19,15 +19,16 @@
 
 static int usage(FILE *f, int rc)
 {
-    fprintf(f, "usage: hpcollect-archive [-a MODE] [-q] [--process NAME] EXP\n\n"
-               "Copies the load objects (by build id) and, with src/usedsrc, the source files of\n"
-               "experiment EXP into EXP/archive/, so it can be analysed where they are gone.\n\n"
-               "  -a MODE         ldobjects (every load object), usedldobjects (those with samples),\n"
-               "                  src (every load object and its sources), usedsrc (the objects\n"
-               "                  with samples and the sources of sampled lines), on (= src);\n"
-               "                  default: as collected (hpcollect -a), ldobjects if that was off\n"
-               "  -q              no warnings, no summary\n"
-               "  --process NAME  only process NAME and its descendants\n");
+    fprintf(f,
+            "usage: hpcollect-archive [-a MODE] [-q] [--process NAME] EXP\n\n"
+            "Copies the load objects (by build id) and, with src/usedsrc, the source files of\n"
+            "experiment EXP into EXP/archive/, so it can be analysed where they are gone.\n\n"
+            "  -a MODE         ldobjects (every load object), usedldobjects (those with samples),\n"
+            "                  src (every load object and its sources), usedsrc (the objects\n"
+            "                  with samples and the sources of sampled lines), on (= src);\n"
+            "                  default: as collected (hpcollect -a), ldobjects if that was off\n"
+            "  -q              no warnings, no summary\n"
+            "  --process NAME  only process NAME and its descendants\n");
     return rc;
 }
 
@@ -43,9 +44,12 @@ int main(int argc, char **argv)
             quiet = 1;
         } else if ((!strcmp(a, "-a") || !strcmp(a, "--process")) && i + 1 < argc) {
             const char *v = argv[++i];
-            if (a[1] == 'a' && ((mode = hpc_archive_mode_parse(v)) < 0 || mode == HPC_ARCHIVE_OFF)) {
-                fprintf(stderr, "hpcollect-archive: -a: bad value '%s': expected "
-                                "ldobjects|usedldobjects|src|usedsrc|on\n", v);
+            if (a[1] == 'a' &&
+                ((mode = hpc_archive_mode_parse(v)) < 0 || mode == HPC_ARCHIVE_OFF)) {
+                fprintf(stderr,
+                        "hpcollect-archive: -a: bad value '%s': expected "
+                        "ldobjects|usedldobjects|src|usedsrc|on\n",
+                        v);
                 return 2;
             }
             if (a[1] == '-')
@@ -69,7 +73,7 @@ int main(int argc, char **argv)
     }
     if (mode < 0)
         mode = e->nprocs && e->procs[0].settings.archive ? (int)e->procs[0].settings.archive
-                                                          : HPC_ARCHIVE_OBJECTS;
+                                                         : HPC_ARCHIVE_OBJECTS;
     hpa_archive_report r;
     rc = hpa_archive_exp(e, only, (unsigned)mode, &diag, &r);
     if (rc == 0 && !quiet) {

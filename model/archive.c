@@ -43,10 +43,10 @@ typedef struct arch {
     hpc_diag *d;
     unsigned mode;
     hpa_archive_report *r;
-    int jobfd;         /* the job experiment directory */
-    const char *job;   /* its path, for messages */
-    hpa_strtab done;   /* object names and source paths handled in this run */
-    hpa_symtab *syms;  /* usedsrc: PCs to lines */
+    int jobfd;        /* the job experiment directory */
+    const char *job;  /* its path, for messages */
+    hpa_strtab done;  /* object names and source paths handled in this run */
+    hpa_symtab *syms; /* usedsrc: PCs to lines */
 } arch;
 
 static void warn(arch *a, const char *file, const char *fmt, const char *x)
@@ -161,8 +161,9 @@ static int copy_in(arch *a, int src, mode_t mode, int dirfd, const char *name)
         return 0;
     }
     uint64_t bytes = 0;
-    int rc = ftruncate(fd, 0) == 0 && lseek(src, 0, SEEK_SET) == 0 && copy_fd(src, fd, &bytes) == 0 &&
-                     fchmod(fd, mode & 0755) == 0 && renameat(dirfd, part, dirfd, name) == 0
+    int rc = ftruncate(fd, 0) == 0 && lseek(src, 0, SEEK_SET) == 0 &&
+                     copy_fd(src, fd, &bytes) == 0 && fchmod(fd, mode & 0755) == 0 &&
+                     renameat(dirfd, part, dirfd, name) == 0
                  ? 1
                  : -1;
     int e = errno;
@@ -202,7 +203,8 @@ static void archive_source(arch *a, const char *path)
         if (src >= 0)
             close(src);
         a->r->missing++;
-        warn(a, path, "source file not archived: %s", src < 0 ? strerror(errno) : "larger than 64 MB");
+        warn(a, path, "source file not archived: %s",
+             src < 0 ? strerror(errno) : "larger than 64 MB");
         return;
     }
     char *slash = strrchr(name, '/');
@@ -293,8 +295,9 @@ static void archive_object(arch *a, const char *path, hpc_str bid, bool sources)
     }
     if (!build_id_matches(src, bid)) {
         a->r->changed++;
-        warn(a, path, "%s", "load object not archived: its build id differs from the recorded one "
-                             "(rebuilt or replaced since the run)");
+        warn(a, path, "%s",
+             "load object not archived: its build id differs from the recorded one "
+             "(rebuilt or replaced since the run)");
         close(src);
         return;
     }
@@ -433,12 +436,13 @@ int hpa_archive_exp(const hpc_exp *e, const char *only, unsigned mode, hpc_diag 
 
 void hpa_archive_summary(const hpa_archive_report *r, char *buf, size_t cap)
 {
-    size_t n = (size_t)snprintf(buf, cap, "archived %u load object%s and %u source file%s (%.1f MB)",
-                                r->objects, r->objects == 1 ? "" : "s", r->sources,
-                                r->sources == 1 ? "" : "s", (double)r->bytes / 1e6);
+    size_t n = (size_t)snprintf(
+        buf, cap, "archived %u load object%s and %u source file%s (%.1f MB)", r->objects,
+        r->objects == 1 ? "" : "s", r->sources, r->sources == 1 ? "" : "s", (double)r->bytes / 1e6);
     if (r->present && n < cap)
         n += (size_t)snprintf(buf + n, cap - n, "; %u there already", r->present);
     if ((r->missing || r->changed || r->failed) && n < cap)
-        snprintf(buf + n, cap - n, "; not archived: %u missing, %u changed since the run, %u failed",
-                 r->missing, r->changed, r->failed);
+        snprintf(buf + n, cap - n,
+                 "; not archived: %u missing, %u changed since the run, %u failed", r->missing,
+                 r->changed, r->failed);
 }

@@ -39,7 +39,8 @@ int hpa_archive_object_name(char *buf, size_t cap, const char *recorded, hpc_str
     if (n >= cap)
         return -1;
     if (bid.n == 0)
-        n += (size_t)snprintf(buf + n, cap - n, "path-%016llx", (unsigned long long)fnv1a(recorded));
+        n +=
+            (size_t)snprintf(buf + n, cap - n, "path-%016llx", (unsigned long long)fnv1a(recorded));
     for (uint32_t i = 0; i < bid.n && n < cap; i++)
         n += (size_t)snprintf(buf + n, cap - n, "%02x", (uint8_t)bid.p[i]);
     return n < cap ? 0 : -1;

@@ -296,7 +296,7 @@ static int merge_location(run *R, mg_loc *loc)
         return -1;
     }
     mg_evw x;
-    mg_evw_init(&x, w, loc);
+    mg_evw_init(&x, w, loc, R->opts->enter_leave);
     int rc = mg_order_mid(&o, mg_evw_event, &x);
     if (rc == 0) {
         job->replay = true;

@@ -1,9 +1,10 @@
 /*
  * coll.c - bytes of a collective operation, from one rank's arguments.
  *
- * The rule is the one a reader can check against the source, as mpiP's: bytes_sent is
+ * The rule is ours (README.md, "MPI numbers", says why it is not mpiP's): bytes_sent is
  * what this rank's send-side arguments describe (count x type size, over every block it
- * provides), bytes_recv what its receive buffer gets. Arguments that MPI says are
+ * provides), bytes_recv what its receive buffer gets; both can be checked against the
+ * call's arguments. Arguments that MPI says are
  * significant only at the root are read only there. With MPI_IN_PLACE the rank's own
  * block stands for its contribution. n is the group size (the remote group's for
  * intercommunicators; a neighborhood's in- or out-degree for neighbor collectives).

@@ -124,7 +124,8 @@ static void scope_text(const hpa_filter *flt, char *buf, size_t cap)
         snprintf(buf, cap, "all ranks");
         return;
     }
-    size_t n = (size_t)snprintf(buf, cap, "rank%s ", r->n == 1 && r->r[0].lo == r->r[0].hi ? "" : "s");
+    size_t n =
+        (size_t)snprintf(buf, cap, "rank%s ", r->n == 1 && r->r[0].lo == r->r[0].hi ? "" : "s");
     for (unsigned i = 0; i < r->n && n < cap; i++) {
         if (r->r[i].lo == r->r[i].hi)
             n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? "," : "", (long long)r->r[i].lo);
@@ -519,8 +520,7 @@ static void text_sites(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
 {
     char where[1024];
     uint64_t app = total_app_ns(m), mpi = m->total.time_ns;
-    fprintf(f, "Aggregate time by call site (%s; Call max: the longest single call)\n\n",
-            m->scope);
+    fprintf(f, "Aggregate time by call site (%s; Call max: the longest single call)\n\n", m->scope);
     fprintf(f, "%5s %-22s %9s %11s %7s %7s %6s %13s  %s\n", "Site", "Call", "Calls", "Time(s)",
             "App%", "MPI%", "COV", "Call max(us)", "Location");
     for (size_t i = 0; i < limit_rows(ctx, m->sites.n); i++) {

@@ -18,7 +18,9 @@ typedef struct launcher_vars {
 } launcher_vars;
 
 static const launcher_vars launchers[] = {
-    {"Open MPI", "OMPI_COMM_WORLD_RANK", {"OMPI_COMM_WORLD_SIZE", NULL},
+    {"Open MPI",
+     "OMPI_COMM_WORLD_RANK",
+     {"OMPI_COMM_WORLD_SIZE", NULL},
      {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid"}},
     {"PMIx", "PMIX_RANK", {"PMIX_SIZE", "OMPI_COMM_WORLD_SIZE"}, {"PMIX_NAMESPACE", NULL}},
     {"PMI", "PMI_RANK", {"PMI_SIZE", NULL}, {"PMI_JOBID", NULL}},

@@ -153,8 +153,8 @@ static void mpi_calls(FILE *f, const char *title, const mg_aggcall *c, size_t n,
         fprintf(f,
                 "%-16s %8" PRIu64 " %9.3f %10.3f %11.3f %10.3f %6.2f %12.1f %12" PRIu64
                 " %12" PRIu64,
-                c[i].call, m->calls, s_of(m->time_ns), c[i].time.min, c[i].time.mean,
-                c[i].time.max, c[i].cov, (double)m->max_ns / 1e3, row_sent(m), row_recv(m));
+                c[i].call, m->calls, s_of(m->time_ns), c[i].time.min, c[i].time.mean, c[i].time.max,
+                c[i].cov, (double)m->max_ns / 1e3, row_sent(m), row_recv(m));
         if (sites)
             fprintf(f, "  %s", c[i].site);
         fputc('\n', f);

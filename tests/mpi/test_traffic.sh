@@ -6,7 +6,8 @@
 # (MPI_STATUS(ES)_IGNORE, MPI_ANY_SOURCE into larger buffers: the size received, not the
 # buffer's), persistent, MPI_PROC_NULL, collectives and their bytes, a Comm_split
 # communicator (peers in world ranks), the call site of the ring's MPI_Send, CSV and
-# text against JSON; hpmerge's trace passes otf2-print -Werror and tests/otf2validate.py.
+# text against JSON, --ranks 3 in every title, `mpi ranks calls`; hpmerge's trace passes
+# otf2-print -Werror and tests/otf2validate.py.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 source "$HPC_ROOT/tests/mpi/mpilibs.sh"
@@ -21,6 +22,14 @@ exps=$(ls -d ./*.hpc)
 mv traffic.1.hpc traffic.hpc
 "$HPANALYZE" traffic.hpc mpi >report.txt
 "$HPANALYZE" --format csv traffic.hpc mpi >ranks.csv
+# --ranks names itself in every title; several tables at once
+"$HPANALYZE" --ranks 3 traffic.hpc mpi ranks calls >r3.txt || fail "$lib: mpi ranks calls refused"
+grep -q "^MPI time per rank (rank 3;" r3.txt && grep -q "^Aggregate time by call (rank 3;" r3.txt ||
+    fail "$lib: --ranks 3 not in the titles: $(grep -E '^(MPI|Aggregate)' r3.txt)"
+grep -q "all ranks" r3.txt && fail "$lib: --ranks 3 report says 'all ranks'"
+[ "$(awk '$1 ~ /^[0-9]+$/ && NF > 8' r3.txt | awk '{print $1}' | sort -u)" = 3 ] ||
+    fail "$lib: --ranks 3 shows other ranks"
+grep -q "^Aggregate time by call site" r3.txt && fail "$lib: mpi ranks calls printed the sites"
 "$HPMERGE" -q traffic.hpc || fail "$lib: hpmerge failed"
 otf2-print -Werror traffic.hpc/otf2/traces.otf2 >otf2.txt 2>otf2.err ||
     fail "$lib: otf2-print -Werror: $(head -3 otf2.err)"

@@ -15,7 +15,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
-    int *b = calloc(1000, sizeof(int)), *s = calloc(1000, sizeof(int)), *r = calloc(1000, sizeof(int));
+    int *b = calloc(1000, sizeof(int)), *s = calloc(1000, sizeof(int)),
+        *r = calloc(1000, sizeof(int));
     int sc[16], rc[16], sd[16], rd[16];
     MPI_Bcast(b, 100, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Alltoall(s, 10, MPI_INT, r, 10, MPI_INT, MPI_COMM_WORLD);

@@ -228,7 +228,13 @@ static void *thread_start(void *arg)
     void *ret;
     hpc_signals_thread_init(t->inherit_blocked);
     pthread_cleanup_push(program_thread_gone, NULL);
-    if (!hpc_P.active || hpc_thread_begin(t) != 0) {
+    /* Our setup has cancellation points (open, nanosleep): a cancel that comes now acts
+     * at the program's first one instead, once the thread is recorded (test_cancel). */
+    int cancel_state;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    int begun = hpc_P.active && hpc_thread_begin(t) == 0;
+    pthread_setcancelstate(cancel_state, NULL);
+    if (!begun) {
         if (t->stream_ok)
             hpc_stream_close(&t->pub.stream);
         hpc_thread_free(t);

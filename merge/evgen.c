@@ -70,8 +70,12 @@ typedef struct gen {
     uint64_t *node_ns, *node_n;
     size_t nnode_w;
     /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
-     * region; parallel region id -> construct region; summary keys -> entry index */
-    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
+     * region; parallel region id -> construct region; summary keys -> entry index; code
+     * address -> function */
+    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo, func_memo;
+    /* the latest sample in stream order: where the thread was (caller contexts) */
+    uint32_t last_node; /* UINT32_MAX: none yet */
+    uint64_t last_time; /* raw */
     /* pass 1: OpenMP thread type (omp_thread) and CPU of samples before the runtime ran */
     uint32_t omp_thread_type;
     uint64_t pre_runtime_ns;
@@ -97,6 +101,13 @@ static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint
 {
     mg_ev ev = {t, g->ord++, type, a, b, c, d, e};
     g->sink(g->ctx, &ev);
+}
+
+/* Enter of a region met at caller `hint` (caller_hint() and friends; cctx.h says how the
+ * writer uses it). */
+static void emit_enter(gen *g, uint64_t t, uint32_t region, uint64_t hint)
+{
+    emit(g, t, MG_EV_ENTER, region, (uint32_t)(hint >> 32), (uint32_t)hint, 0, 0);
 }
 
 /* ------------------------------------------------------------ regions */
@@ -283,9 +294,17 @@ static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
     uint32_t parent =
         n->parent < n->id && (n->parent == 0 || l->cc[n->parent].depth) ? (uint32_t)n->parent : 0;
     mg_symloc where = mg_symproc_resolve(symproc(g), n->pc);
-    const char *name = mg_syms_func_name(g->job->syms, where.func);
-    c->region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func), name, "", 0,
-                               OTF2_REGION_ROLE_FUNCTION, MG_PAR_SAMPLING);
+    uint64_t region;
+    if (!mg_map_get(&g->proc->region_by_key, MG_RKEY_FUNC(where.func), &region)) {
+        /* a function region says where the function begins */
+        mg_symloc entry = mg_symproc_func_entry(symproc(g), n->pc);
+        uint32_t lineno = 0;
+        const char *file = mg_syms_line_file(g->job->syms, entry.line, &lineno);
+        region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func),
+                                mg_syms_func_name(g->job->syms, where.func), file, lineno,
+                                OTF2_REGION_ROLE_FUNCTION, MG_PAR_SAMPLING);
+    }
+    c->region = (uint32_t)region;
     c->func = where.func;
     c->parent = parent;
     c->depth = parent ? l->cc[parent].depth + 1 : 1;
@@ -300,6 +319,69 @@ static uint32_t sample_node(gen *g, uint64_t node)
         return (uint32_t)node;
     g->bad_node++;
     return 0;
+}
+
+/*
+ * Callers of instrumented regions (ENTER hints). The collector records a call path for
+ * samples and parallel constructs, not for each MPI call or construct; their code address
+ * (the call's return address, the construct's codeptr) names the function they were met
+ * in. A hint is func << 32 | (node + 1): the caller's function and, when the stream shows
+ * it exactly, the caller's node (a sample inside an MPI call holds the interposer's frame,
+ * a parallel construct's record its path); otherwise node + 1 = 0 and the writer, which
+ * sees events in time order, looks for the function's frame (evwrite.c).
+ */
+static uint32_t func_at(gen *g, uint64_t pc)
+{
+    uint64_t v;
+    if (!pc)
+        return 0;
+    if (memo_get(&g->func_memo, pc, &v))
+        return (uint32_t)v;
+    uint32_t func = mg_symproc_resolve(symproc(g), pc - 1).func;
+    memo_put(&g->func_memo, pc, func);
+    return func;
+}
+
+static uint64_t hint_of(uint32_t func, uint32_t node)
+{
+    return ((uint64_t)func << 32) | (node == UINT32_MAX ? 0 : node + 1);
+}
+
+/* The deepest frame of function func on the path of node n, or UINT32_MAX. */
+static uint32_t frame_of(gen *g, uint32_t n, uint32_t func)
+{
+    const mg_ccnode *cc = g->loc->cc;
+    for (unsigned steps = 0; func && n < g->loc->ncc && cc[n].depth && steps < 65536; steps++) {
+        if (cc[n].func == func)
+            return n;
+        if (cc[n].depth <= 1)
+            break;
+        n = cc[n].parent;
+    }
+    return UINT32_MAX;
+}
+
+/* Hint for a region met at code address pc (0 = unknown). */
+static uint64_t caller_hint(gen *g, uint64_t pc)
+{
+    return hint_of(func_at(g, pc), UINT32_MAX);
+}
+
+/* Hint for an MPI call [enter, leave] of function `name` made at callsite: exact when the
+ * latest sample was inside the call (the interposer's frame's parent). */
+static uint64_t mpi_hint(gen *g, const char *name, uint64_t enter, uint64_t leave,
+                         uint64_t callsite)
+{
+    const mg_ccnode *cc = g->loc->cc;
+    uint32_t n = g->last_node, func = func_at(g, callsite);
+    if (n != UINT32_MAX && g->last_time >= enter && g->last_time <= leave) {
+        for (unsigned steps = 0; n < g->loc->ncc && cc[n].depth > 1 && steps < 65536; steps++) {
+            if (cc[n].func && strcmp(mg_syms_func_name(g->job->syms, cc[n].func), name) == 0)
+                return hint_of(func, cc[n].parent);
+            n = cc[n].parent;
+        }
+    }
+    return hint_of(func, UINT32_MAX);
 }
 
 /* Undefined ids below ncc (gaps) still need a definition for the mapping table. */
@@ -398,6 +480,8 @@ static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
 {
     uint32_t node = sample_node(g, s->node);
     emit(g, ct(g, s->time), MG_EV_SAMPLE, node, 0, 0, 0, 0);
+    g->last_node = node;
+    g->last_time = s->time;
     if (g->pass != 1)
         return;
     mg_tsum *t = &g->loc->sum;
@@ -414,6 +498,8 @@ static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
     uint32_t node = sample_node(g, s->node);
     emit(g, t, MG_EV_METRIC, c->metric, 0, 0, s->value, 0);
     emit(g, t, MG_EV_SAMPLE, node, c->igen, 0, 0, 0);
+    g->last_node = node;
+    g->last_time = s->time;
     if (g->pass != 1)
         return;
     g->loc->sum.counter_samples++;
@@ -512,7 +598,9 @@ static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
     g->call_region = mpi_region(g, c->fn, &g->call_fn);
     if (g->pass == 1 && g->call_fn != UINT32_MAX)
         hpa_mpi_call_open(&g->acc, g->call_fn, c);
-    emit(g, g->call_enter, MG_EV_ENTER, g->call_region, 0, 0, 0, 0);
+    uint64_t hint = mpi_hint(g, g->proc->regions[g->call_region].name, c->time_enter, c->time_leave,
+                             c->callsite);
+    emit_enter(g, g->call_enter, g->call_region, hint);
 }
 
 /* Time of a detail record: inside its call. */
@@ -595,9 +683,18 @@ static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
 
 /* ------------------------------------------------------------ OpenMP */
 
+/* Where the encountering thread met a construct: codeptr's function and its deepest frame
+ * on the recorded path (in both passes: caller hints remember frames). */
+static uint64_t fork_hint(gen *g, const hpc_rec_omp_parallel_begin *r, uint32_t *func)
+{
+    bool node_ok = r->node && r->node < g->loc->ncc && g->loc->cc[r->node].depth;
+    *func = func_at(g, r->codeptr);
+    return hint_of(*func, node_ok ? frame_of(g, (uint32_t)r->node, *func) : UINT32_MAX);
+}
+
 /* Pass 1: the execution of the region a fork begins, for the threads of its team (from
  * the record, as it is read: the samples that follow it name the region). */
-static void region_begins(gen *g, const hpc_rec_omp_parallel_begin *r)
+static void region_begins(gen *g, const hpc_rec_omp_parallel_begin *r, uint64_t hint, uint32_t func)
 {
     mg_proc *p = g->proc;
     mg_ompreg x;
@@ -612,7 +709,7 @@ static void region_begins(gen *g, const hpc_rec_omp_parallel_begin *r)
                        "not attributed to them",
                        p->hp ? p->hp->dir : p->name, strerror(errno));
     }
-    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0};
+    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0, (uint32_t)hint, func};
     if (p->omptab)
         mg_regtab_put(p->omptab, r->region, &x);
 }
@@ -646,9 +743,14 @@ static void implicit_begin(gen *g, const hpa_omp_item *it)
         mg_map_put(&g->loc->claim_set, claim, 1);
         *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
     }
+    /* the encountering thread met the construct at the path its begin recorded */
+    mg_ompreg x;
+    uint64_t hint = omp_exec(g, it->region, &x) && x.enc_seq == g->loc->seq
+                        ? ((uint64_t)x.func << 32) | x.hint
+                        : 0;
     uint64_t t = ct(g, it->begin);
     emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
-    emit(g, t, MG_EV_ENTER, task_region(g, it->region), 0, 0, 0, 0);
+    emit_enter(g, t, task_region(g, it->region), hint);
 }
 
 static void implicit_end(gen *g, const hpa_omp_item *it)
@@ -658,11 +760,11 @@ static void implicit_end(gen *g, const hpa_omp_item *it)
     emit(g, t, MG_EV_TEAM_END, mg_proc_team(g->proc, it->team ? it->team : 1), 0, 0, 0, 0);
 }
 
-static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
+static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te, uint64_t hint)
 {
     if (te < tb)
         te = tb;
-    emit(g, tb, MG_EV_ENTER, region, 0, 0, 0, 0);
+    emit_enter(g, tb, region, hint);
     emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
@@ -692,12 +794,13 @@ static void omp_span(gen *g, const hpa_omp_item *it)
 {
     unsigned held;
     uint64_t tb = ct(g, it->begin), ta = ct(g, it->acquired), te = ct(g, it->end);
+    uint64_t hint = caller_hint(g, it->codeptr);
     switch (it->construct) {
     case HPA_OC_IMPLICIT_BARRIER:
         enter_leave(g,
                     it->codeptr ? omp_region(g, it->construct, it->codeptr)
                                 : implicit_barrier_of(g, it->region),
-                    tb, te);
+                    tb, te, hint);
         return;
     case HPA_OC_CRITICAL:
     case HPA_OC_ORDERED: {
@@ -706,8 +809,8 @@ static void omp_span(gen *g, const hpa_omp_item *it)
                                 &held);
         uint32_t outer = omp_region(g, it->construct, it->codeptr);
         uint32_t inner = omp_region(g, held, it->codeptr);
-        emit(g, tb, MG_EV_ENTER, outer, 0, 0, 0, 0);
-        emit(g, ta, MG_EV_ENTER, inner, 0, 0, 0, 0);
+        emit_enter(g, tb, outer, hint);
+        emit_enter(g, ta, inner, 0);
         emit(g, te, MG_EV_LEAVE, inner, 0, 0, 0, 0);
         emit(g, te, MG_EV_LEAVE, outer, 0, 0, 0, 0);
         return;
@@ -715,10 +818,10 @@ static void omp_span(gen *g, const hpa_omp_item *it)
     case HPA_OC_LOCK:
     case HPA_OC_NEST_LOCK:
     case HPA_OC_ATOMIC:
-        enter_leave(g, omp_region(g, it->construct, it->codeptr), tb, ta);
+        enter_leave(g, omp_region(g, it->construct, it->codeptr), tb, ta, hint);
         return;
     default:
-        enter_leave(g, omp_region(g, it->construct, it->codeptr), tb, te);
+        enter_leave(g, omp_region(g, it->construct, it->codeptr), tb, te, hint);
         return;
     }
 }
@@ -738,8 +841,8 @@ static void omp_item(void *arg, const hpa_omp_item *it)
         if (it->construct == HPA_OC_PARALLEL)
             implicit_begin(g, it);
         else
-            emit(g, ct(g, it->begin), MG_EV_ENTER, omp_region(g, it->construct, it->codeptr), 0, 0,
-                 0, 0);
+            emit_enter(g, ct(g, it->begin), omp_region(g, it->construct, it->codeptr),
+                       caller_hint(g, it->codeptr));
         break;
     case HPA_OMP_IT_CLOSE:
         if (it->construct == HPA_OC_PARALLEL)
@@ -801,11 +904,14 @@ static void dispatch(gen *g, const hpc_record *r)
     case HPC_K_mpi_coll:
         mpi_coll(g, &r->u.mpi_coll);
         break;
-    case HPC_K_omp_parallel_begin:
+    case HPC_K_omp_parallel_begin: {
+        uint32_t func;
+        uint64_t hint = fork_hint(g, &r->u.omp_parallel_begin, &func);
         if (g->pass == 1)
-            region_begins(g, &r->u.omp_parallel_begin);
+            region_begins(g, &r->u.omp_parallel_begin, hint, func);
         hpa_omp_timeline_feed(&g->tl, r);
         break;
+    }
     case HPC_K_omp_parallel_end:
         if (g->pass == 1)
             region_ends(g, &r->u.omp_parallel_end);
@@ -895,12 +1001,19 @@ static void report_counts(gen *g)
 
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
 {
-    gen g = {.job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx};
+    gen g = {.job = job,
+             .proc = loc->proc,
+             .loc = loc,
+             .pass = pass,
+             .sink = sink,
+             .ctx = ctx,
+             .last_node = UINT32_MAX};
     memo_init(&g.fn_memo);
     memo_init(&g.comm_memo);
     memo_init(&g.omp_memo);
     memo_init(&g.site_memo);
     memo_init(&g.sum_memo);
+    memo_init(&g.func_memo);
     hpa_omp_timeline_init(&g.tl, omp_item, &g);
     cc_fill_gaps(&g);
     if (!r)

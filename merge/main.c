@@ -33,6 +33,11 @@ static void usage(FILE *f)
                "      --sort-memory N  events per location sorted in memory before a temporary\n"
                "                       file is used (default 65536)\n"
                "      --stats          print merge speed and peak memory on stderr\n"
+               "      --enter-leave    write plain Enter/Leave records: MPI calls, OpenMP\n"
+               "                       constructs and the sampled functions (entered at the\n"
+               "                       first sample whose stack holds them, left at the first\n"
+               "                       event whose stack does not), for readers that take no\n"
+               "                       calling contexts; no CallingContextSample records\n"
                "  -V, --version        print the version\n"
                "  -h, --help           print this help\n"
                "\n"
@@ -62,7 +67,7 @@ int main(int argc, char **argv)
     mg_par par;
     mg_par_init(&par, &argc, &argv);
     mg_opts opts = {.progress = -1, .top = 20};
-    enum { O_PROGRESS = 256, O_NO_PROGRESS, O_TOP, O_SORT_MEMORY, O_STATS };
+    enum { O_PROGRESS = 256, O_NO_PROGRESS, O_TOP, O_SORT_MEMORY, O_STATS, O_ENTER_LEAVE };
     static const struct option longopts[] = {
         {"quiet", no_argument, NULL, 'q'},
         {"progress", no_argument, NULL, O_PROGRESS},
@@ -70,6 +75,7 @@ int main(int argc, char **argv)
         {"top", required_argument, NULL, O_TOP},
         {"sort-memory", required_argument, NULL, O_SORT_MEMORY},
         {"stats", no_argument, NULL, O_STATS},
+        {"enter-leave", no_argument, NULL, O_ENTER_LEAVE},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -89,6 +95,9 @@ int main(int argc, char **argv)
             break;
         case O_STATS:
             opts.stats = true;
+            break;
+        case O_ENTER_LEAVE:
+            opts.enter_leave = true;
             break;
         case O_TOP:
             if (!parse_count(optarg, &v) || v > 100000) {

@@ -74,6 +74,17 @@ mg_symloc mg_symproc_omp_site(mg_symproc *m, uint64_t outlined, uint64_t codeptr
     return (mg_symloc){l.func, l.line};
 }
 
+mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc)
+{
+    mg_symloc at = mg_symproc_resolve(m, pc);
+    const hpa_func *f = at.func < hpa_symtab_nfuncs(m->st) ? hpa_symtab_func(m->st, at.func) : NULL;
+    uint64_t addr;
+    if (!m->map || !f || !f->start || !hpa_modmap_file_addr(m->map, pc, &addr) || addr < f->start)
+        return (mg_symloc){at.func, 0};
+    mg_symloc entry = mg_symproc_resolve(m, pc - (addr - f->start));
+    return entry.func == at.func ? entry : (mg_symloc){at.func, 0};
+}
+
 const char *mg_syms_func_name(mg_syms *s, uint32_t func)
 {
     const hpa_func *f = func < hpa_symtab_nfuncs(s->st) ? hpa_symtab_func(s->st, func) : NULL;

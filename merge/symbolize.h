@@ -42,6 +42,10 @@ mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc);
  * hpa_omp_site): the function holding the pragma and the pragma's line. */
 mg_symloc mg_symproc_omp_site(mg_symproc *m, uint64_t outlined, uint64_t codeptr, uint64_t psource);
 
+/* The function of pc and the source line of that function's first instruction (its
+ * opening line, where DWARF has lines; line 0 otherwise). */
+mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc);
+
 /* Function name ("solve", "libm.so.6+0x1234", "<Unknown>"); never NULL. */
 const char *mg_syms_func_name(mg_syms *s, uint32_t func);
 /* Module basename of the function, "" for pseudo functions; never NULL. */

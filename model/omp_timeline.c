@@ -119,7 +119,8 @@ static void after_call(hpa_omp_timeline *tl, hpa_omp_item *it)
         return;
     bool moved = false;
     bool own_begin = it->kind != HPA_OMP_IT_CLOSE && it->kind != HPA_OMP_IT_JOIN;
-    if (own_begin && it->begin >= tl->mpi_enter && it->begin < L && L - it->begin <= HPA_OMP_SKEW_NS)
+    if (own_begin && it->begin >= tl->mpi_enter && it->begin < L &&
+        L - it->begin <= HPA_OMP_SKEW_NS)
         move(tl, it, &it->begin, L, &moved);
     if (it->acquired >= tl->mpi_enter && it->acquired < L && L - it->acquired <= HPA_OMP_SKEW_NS)
         move(tl, it, &it->acquired, L, &moved);
@@ -251,8 +252,8 @@ static void explicit_task(hpa_omp_timeline *tl, const hpc_rec_omp_task *r)
     tl->unpaired++;
 }
 
-static void span(hpa_omp_timeline *tl, unsigned construct, uint64_t b, uint64_t e,
-                 uint64_t region, uint64_t codeptr)
+static void span(hpa_omp_timeline *tl, unsigned construct, uint64_t b, uint64_t e, uint64_t region,
+                 uint64_t codeptr)
 {
     hpa_omp_item it = item(HPA_OMP_IT_SPAN, construct, b, e);
     it.region = region;
@@ -302,8 +303,8 @@ void hpa_omp_timeline_feed(hpa_omp_timeline *tl, const hpc_record *r)
         break;
     case HPC_K_omp_work: {
         const hpc_rec_omp_work *w = &r->u.omp_work;
-        hpa_omp_item it = item(HPA_OMP_IT_SPAN, hpa_omp_work_construct(w->kind), w->time_begin,
-                               w->time_end);
+        hpa_omp_item it =
+            item(HPA_OMP_IT_SPAN, hpa_omp_work_construct(w->kind), w->time_begin, w->time_end);
         it.region = w->region;
         it.codeptr = w->codeptr;
         it.count = w->count;

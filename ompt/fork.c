@@ -105,43 +105,43 @@ __attribute__((visibility("hidden"), used)) void *omptool_fork_resolve(unsigned 
             "movq omptool_fork@gottpoff(%rip), %rax\n"                                             \
             "movq %fs:0, %r11\n"                                                                   \
             "addq %rax, %r11\n" SAVE_##kind "movq (%rsp), %rax\n"                                  \
-            "movq %rax, 16(%r11)\n"                                                                \
-            "movq %r10, %rax\n"                                                                    \
-            "movq omptool_fork_real+8*" #i "(%rip), %r11\n"                                        \
-            "testq %r11, %r11\n"                                                                   \
-            "jz 1f\n"                                                                              \
-            "jmp *%r11\n"                                                                          \
-            "1:\n"                                                                                 \
-            "pushq %rdi\n .cfi_adjust_cfa_offset 8\n"                                              \
-            "pushq %rsi\n .cfi_adjust_cfa_offset 8\n"                                              \
-            "pushq %rdx\n .cfi_adjust_cfa_offset 8\n"                                              \
-            "pushq %rcx\n .cfi_adjust_cfa_offset 8\n"                                              \
-            "pushq %r8\n .cfi_adjust_cfa_offset 8\n"                                               \
-            "pushq %r9\n .cfi_adjust_cfa_offset 8\n"                                               \
-            "pushq %rax\n .cfi_adjust_cfa_offset 8\n"                                              \
-            "subq $128, %rsp\n .cfi_adjust_cfa_offset 128\n"                                       \
-            "movdqu %xmm0, 0(%rsp)\n movdqu %xmm1, 16(%rsp)\n"                                     \
-            "movdqu %xmm2, 32(%rsp)\n movdqu %xmm3, 48(%rsp)\n"                                    \
-            "movdqu %xmm4, 64(%rsp)\n movdqu %xmm5, 80(%rsp)\n"                                    \
-            "movdqu %xmm6, 96(%rsp)\n movdqu %xmm7, 112(%rsp)\n"                                   \
-            "movl $" #i ", %edi\n"                                                                 \
-            "call omptool_fork_resolve\n"                                                          \
-            "movq %rax, %r11\n"                                                                    \
-            "movdqu 0(%rsp), %xmm0\n movdqu 16(%rsp), %xmm1\n"                                     \
-            "movdqu 32(%rsp), %xmm2\n movdqu 48(%rsp), %xmm3\n"                                    \
-            "movdqu 64(%rsp), %xmm4\n movdqu 80(%rsp), %xmm5\n"                                    \
-            "movdqu 96(%rsp), %xmm6\n movdqu 112(%rsp), %xmm7\n"                                   \
-            "addq $128, %rsp\n .cfi_adjust_cfa_offset -128\n"                                      \
-            "popq %rax\n .cfi_adjust_cfa_offset -8\n"                                              \
-            "popq %r9\n .cfi_adjust_cfa_offset -8\n"                                               \
-            "popq %r8\n .cfi_adjust_cfa_offset -8\n"                                               \
-            "popq %rcx\n .cfi_adjust_cfa_offset -8\n"                                              \
-            "popq %rdx\n .cfi_adjust_cfa_offset -8\n"                                              \
-            "popq %rsi\n .cfi_adjust_cfa_offset -8\n"                                              \
-            "popq %rdi\n .cfi_adjust_cfa_offset -8\n"                                              \
-            "jmp *%r11\n"                                                                          \
-            ".cfi_endproc\n"                                                                       \
-            ".size " #name ", .-" #name "\n");
+                                            "movq %rax, 16(%r11)\n"                                \
+                                            "movq %r10, %rax\n"                                    \
+                                            "movq omptool_fork_real+8*" #i "(%rip), %r11\n"        \
+                                            "testq %r11, %r11\n"                                   \
+                                            "jz 1f\n"                                              \
+                                            "jmp *%r11\n"                                          \
+                                            "1:\n"                                                 \
+                                            "pushq %rdi\n .cfi_adjust_cfa_offset 8\n"              \
+                                            "pushq %rsi\n .cfi_adjust_cfa_offset 8\n"              \
+                                            "pushq %rdx\n .cfi_adjust_cfa_offset 8\n"              \
+                                            "pushq %rcx\n .cfi_adjust_cfa_offset 8\n"              \
+                                            "pushq %r8\n .cfi_adjust_cfa_offset 8\n"               \
+                                            "pushq %r9\n .cfi_adjust_cfa_offset 8\n"               \
+                                            "pushq %rax\n .cfi_adjust_cfa_offset 8\n"              \
+                                            "subq $128, %rsp\n .cfi_adjust_cfa_offset 128\n"       \
+                                            "movdqu %xmm0, 0(%rsp)\n movdqu %xmm1, 16(%rsp)\n"     \
+                                            "movdqu %xmm2, 32(%rsp)\n movdqu %xmm3, 48(%rsp)\n"    \
+                                            "movdqu %xmm4, 64(%rsp)\n movdqu %xmm5, 80(%rsp)\n"    \
+                                            "movdqu %xmm6, 96(%rsp)\n movdqu %xmm7, 112(%rsp)\n"   \
+                                            "movl $" #i ", %edi\n"                                 \
+                                            "call omptool_fork_resolve\n"                          \
+                                            "movq %rax, %r11\n"                                    \
+                                            "movdqu 0(%rsp), %xmm0\n movdqu 16(%rsp), %xmm1\n"     \
+                                            "movdqu 32(%rsp), %xmm2\n movdqu 48(%rsp), %xmm3\n"    \
+                                            "movdqu 64(%rsp), %xmm4\n movdqu 80(%rsp), %xmm5\n"    \
+                                            "movdqu 96(%rsp), %xmm6\n movdqu 112(%rsp), %xmm7\n"   \
+                                            "addq $128, %rsp\n .cfi_adjust_cfa_offset -128\n"      \
+                                            "popq %rax\n .cfi_adjust_cfa_offset -8\n"              \
+                                            "popq %r9\n .cfi_adjust_cfa_offset -8\n"               \
+                                            "popq %r8\n .cfi_adjust_cfa_offset -8\n"               \
+                                            "popq %rcx\n .cfi_adjust_cfa_offset -8\n"              \
+                                            "popq %rdx\n .cfi_adjust_cfa_offset -8\n"              \
+                                            "popq %rsi\n .cfi_adjust_cfa_offset -8\n"              \
+                                            "popq %rdi\n .cfi_adjust_cfa_offset -8\n"              \
+                                            "jmp *%r11\n"                                          \
+                                            ".cfi_endproc\n"                                       \
+                                            ".size " #name ", .-" #name "\n");
 FORK_ENTRIES(TRAMPOLINE)
 
 /* At load: the runtime the program links is mapped by now. */

@@ -1,31 +1,44 @@
 /*
- * cmd_omp.c - `omp [regions|threads]`: OpenMP parallel regions and threads, work and wait.
+ * cmd_omp.c - `omp [regions|threads]`: OpenMP parallel regions, the worksharing
+ * constructs and barriers inside them, and threads: work and wait.
  *
- *     OpenMP runtime: LLVM libomp (LLVM OMP version: 5.0.20140926), OpenMP states recorded
+ *     OpenMP runtime: LLVM libomp (LLVM OMP version: 5.0.20140926) (--omp-runtime auto):
+ *     OpenMP states recorded
  *
- *     Parallel regions (process main):
- *       Execs Threads    Wall    Work    Wait  Work(w) Wait(w)  Imbal.  Region
- *                        sec.    sec.    sec.    sec.    sec.
- *          40       2   0.402   0.601   0.199   0.601   0.200    1.33  imbalanced
- * (omp_imbalance.c:21)
+ *     Parallel regions (process main, rank 0):
+ *         Execs Threads     Wall     Work     Wait  Work(w)  Wait(w)  Imbal.  Region
+ *                           sec.     sec.     sec.     sec.     sec.
+ *            10       2    0.554    0.900    0.203    1.105    0.326    1.24  loops
+ * (omp_loops.c:25) 10       2             0.399    0.079    0.432    0.173    1.50    for
+ * (omp_loops.c:27) 10       2             0.298    0.001    0.336    0.099    1.33    for
+ * (omp_loops.c:30)
  *
- *     Threads (Work, Wait: CPU seconds; (w): traced wall-clock seconds):
- *      Rank Thread    Work    Wait    Idle Overhd  Work(w) Wait(w)  Waits by kind (CPU sec.)
- *         0      0   0.201   0.199   0.000  0.001   0.202   0.200  implicit_barrier 0.199
- *         0      1   0.400   0.000   0.002  0.000   0.401   0.000
+ *     Threads (Work, Wait, Idle, Overhead, MPI: CPU sec.; (w): traced wall-clock sec.):
+ *        Rank Thread     Work     Wait     Idle   Overhd      MPI  Work(w)  Wait(w)  Waits by kind
+ *           0      0    0.501    0.002    0.000    0.000    0.000    0.562    0.009  ...
  *
- * Meanings (omp_model.h): Work and Wait are CPU time of samples in OpenMP work and wait
- * states, as the reference defines them for Linux; idle is a worker's time outside
- * regions; (w) columns are traced wall-clock time from the region and wait records,
- * so a thread that sleeps while it waits has Wait(w) but little Wait. Imbalance is the
- * largest thread's work (CPU) in the region over the mean of the team's.
+ * Meanings (model/omp_model.h): Work and Wait are CPU time of samples in OpenMP work and
+ * wait states, as the reference defines them for Linux; time inside MPI calls is MPI's;
+ * idle is a worker's time outside regions; (w) columns are traced wall-clock time from
+ * the region and wait records (exclusive: a nested region's time is its own; MPI calls
+ * left out), so a thread that sleeps while it waits has Wait(w) but little Wait.
+ * Imbalance is the largest thread's work (CPU) in the region, or the construct, over the
+ * mean of the threads that ran in it. A region's indented rows are its worksharing
+ * constructs and barriers (a barrier's work is its threads' time since their previous
+ * barrier; the region's end is one when anything else is): where the imbalance is.
  *
- * CSV: `omp` or `omp threads` prints the thread table, `omp regions` the region table.
- * JSON has both. Stable keys, threads: rank, process, thread, omp_work_s, omp_wait_s,
- * omp_idle_s, omp_overhead_s, omp_wait_<kind>_s, omp_work_wall_s, omp_wait_wall_s,
- * omp_wait_<kind>_wall_s; regions: rank, process, function, file, line, executions,
- * threads, wall_s, omp_work_s, omp_wait_s, omp_work_wall_s, omp_wait_wall_s, imbalance,
- * omp_wait_<kind>_s. rank is the MPI rank, or the process's position when not MPI.
+ * CSV: `omp` or `omp threads` prints the thread table, `omp regions` the region table
+ * (with a row per construct inside: kind and region_index tell). JSON has both. Stable
+ * keys, threads: rank, process, thread, omp_work_s, omp_wait_s, omp_idle_s,
+ * omp_overhead_s, mpi_s, omp_wait_<kind>_s, omp_work_wall_s, omp_wait_wall_s,
+ * omp_in_region_wall_s, mpi_wall_s, life_wall_s, omp_wait_<kind>_wall_s; regions: rank,
+ * process, kind ("parallel"), function, file, line, executions, threads, wall_s,
+ * omp_work_s, omp_wait_s, omp_overhead_s, mpi_s, omp_work_wall_s, omp_wait_wall_s,
+ * imbalance, omp_wait_<kind>_s, parts (kind: "loop", "barrier", "workshare_barrier",
+ * "implicit_barrier" ...; construct, function, file, line, executions, threads,
+ * omp_work_s, omp_wait_s, omp_work_wall_s, omp_wait_wall_s, imbalance, imbalance_wall,
+ * threads_work_s); processes: process, rank, runtime, ompt, runtime_replaced,
+ * runtime_text. rank is the MPI rank, or the process's position when not MPI.
  */
 #include <stdlib.h>
 #include <string.h>

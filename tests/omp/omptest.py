@@ -122,17 +122,22 @@ def otf2_mpi_calls(archive):
     and the broken promises: Leaves that do not match the Enter on top, MPI collective
     events outside an MPI region."""
     import otf2
-    from otf2.events import Enter, Leave, MpiCollectiveBegin, MpiCollectiveEnd
+    from otf2.events import (CallingContextEnter, CallingContextLeave, Enter, Leave,
+                             MpiCollectiveBegin, MpiCollectiveEnd)
     calls, stacks, errors = {}, {}, []
     with otf2.reader.open(archive) as r:
         for loc, ev in r.events:
             key = (loc._ref >> 32, loc._ref & 0xffffffff)
             st = stacks.setdefault(key, [])
-            if isinstance(ev, Enter):
-                st.append((ev.region, ev.time))
-            elif isinstance(ev, Leave):
-                if not st or st[-1][0] != ev.region:
-                    errors.append(f"{key}: Leave {ev.region.name} at {ev.time} with "
+            # hpmerge writes regions as calling contexts (OTF2's hybrid encoding)
+            region = (ev.calling_context.region
+                      if isinstance(ev, (CallingContextEnter, CallingContextLeave))
+                      else getattr(ev, "region", None))
+            if isinstance(ev, (Enter, CallingContextEnter)):
+                st.append((region, ev.time))
+            elif isinstance(ev, (Leave, CallingContextLeave)):
+                if not st or st[-1][0] != region:
+                    errors.append(f"{key}: Leave {region.name} at {ev.time} with "
                                   f"{[s[0].name for s in st]} open")
                     continue
                 region, t0 = st.pop()

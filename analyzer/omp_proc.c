@@ -298,11 +298,9 @@ static void implicit_close(reader *rd, const hpa_omp_item *it)
 /* The time a wait item waits: a mutex until acquired, the rest until its end. */
 static uint64_t wait_end(const hpa_omp_item *it)
 {
-    unsigned held;
     unsigned c = it->construct;
     bool mutex = c == HPA_OC_LOCK || c == HPA_OC_NEST_LOCK || c == HPA_OC_ATOMIC ||
                  c == HPA_OC_CRITICAL || c == HPA_OC_ORDERED;
-    (void)held;
     return mutex ? it->acquired : it->end;
 }
 

@@ -36,9 +36,11 @@ static void count_abandoned(hpc_thread_priv *t, int why)
     hpc_stat(t, why == HPC_UNWIND_GAVE_WAY ? HPC_STAT_UNWIND_SKIPPED : HPC_STAT_UNWIND_FAULTS, 1);
 }
 
-/* Walk from cursor c; n frames may already be in pcs. Returns the new count. */
+/* Walk from cursor c; n frames may already be in pcs. Returns the new count. slots (may
+ * be NULL): for each frame i, the stack address that holds its return address into frame
+ * i+1 (the caller's stack pointer after unw_step, minus the return address's 8 bytes). */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
-                int exact_first)
+                int exact_first, uintptr_t *slots)
 {
     int exact = exact_first;
     for (;;) {
@@ -58,6 +60,9 @@ static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int
             hpc_stat(t, HPC_STAT_UNWIND_ERRORS, 1);
             break;
         }
+        unw_word_t sp = 0;
+        if (slots) /* x86_64: the caller's stack pointer is the CFA, the return address below */
+            slots[*n - 1] = unw_get_reg(c, UNW_REG_SP, &sp) < 0 ? 0 : (uintptr_t)sp - 8;
     }
     return *n;
 }
@@ -94,14 +99,15 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
         pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         return 1;
     }
-    walk(t, &c, pcs, &n, max, 1);
+    walk(t, &c, pcs, &n, max, 1, NULL);
     t->in_unwind = 0;
     return n;
 }
 
 /* Unwind from normal context with the clock signal blocked for real: libunwind's
- * cache lock must not be re-entered by a sample of this thread. */
-__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max)
+ * cache lock must not be re-entered by a sample of this thread. slots: as walk's. */
+__attribute__((noinline)) int hpc_unwind_here_slots(hpc_thread_priv *t, int skip, uint64_t *pcs,
+                                                    uintptr_t *slots, int max)
 {
     volatile int n = 0;
     unw_context_t ctx;
@@ -121,11 +127,11 @@ __attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint
     t->in_unwind = 1;
     if (unw_getcontext(&ctx) < 0 || unw_init_local(&c, &ctx) < 0)
         goto out;
-    /* skip this function and its caller (hpcollect_capture_context), then `skip` more */
+    /* skip this function and its caller (hpcollect_capture_context*), then `skip` more */
     for (int i = 0; i < skip + 2; i++)
         if (unw_step(&c) <= 0)
             goto out;
-    walk(t, &c, pcs, &n, max, 0);
+    walk(t, &c, pcs, &n, max, 0, slots);
 out:
     t->in_unwind = 0;
     hpc_user_blocked = user_blocked;

@@ -92,6 +92,7 @@ HPCW_EXPORT {ret} {name}({cparams})
     hpcw_call c;
 {decls}\
     hpcw_enter(&c, HPCW_FN_{name}, __builtin_return_address(0), 0);
+    c.cfa = (uintptr_t)__builtin_dwarf_cfa();
 {before}\
     {ret} rc = P{name}({cargs});
     if (rc == MPI_SUCCESS && hpcw_tracking()) {{
@@ -116,6 +117,7 @@ HPCW_EXPORT void {fname}({fparams})
     hpcw_call c;
 {decls}\
     hpcw_enter(&c, HPCW_FN_{name}, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
+    c.cfa = (uintptr_t)__builtin_dwarf_cfa();
 {before}\
     if (!real)
         real = (hpcw_{fname}fn *)hpcw_fortran_real("p{fname}");

@@ -129,6 +129,7 @@ typedef struct hpcw_call {
     uint32_t saved_state, saved_fn;
     uint64_t enter, leave;
     uintptr_t site; /* return address in the caller */
+    uintptr_t cfa;  /* the caller's stack pointer at the call (the wrapper's CFA), 0 unknown */
     MPI_Comm comm_handle;
     hpcw_comm *comm;        /* the call's communicator, looked up once */
     bool failed;            /* the MPI call returned an error: no detail records */
@@ -148,6 +149,7 @@ static inline void hpcw_enter(hpcw_call *c, uint32_t fn, void *site, uint32_t fl
     c->fn = fn;
     c->flags = flags;
     c->site = (uintptr_t)site;
+    c->cfa = 0; /* the generated wrappers set it after this */
     c->enter = 0;
     if (!t)
         return;
@@ -174,6 +176,11 @@ static inline void hpcw_enter_timed(hpcw_call *c, uint32_t fn, void *site, uint3
 
 /* Write the mpi_call record and open the write section; false if nothing was written. */
 bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm);
+
+/* The call's calling context (context.c): a cct_node id, 0 if unknown. Called by
+ * hpcw_write_call inside the write section, after hpcw_context_prepare outside it. */
+void hpcw_context_prepare(void);
+uint64_t hpcw_context(hpcw_call *c);
 
 /* End of a call: read the clock and restore the thread's state. Returns true when the
  * call is being recorded: the mpi_call record is written and the caller may add detail

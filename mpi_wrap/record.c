@@ -53,7 +53,9 @@ bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm)
         .comm = c->comm ? c->comm->id : 0,
         .flags = c->flags,
     };
+    hpcw_context_prepare();
     hpcollect_write_begin(c->t);
+    r.node = hpcw_context(c); /* may write cct_node records first */
     if (hpc_write_mpi_call(&c->t->stream, &r) < 0) {
         hpcw_dropped(c);
         hpcollect_write_end(c->t);

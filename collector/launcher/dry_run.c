@@ -137,6 +137,7 @@ static void row_preload(const hpc_opts *o, const char *program, const char *libd
     const char *ours =
         hpc_env_prepare(&env, &l) == 0 ? hpc_env_get(&env, "HPCOLLECT_PRELOAD") : NULL;
     row("preloaded", ours ? ours : "? (see the message above)");
+    hpc_env_free(&env);
 }
 
 int hpc_dry_run(const hpc_opts *o, const char *program, const char *libdir, const char *exp,

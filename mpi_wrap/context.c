@@ -59,8 +59,7 @@ __attribute__((noinline)) uint64_t hpcw_context(hpcw_call *c)
     if (e->node && e->site == c->site && e->cfa == c->cfa && e->fn == c->fn && same_stack(e))
         return e->node;
     int n = 0;
-    uint64_t node =
-        hpcollect_capture_context_slots(c->t, SKIP_TO_WRAPPER, e->slot, CTX_SLOTS, &n);
+    uint64_t node = hpcollect_capture_context_slots(c->t, SKIP_TO_WRAPPER, e->slot, CTX_SLOTS, &n);
     e->node = 0;
     if (!node || n < 1 || e->slot[0] != c->cfa - sizeof(uintptr_t))
         return 0; /* the leaf is not the wrapper's frame (called another way): no context */

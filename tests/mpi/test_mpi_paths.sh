@@ -7,8 +7,9 @@
 # MPI_Allreduce calls are phase_a's): `calltree --metrics i.mpi_time:i.mpi_other` gives
 # each path exactly the sum of its calls' durations (to the ns printed) and its number
 # of calls; `callers-callees reduce_step` attributes the same to phase_a and phase_b;
-# `functions` gives MPI_Allreduce that total as its exclusive MPI time; --ranks 1 keeps
-# rank 1's calls only.
+# `functions` gives MPI_Allreduce that total as its exclusive MPI time; `--sort
+# e.mpi_time export folded` weighs each path by its MPI time (microseconds); --ranks 1
+# keeps rank 1's calls only.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 source "$HPC_ROOT/tests/mpi/mpilibs.sh"
@@ -24,6 +25,7 @@ for lib in $MPI_LIBS; do
         "$HPANALYZE" --format json --metrics e.mpi_time:e.mpi_other "${sel[@]:2}" $lib.hpc \
             functions >fn$r.json || fail "$lib: functions"
     done
+    "$HPANALYZE" --sort e.mpi_time $lib.hpc export folded >mpi.folded || fail "$lib: export folded"
     $SYSPY - $lib <<'PY'
 import json, sys
 from hpctest import check
@@ -69,6 +71,16 @@ for suffix, ranks in (("", (0, 1)), ("1", (1,))):
         check(len(caller) == 1 and abs(caller[0]["attr_mpi_time_s"] - ns / 1e9) < 1.5e-9 and
               caller[0]["attr_mpi_other"] == n,
               f"{lib} ranks {ranks}: callers-callees reduce_step: {ph} attributed {caller}")
+    if suffix == "":
+        folded = {}
+        for line in open("mpi.folded"):
+            stack, v = line.rsplit(" ", 1)
+            folded[stack] = int(v)
+        for ph in ("phase_a", "phase_b"):
+            ns = sum(truth[r][ph][0] for r in ranks)
+            got = [v for k, v in folded.items() if k.endswith(f"main;{ph};reduce_step;MPI_Allreduce")]
+            check(got == [(ns + 500) // 1000] or (ns < 500 and got == []),
+                  f"{lib}: folded export, {ph} path: {got} us, want {ns / 1e3:.1f}")
     a = fn["MPI_Allreduce"]
     check(abs(a["excl_mpi_time_s"] - total / 1e9) < 1.5e-9 and a["excl_mpi_other"] == 100 * len(ranks),
           f"{lib} ranks {ranks}: MPI_Allreduce exclusive MPI time {a['excl_mpi_time_s']}, want {total / 1e9}")

@@ -12,8 +12,9 @@
  *   (unwinders++) and then looks for others; anybody else announces itself (others++)
  *   and then waits until no unwinder is inside. With sequentially consistent operations
  *   at least one of two racing parties sees the other: an unwinder that sees somebody
- *   gives way at once (siglongjmp back to the unwinder with HPC_UNWIND_GAVE_WAY, the
- *   sample keeps the frames found so far); the others wait only for unwinders, which
+ *   gives way at once (its dl_iterate_phdr finds nothing, so libunwind ends the step
+ *   normally and the walk stops there, HPC_UNWIND_GAVE_WAY; the sample keeps the frames
+ *   found so far); the others wait only for unwinders, which
  *   never wait for anybody, so nobody waits in a cycle. The interrupted thread's own
  *   walk (a sample in a module scan's callback, or in the program's) is no reason to
  *   give way while it is inside its callback: the lock is then held, and recursive. On
@@ -88,7 +89,12 @@ static int unwinder_iterate(hpc_thread_priv *t, int (*cb)(struct dl_phdr_info *,
     __atomic_add_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
     if (others_than(t) > 0 || load(&forking) || load(&child_stuck)) {
         __atomic_sub_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
-        siglongjmp(t->unwind_env, HPC_UNWIND_GAVE_WAY);
+        /* Give way by finding nothing: libunwind then returns "no unwind info" through
+         * its own code, releasing the locks it holds here (its register-state cache's);
+         * a siglongjmp from here would leave them held, and every later unwind of the
+         * process would wait for them for ever. The walk stops at this frame. */
+        t->gave_way = 1;
+        return 0;
     }
     int r = hpc_real.dl_iterate_phdr(cb, data);
     __atomic_sub_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);

@@ -12,8 +12,8 @@
  * loader's data are changing under libunwind's dl_iterate_phdr, and while a fork is
  * prepared (or in a child whose loader lock is stuck, dl_guard.c) it must not be
  * called: then only the leaf is kept. An unwind that meets another dl_iterate_phdr
- * caller gives way (dl_guard.c): it siglongjmps back here with HPC_UNWIND_GAVE_WAY and
- * keeps the frames found so far (HPC_STAT_UNWIND_SKIPPED).
+ * caller gives way (dl_guard.c): libunwind's lookup finds nothing, the step ends and
+ * the walk keeps the frames found so far (HPC_STAT_UNWIND_SKIPPED).
  */
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -54,6 +54,11 @@ static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int
         pcs[(*n)++] = exact ? (uint64_t)ip : (uint64_t)ip - 1;
         exact = unw_is_signal_frame(c) > 0;
         int r = unw_step(c);
+        if (t->gave_way) { /* dl_guard.c: another thread is in dl_iterate_phdr */
+            t->gave_way = 0;
+            hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
+            break;
+        }
         if (r == 0)
             break;
         if (r < 0) {
@@ -88,6 +93,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
             pcs[n++] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         return n;
     }
+    t->gave_way = 0;
     t->in_unwind = 1;
     uint64_t every = hpc_P.cfg.debug_unwind_fault;
     if (every && ++t->unwinds % every == 0)
@@ -124,6 +130,7 @@ __attribute__((noinline)) int hpc_unwind_here_slots(hpc_thread_priv *t, int skip
         count_abandoned(t, why);
         goto out;
     }
+    t->gave_way = 0;
     t->in_unwind = 1;
     if (unw_getcontext(&ctx) < 0 || unw_init_local(&c, &ctx) < 0)
         goto out;

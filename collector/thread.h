@@ -36,6 +36,7 @@ typedef struct hpc_thread_priv {
     int stream_ok;                        /* pub.stream is open */
     volatile sig_atomic_t in_handler;     /* re-entry guard of the sample handler */
     volatile sig_atomic_t in_unwind;      /* a SIGSEGV/SIGBUS now is an unwinding fault */
+    volatile sig_atomic_t gave_way;       /* dl_guard.c refused this unwind a lookup */
     volatile sig_atomic_t in_dl;          /* inside dlopen/dlclose: do not unwind */
     volatile sig_atomic_t dl_inside;      /* its calls counted in dl_guard.c's `others` */
     volatile sig_atomic_t dl_in_callback; /* ... and how many are in their callback */

@@ -14,11 +14,21 @@
 #include "exp_test.h"
 #include "job_env.h"
 
-static const char *const all_vars[] = {
-    "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
-    "PMIX_RANK",            "PMIX_SIZE",            "PMI_RANK",       "PMI_SIZE",
-    "PMI_JOBID",            "SLURM_PROCID",         "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS",
-    "SLURM_JOB_ID",         "SLURM_STEP_ID",        NULL};
+static const char *const all_vars[] = {"OMPI_COMM_WORLD_RANK",
+                                       "OMPI_COMM_WORLD_SIZE",
+                                       "PMIX_NAMESPACE",
+                                       "OMPI_MCA_ess_base_jobid",
+                                       "PMIX_RANK",
+                                       "PMIX_SIZE",
+                                       "PMI_RANK",
+                                       "PMI_SIZE",
+                                       "PMI_JOBID",
+                                       "SLURM_PROCID",
+                                       "SLURM_STEP_NUM_TASKS",
+                                       "SLURM_NTASKS",
+                                       "SLURM_JOB_ID",
+                                       "SLURM_STEP_ID",
+                                       NULL};
 
 static void clear(void)
 {
@@ -30,7 +40,8 @@ static void expect(const char *what, const char *launcher, long rank, long size,
 {
     hpc_job_env e;
     hpc_job_env_read(&e);
-    CHECK((launcher == NULL) == (e.launcher == NULL) && (!launcher || !strcmp(e.launcher, launcher)),
+    CHECK((launcher == NULL) == (e.launcher == NULL) &&
+              (!launcher || !strcmp(e.launcher, launcher)),
           "%s: launcher %s, want %s", what, e.launcher ? e.launcher : "(none)",
           launcher ? launcher : "(none)");
     CHECK(e.rank == rank && e.size == size, "%s: rank %ld size %ld, want %ld %ld", what, e.rank,
@@ -101,8 +112,16 @@ int main(int argc, char **argv)
     /* Hydra: re-run as "hydra_pmi_proxy --control-port node7:41033 --pgid 2" */
     pid_t pid = fork();
     if (pid == 0) {
-        char *args[] = {"/usr/bin/hydra_pmi_proxy", "--control-port", "node7:41033", "--rmk",
-                        "user", "--pgid", "2", "--proxy-id", "0", NULL};
+        char *args[] = {"/usr/bin/hydra_pmi_proxy",
+                        "--control-port",
+                        "node7:41033",
+                        "--rmk",
+                        "user",
+                        "--pgid",
+                        "2",
+                        "--proxy-id",
+                        "0",
+                        NULL};
         execv("/proc/self/exe", args);
         _exit(127);
     }

@@ -135,8 +135,6 @@ void hpc_last_thread_fork_child(void);
 struct dl_phdr_info;
 /* dl_iterate_phdr, counted. NOT signal-safe (as the original). */
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data);
-/* siglongjmp value to t->unwind_env when an unwind gives way to another caller */
-#define HPC_UNWIND_GAVE_WAY 2
 /* May a sample handler unwind now (libunwind calls dl_iterate_phdr)? Signal-safe. */
 int hpc_dl_unwind_ok(hpc_thread_priv *t);
 /* May this process scan its modules (or is it a child that inherited the lock held)? */

@@ -6,6 +6,7 @@
 #define HPC_COLLECTOR_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -59,6 +60,28 @@ static inline void hpc_fd_moment_begin(void)
 static inline int hpc_fd_moment_end(void)
 {
     return __atomic_sub_fetch(&hpc_P.fd_moments, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The collector's own system calls in a program thread (a stream's open and close, a
+ * chunk change, libunwind's validating read) are cancellation points: the program's
+ * pthread_cancel must not act there, between our first and last step (a thread
+ * cancelled inside hpc_thread_begin had no stream; one cancelled inside a sample
+ * handler never left it). Cancellation is held off around them and a pending cancel
+ * acts at the program's next cancellation point. glibc's pthread_setcancelstate is an
+ * atomic update of the thread's cancel word: safe in a signal handler. Returns the old
+ * state for hpc_nocancel_end.
+ */
+static inline int hpc_nocancel_begin(void)
+{
+    int old = PTHREAD_CANCEL_DISABLE;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    return old;
+}
+static inline void hpc_nocancel_end(int old)
+{
+    if (old != PTHREAD_CANCEL_DISABLE)
+        pthread_setcancelstate(old, NULL);
 }
 
 /* init.c */

@@ -228,7 +228,10 @@ static void *thread_start(void *arg)
     void *ret;
     hpc_signals_thread_init(t->inherit_blocked);
     pthread_cleanup_push(program_thread_gone, NULL);
-    if (!hpc_P.active || hpc_thread_begin(t) != 0) {
+    int cancel = hpc_nocancel_begin();
+    int begun = hpc_P.active && hpc_thread_begin(t) == 0;
+    hpc_nocancel_end(cancel);
+    if (!begun) {
         if (t->stream_ok)
             hpc_stream_close(&t->pub.stream);
         hpc_thread_free(t);

@@ -21,6 +21,20 @@
 
 #include "job.h"
 
+/*
+ * OTF2 reads one mapping table per kind and location, and a record must fit in one
+ * definition chunk (16 MiB at most). A calling-context table takes at most 5 bytes per
+ * id (global ids are 32-bit), so a location keeps its first MG_MAX_LOCATION_CCS
+ * contexts; deeper ones are written as their ancestors (evwrite.h) and the summary says
+ * so. The collector's trees reach this only after about 3 million distinct stacks in
+ * one thread.
+ */
+#define MG_MAX_LOCATION_CCS ((size_t)((OTF2_CHUNK_SIZE_MAX - 65536) / 5))
+
+/* The definition chunk size the job's largest record needs: the largest mapping table
+ * or the group of all locations, at least OTF2_CHUNK_SIZE_MIN (rank 0, all parts in). */
+uint64_t mg_defs_chunk_size(const mg_job *job);
+
 /* Write the global definitions and each location's mapping tables into archive a,
  * whose definition files are open. Returns 0, or -1 after printing an OTF2 error. */
 int mg_defs_write(mg_job *job, OTF2_Archive *a);

@@ -15,11 +15,12 @@ _Static_assert((int)MG_PAR_OPENMP == (int)OTF2_PARADIGM_OPENMP &&
 
 #define MAX_DEPTH 4096 /* deeper Enters are dropped with their Leaves */
 
-void mg_evw_init(mg_evw *x, OTF2_EvtWriter *w, mg_loc *loc)
+void mg_evw_init(mg_evw *x, OTF2_EvtWriter *w, mg_loc *loc, size_t cc_limit)
 {
     memset(x, 0, sizeof(*x));
     x->w = w;
     x->loc = loc;
+    x->cc_limit = cc_limit;
 }
 
 static void check(mg_evw *x, OTF2_ErrorCode rc)
@@ -111,6 +112,11 @@ static void sample(mg_evw *x, uint64_t t, uint32_t node, uint32_t igen)
 {
     if (node >= x->loc->ncc)
         node = 0;
+    if (node >= x->cc_limit) {
+        x->cut_samples++;
+        while (node >= x->cc_limit)
+            node = x->loc->cc[node].parent;
+    }
     uint32_t dist = unwind_distance(x, node);
     check(x, OTF2_EvtWriter_CallingContextSample(x->w, NULL, t, node, dist, igen));
 }

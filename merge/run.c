@@ -247,10 +247,12 @@ static int otf2_fail(const char *what, OTF2_ErrorCode rc)
 
 static int open_archive(run *R)
 {
-    /* small chunks: every location's writers get (and OTF2 clears) at least one, and
-     * local definition files hold only a few mapping tables */
-    R->archive = OTF2_Archive_Open(R->archive_dir, "traces", OTF2_FILEMODE_WRITE, 512 * 1024,
-                                   256 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    /* small event chunks: every location's writers get (and OTF2 clears) at least one;
+     * the definition chunk size is chosen from the data before definitions are written
+     * (mg_defs_chunk_size) */
+    R->archive =
+        OTF2_Archive_Open(R->archive_dir, "traces", OTF2_FILEMODE_WRITE, 512 * 1024,
+                          OTF2_UNDEFINED_UINT64, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!R->archive) {
         fprintf(stderr, "%s: cannot create the OTF2 archive in %s\n", MG_PROG, R->archive_dir);
         return -1;
@@ -295,7 +297,7 @@ static int merge_location(run *R, mg_loc *loc)
         return -1;
     }
     mg_evw x;
-    mg_evw_init(&x, w, loc);
+    mg_evw_init(&x, w, loc, R->opts->cc_limit);
     int rc = mg_order_mid(&o, mg_evw_event, &x);
     if (rc == 0) {
         job->replay = true;
@@ -315,7 +317,15 @@ static int merge_location(run *R, mg_loc *loc)
         fprintf(stderr, "%s: %s: sorting events in a temporary file failed: %s\n", MG_PROG,
                 loc->path ? loc->path : "?", o.err ? o.err : "?");
     loc->sum.early = o.nearly;
+    uint64_t cut = x.cut_samples;
     OTF2_ErrorCode erc = mg_evw_finish(&x);
+    if (loc->ncc > R->opts->cc_limit) { /* the definitions end where its events did */
+        mg_job_problem(job,
+                       "%s: %zu calling contexts, more than one OTF2 mapping table holds (%zu): "
+                       "%llu samples in the others are written at their nearest ancestor",
+                       loc->path, loc->ncc, R->opts->cc_limit, (unsigned long long)cut);
+        loc->ncc = R->opts->cc_limit;
+    }
     OTF2_ErrorCode crc = OTF2_Archive_CloseEvtWriter(R->archive, w);
     hpc_reader_close(r);
     if (erc != OTF2_SUCCESS)
@@ -437,6 +447,11 @@ static int write_definitions(run *R)
 {
     OTF2_ErrorCode orc = OTF2_Archive_CloseEvtFiles(R->archive);
     int bad = orc != OTF2_SUCCESS ? otf2_fail("closing OTF2 event files", orc) : 0;
+    /* collective: the primary archive (rank 0, which has every location) gives the size */
+    orc = OTF2_Archive_SetDefChunkSize(
+        R->archive, R->par->rank == 0 ? mg_defs_chunk_size(&R->job) : OTF2_UNDEFINED_UINT64);
+    if (orc != OTF2_SUCCESS)
+        bad = otf2_fail("setting the OTF2 definition chunk size", orc);
     orc = OTF2_Archive_OpenDefFiles(R->archive);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("opening OTF2 definition files", orc);

@@ -37,7 +37,7 @@ typedef struct mg_evw {
     uint64_t *macc; /* accumulated metric values by local metric id */
     size_t nmacc;
     mg_map isends, irecvs; /* requests started, not yet completed (at most 64 Ki) */
-    size_t cc_limit; /* calling contexts at or above it are written as their ancestor */
+    size_t cc_limit;       /* calling contexts at or above it are written as their ancestor */
     uint64_t nevents, late, repaired, lone_requests, cut_samples;
     OTF2_ErrorCode err; /* first OTF2 error */
 } mg_evw;

@@ -448,8 +448,8 @@ static int write_definitions(run *R)
     OTF2_ErrorCode orc = OTF2_Archive_CloseEvtFiles(R->archive);
     int bad = orc != OTF2_SUCCESS ? otf2_fail("closing OTF2 event files", orc) : 0;
     /* collective: the primary archive (rank 0, which has every location) gives the size */
-    orc = OTF2_Archive_SetDefChunkSize(
-        R->archive, R->par->rank == 0 ? mg_defs_chunk_size(&R->job) : OTF2_UNDEFINED_UINT64);
+    orc = OTF2_Archive_SetDefChunkSize(R->archive, R->par->rank == 0 ? mg_defs_chunk_size(&R->job)
+                                                                     : OTF2_UNDEFINED_UINT64);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("setting the OTF2 definition chunk size", orc);
     orc = OTF2_Archive_OpenDefFiles(R->archive);

@@ -393,7 +393,7 @@ static void thread_begin(thr *t, const char *dir, unsigned seq, uint64_t g)
 static void many_contexts(thr *t, uint64_t g)
 {
     static void (*const five[5])(void) = {synth_main, synth_compute, synth_exchange, synth_worker,
-                                         synth_kernel};
+                                          synth_kernel};
     unsigned n = O->contexts, k = 0;
     for (unsigned j = 0; j < n; j++) {
         hpc_rec_cct_node c = {6 + j, j ? 6 + (j - 1) / 5 : N_MAIN,

@@ -106,7 +106,8 @@ static void text(hpa_ctx *ctx, const hpa_func *fn, listing *L, const uint64_t *t
         if (in->line && in->file[0] && (in->line != last_line || in->file != sf_name)) {
             if (in->file != sf_name) {
                 hpa_srcfile_free(&sf);
-                hpa_srcfile_read(&sf, in->file); /* unreadable: no source text */
+                /* unreadable: no source text */
+                hpa_srcfile_read_archived(&sf, ctx->prof->exps, ctx->prof->nexps, in->file);
                 sf_name = in->file;
             }
             const char *t = hpa_srcfile_line(&sf, in->line);

@@ -11,6 +11,11 @@
  *       Clock-profiling, interval = 1000 microsecs (perf_event task-clock)
  *     Experiment started Sun Nov 22 00:36:56 2026
  *     Experiment ended: 0.672 s, exit status 0
+ *
+ * The -C comments of an experiment stand once before its first process:
+ *
+ *     Notes (hpcollect -C):
+ *       baseline, 4 ranks
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -39,6 +44,8 @@ static const char *early_reason(const hpc_proc *p)
     size_t i = 0;
     if (hpc_proc_next_of(p, HPC_K_mpi_abort, &i))
         return "it called MPI_Abort";
+    if (p->launcher_killed && !p->has_end)
+        return "hpcollect was killed, and the program with it";
     i = 0;
     bool in_mpi = hpc_proc_next_of(p, HPC_K_mpi_init, &i) != NULL;
     i = 0;
@@ -100,7 +107,12 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
     if (s->pause_signal)
         fprintf(f, "  Pause-resume signal: SIG%s%s\n", sig_abbrev(s->pause_signal),
                 s->start_paused ? " (started paused)" : "");
-    fprintf(f, "  Follow descendant processes: %s\n", onoff(s->follow));
+    if (s->follow && s->follow_regex.n)
+        fprintf(f, "  Follow descendant processes: those matching /%s/\n",
+                hpc_str_copy(s1, sizeof(s1), s->follow_regex));
+    else
+        fprintf(f, "  Follow descendant processes: %s\n", onoff(s->follow));
+    fprintf(f, "  Archiving (-a): %s\n", hpc_archive_mode_name((unsigned)s->archive));
     if (s->size_limit)
         fprintf(f, "  Size limit: %" PRIu64 " MB\n", s->size_limit >> 20);
     if (s->tend_ns)
@@ -179,6 +191,8 @@ static void json_process(hpa_json *j, const hpc_proc *p)
     hpa_json_ku64(j, "clock_interval_ns", s->clock_interval_ns);
     hpa_json_kstr(j, "clock_note", hpc_str_copy(buf, sizeof(buf), s->clock_note));
     hpa_json_ku64(j, "follow", s->follow);
+    hpa_json_kstr(j, "follow_regex", hpc_str_copy(buf, sizeof(buf), s->follow_regex));
+    hpa_json_kstr(j, "archive", hpc_archive_mode_name((unsigned)s->archive));
     hpa_json_ku64(j, "size_limit", s->size_limit);
     json_counters(j, p);
     hpa_json_ku64(j, "sample_period_ns", s->sample_period_ns);
@@ -212,6 +226,33 @@ static void csv_process(FILE *f, const hpc_exp *e, const hpc_proc *p)
     hpa_csv_field(f, buf, '\n');
 }
 
+/* Call f on each -C comment of e (NUL-terminated strings in job_begin.comments). */
+static void each_comment(const hpc_exp *e, void (*f)(void *arg, const char *c), void *arg)
+{
+    if (!e->has_job)
+        return;
+    hpc_str c = e->job.comments;
+    char buf[2048];
+    for (uint32_t i = 0; i < c.n;) {
+        uint32_t n = 0;
+        while (i + n < c.n && c.p[i + n])
+            n++;
+        hpc_str_copy(buf, sizeof(buf), (hpc_str){c.p + i, n});
+        f(arg, buf);
+        i += n + 1;
+    }
+}
+
+static void text_comment(void *arg, const char *c)
+{
+    fprintf(arg, "  %s\n", c);
+}
+
+static void json_comment(void *arg, const char *c)
+{
+    hpa_json_str(arg, c);
+}
+
 int cmd_header(hpa_ctx *ctx, int argc, char **argv)
 {
     (void)argc;
@@ -235,8 +276,19 @@ int cmd_header(hpa_ctx *ctx, int argc, char **argv)
                 hpa_json_kstr(&j, "job_id", hpc_str_copy(buf, sizeof(buf), e->job.job_id));
                 hpa_json_ki64(&j, "world_size", e->job.world_size);
             }
+            hpa_json_key(&j, "comments");
+            hpa_json_begin_arr(&j);
+            each_comment(e, json_comment, &j);
+            hpa_json_end_arr(&j);
             hpa_json_key(&j, "processes");
             hpa_json_begin_arr(&j);
+        } else if (ctx->opts.format == HPA_TEXT && e->has_job && e->job.comments.n) {
+            if (i)
+                fputc('\n', ctx->out);
+            fprintf(ctx->out, "Notes (hpcollect -C) of %s:\n", e->path);
+            each_comment(e, text_comment, ctx->out);
+            if (!i)
+                fputc('\n', ctx->out); /* the first process prints none before itself */
         }
         for (size_t k = 0; k < e->nprocs; k++) {
             if (ctx->opts.format == HPA_TEXT) {

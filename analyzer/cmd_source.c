@@ -245,7 +245,7 @@ int cmd_source(hpa_ctx *ctx, int argc, char **argv)
         return HPA_EXIT_DATA;
     }
     hpa_srcfile sf;
-    if (hpa_srcfile_read(&sf, A.file))
+    if (hpa_srcfile_read_archived(&sf, ctx->prof->exps, ctx->prof->nexps, A.file))
         fprintf(stderr, "hpanalyze: source: cannot read %s; showing the lines with samples only\n",
                 A.file);
     if (ctx->opts.format == HPA_TEXT)

@@ -102,6 +102,7 @@ int cmd_calltree(hpa_ctx *ctx, int argc, char **argv);
 int cmd_lines(hpa_ctx *ctx, int argc, char **argv);
 int cmd_header(hpa_ctx *ctx, int argc, char **argv);
 int cmd_statistics(hpa_ctx *ctx, int argc, char **argv);
+int cmd_archive(hpa_ctx *ctx, int argc, char **argv);
 int cmd_dump(hpa_ctx *ctx, int argc, char **argv);
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv);
 int cmd_omp(hpa_ctx *ctx, int argc, char **argv);

@@ -134,7 +134,7 @@ void hpa_json_double(hpa_json *j, double v)
 {
     sep(j);
     if (isfinite(v))
-        fprintf(j->f, "%.9g", v);
+        fprintf(j->f, "%.12g", v); /* ns exact up to 1000 s */
     else
         fputs("null", j->f);
 }
@@ -208,7 +208,7 @@ void hpa_csv_field(FILE *f, const char *s, char sep_)
 
 void hpa_csv_double(FILE *f, double v, char sep_)
 {
-    fprintf(f, "%.9g%c", v, sep_);
+    fprintf(f, "%.12g%c", v, sep_);
 }
 
 void hpa_csv_u64(FILE *f, uint64_t v, char sep_)
@@ -419,7 +419,7 @@ void hpa_cols_csv_row(const hpa_cols *c, FILE *f, const uint64_t *e, const uint6
         unsigned m = c->c[k].metric;
         const uint64_t *vals = pick(c->c[k].kind, e, i, a);
         uint64_t raw = vals ? vals[m] : 0;
-        fprintf(f, ",%.9g,%.9g", hpa_metric_value(c->ms, m, raw), pct(c, m, raw));
+        fprintf(f, ",%.12g,%.12g", hpa_metric_value(c->ms, m, raw), pct(c, m, raw));
     }
 }
 

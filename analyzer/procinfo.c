@@ -61,6 +61,14 @@ void hpa_end_text(const hpc_proc *p, char *buf, size_t cap)
         default:
             snprintf(buf, cap, "ended (reason %llu)", (unsigned long long)e->reason);
         }
+    } else if (p->launcher_killed) {
+        const hpc_rec_launcher_begin *l = &p->launcher_begin;
+        const char *sig = l->death_signal < 65 ? sigabbrev_np((int)l->death_signal) : NULL;
+        snprintf(
+            buf, cap,
+            "killed with its launcher: hpcollect (pid %llu) was killed while the program ran%s%s",
+            (unsigned long long)l->launcher_pid, sig ? "; the kernel sent the program SIG" : "",
+            sig ? sig : "");
     } else {
         snprintf(buf, cap, "unknown (no end record: killed or still running)");
     }
@@ -84,6 +92,10 @@ double hpa_proc_duration(const hpc_proc *p)
     if (!p->has_begin)
         return 0;
     uint64_t end = p->has_end ? p->end.time : p->has_launcher_exit ? p->launcher_exit.time : 0;
+    size_t i = 0;
+    if (!end) /* killed: the last sample point is the last time known */
+        for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_sample_point, &i));)
+            end = r->u.sample_point.time > end ? r->u.sample_point.time : end;
     return end > p->begin.time ? (double)(end - p->begin.time) * 1e-9 : 0;
 }
 

@@ -3,10 +3,14 @@
  */
 #include "srcfile.h"
 
+#include <limits.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "archive.h"
 
 int hpa_srcfile_read(hpa_srcfile *f, const char *path)
 {
@@ -60,6 +64,20 @@ int hpa_srcfile_read(hpa_srcfile *f, const char *path)
         p = e + 1;
     }
     return 0;
+}
+
+int hpa_srcfile_read_archived(hpa_srcfile *f, hpc_exp *const *exps, unsigned nexps,
+                              const char *path)
+{
+    char job[PATH_MAX], copy[PATH_MAX];
+    for (unsigned i = 0; i < nexps; i++) {
+        if (!exps[i]->nprocs)
+            continue;
+        hpa_archive_job_dir(&exps[i]->procs[0], job, sizeof(job));
+        if (hpa_archive_source(job, path, copy, sizeof(copy)) && hpa_srcfile_read(f, copy) == 0)
+            return 0;
+    }
+    return hpa_srcfile_read(f, path);
 }
 
 const char *hpa_srcfile_line(const hpa_srcfile *f, size_t no)

@@ -168,6 +168,9 @@ void hpc_dl_fork_child(void);
 
 /* descendants.c */
 void hpc_descendants_init(void); /* pthread_atfork */
+/* Is a process the collector did not see start (init.c: "<SUBEXP>.p<pid>") followed:
+ * -F on, or its executable or that name matching -F =REGEX? NOT signal-safe. */
+int hpc_follow_unexpected(void);
 
 /* util */
 uint64_t hpc_now_ns(void);

@@ -52,6 +52,8 @@ void hpc_config_init(hpc_config *cfg)
                         : !strcmp(src, "timer") ? HPC_CLOCK_CHOICE_TIMER
                                                 : HPC_CLOCK_CHOICE_AUTO;
     cfg->follow = (int)env_u64("HPCOLLECT_FOLLOW", 1);
+    env_str("HPCOLLECT_FOLLOW_REGEX", cfg->follow_regex, sizeof cfg->follow_regex, "");
+    cfg->archive = (unsigned)env_u64("HPCOLLECT_ARCHIVE", HPC_ARCHIVE_DEFAULT);
     cfg->limit_bytes = env_u64("HPCOLLECT_LIMIT_BYTES", 0);
     cfg->tstart_ns = env_u64("HPCOLLECT_TSTART_NS", 0);
     cfg->tend_ns = env_u64("HPCOLLECT_TEND_NS", 0);

@@ -19,6 +19,12 @@
  *   HPCOLLECT_CLOCK_SOURCE  auto (default) | perf | timer: force a clock source; "timer"
  *                           is how tests exercise the fallback.
  *   HPCOLLECT_FOLLOW        1 (default) follow fork/exec descendants, 0 do not.
+ *   HPCOLLECT_FOLLOW_REGEX  -F =REGEX: follow only descendants whose executable (basename)
+ *                           or sub-experiment name matches; "" = all. The others run
+ *                           with the library inert, so their own descendants are still
+ *                           matched ("<SUBEXP>.p<pid>").
+ *   HPCOLLECT_ARCHIVE       -a: enum hpc_archive_mode, recorded in the settings (the
+ *                           launcher archives at the end).
  *   HPCOLLECT_LIMIT_BYTES   -L in bytes, 0 = no limit.
  *   HPCOLLECT_TSTART_NS     -t window start, ns after process start (0 = at start).
  *   HPCOLLECT_TEND_NS       -t window end, 0 = none.
@@ -69,6 +75,8 @@ typedef struct hpc_config {
     uint64_t clock_ns;
     int clock_choice; /* enum hpc_clock_choice */
     int follow;
+    char follow_regex[1024]; /* -F =REGEX, "" = none */
+    unsigned archive;        /* -a */
     uint64_t limit_bytes;
     uint64_t tstart_ns, tend_ns;
     int mpi_trace;

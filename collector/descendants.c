@@ -12,8 +12,15 @@
  *   posix_spawn, system   the same naming for the new process; the caller goes on.
  * Anything else that starts a process with our environment (popen's internal spawn, a
  * raw clone) is caught by the new process itself (init.c, "<SUBEXP>.p<pid>").
+ *
+ * -F =REGEX follows only descendants whose executable's basename or sub-experiment name
+ * (main.x1, main.f2) matches. The others keep our libraries and settings with an owner
+ * that matches nobody ("none"), so the library in them stays inert and their own
+ * descendants are matched in turn, as "<SUBEXP>.p<pid>" (init.c).
  */
 #include <errno.h>
+#include <limits.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +128,8 @@ static char **descendant_env(char *const envp[], const char *name, int descent, 
         v[k++] = make_u64("HPCOLLECT_CLOCK_NS", c->clock_ns);
         v[k++] = make_var("HPCOLLECT_CLOCK_SOURCE", choice[c->clock_choice]);
         v[k++] = make_u64("HPCOLLECT_FOLLOW", 1);
+        v[k++] = make_var("HPCOLLECT_FOLLOW_REGEX", c->follow_regex);
+        v[k++] = make_u64("HPCOLLECT_ARCHIVE", c->archive);
         v[k++] = make_u64("HPCOLLECT_LIMIT_BYTES", c->limit_bytes);
         v[k++] = make_u64("HPCOLLECT_TSTART_NS", c->tstart_ns);
         v[k++] = make_u64("HPCOLLECT_TEND_NS", c->tend_ns);
@@ -151,6 +160,60 @@ static void free_env(char **v)
     for (size_t i = 0; v && v[i]; i++)
         free(v[i]);
     free(v);
+}
+
+/* ------------------------------------------------------------ -F =REGEX */
+
+static regex_t follow_re;
+static int follow_re_state; /* 0 not compiled yet, 1 compiled, -1 bad (follow nothing) */
+
+/* Is a descendant running exe, to be named lineage, followed? NOT signal-safe (regexec
+ * may allocate): called in normal context only. */
+static int follow_matches(const char *exe, const char *lineage)
+{
+    const hpc_config *c = &hpc_P.cfg;
+    if (!c->follow)
+        return 0;
+    if (!c->follow_regex[0])
+        return 1;
+    if (!follow_re_state)
+        follow_re_state =
+            regcomp(&follow_re, c->follow_regex, REG_EXTENDED | REG_NOSUB) == 0 ? 1 : -1;
+    if (follow_re_state < 0)
+        return 0;
+    const char *slash = strrchr(exe, '/');
+    return regexec(&follow_re, slash ? slash + 1 : exe, 0, NULL, 0) == 0 ||
+           regexec(&follow_re, lineage, 0, NULL, 0) == 0;
+}
+
+/* A descendant -F =REGEX does not follow passes our settings on, inert (see the top). */
+static char **passthrough_env(char *const envp[])
+{
+    if (!hpc_P.cfg.follow || !hpc_P.cfg.follow_regex[0])
+        return descendant_env(envp, NULL, 0, NULL);
+    return descendant_env(envp, hpc_P.name, HPC_DESCENT_SPAWN, "none");
+}
+
+static void self_exe(char *buf, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+    buf[n > 0 ? n : 0] = 0;
+}
+
+int hpc_follow_unexpected(void)
+{
+    char exe[PATH_MAX], lineage[320];
+    self_exe(exe, sizeof exe);
+    snprintf(lineage, sizeof lineage, "%s.p%ld", hpc_P.cfg.subexp, (long)getpid());
+    return follow_matches(exe, lineage);
+}
+
+/* Would the next "<name>.x<k>" descendant running path be followed? */
+static int follow_next_exec(const char *path)
+{
+    char want[320];
+    snprintf(want, sizeof want, "%s.x%u", hpc_P.name, hpc_P.exec_count + 1);
+    return follow_matches(path, want);
 }
 
 /* Make the next "<name>.x<k>" sub-experiment directory; returns 0 and its name. */
@@ -190,10 +253,12 @@ static int execve_followed(const char *path, char *const argv[], char *const env
 {
     char name[256], owner[64];
     char **env;
-    int follow = hpc_P.cfg.follow;
+    int follow = follow_next_exec(path);
     if (follow && next_exec_name(name, sizeof name) == 0) {
         snprintf(owner, sizeof owner, "pid:%ld", (long)getpid());
         env = descendant_env(envp, name, HPC_DESCENT_EXEC, owner);
+    } else if (!follow) {
+        env = passthrough_env(envp);
     } else {
         follow = 0;
         env = descendant_env(envp, NULL, 0, NULL);
@@ -371,11 +436,13 @@ static int spawn_followed(spawn_fn real, pid_t *pid, const char *path,
     if (!hpc_P.active)
         return real(pid, path, fa, attr, argv, envp);
     char name[256], owner[64];
-    int follow = hpc_P.cfg.follow;
+    int follow = follow_next_exec(path);
     char **env;
     if (follow && next_exec_name(name, sizeof name) == 0) {
         snprintf(owner, sizeof owner, "ppid:%ld", (long)getpid());
         env = descendant_env(envp, name, HPC_DESCENT_SPAWN, owner);
+    } else if (!follow) {
+        env = passthrough_env(envp);
     } else {
         follow = 0;
         env = descendant_env(envp, NULL, 0, NULL);
@@ -457,9 +524,16 @@ HPC_INTERPOSE int system(const char *cmd)
 /* ------------------------------------------------------------------- fork */
 
 static unsigned forking_k;
+static int forking_follow;
 
 static void atfork_prepare(void)
 {
+    if (hpc_P.active) { /* before any lock: regexec may allocate */
+        char exe[PATH_MAX], want[320];
+        self_exe(exe, sizeof exe);
+        snprintf(want, sizeof want, "%s.f%u", hpc_P.name, hpc_P.fork_count + 1);
+        forking_follow = follow_matches(exe, want);
+    }
     hpc_dl_fork_prepare();
     hpc_threads_lock();
     forking_k = ++hpc_P.fork_count;
@@ -486,7 +560,7 @@ static void atfork_child(void)
     hpc_stream_abandon(&hpc_P.proc);
     hpc_threads_abandon_others(NULL);
     (void)self; /* freed with the others: the child starts a fresh t0 */
-    if (!hpc_P.cfg.follow)
+    if (!forking_follow)
         return;
     char want[320], name[256], parent[256];
     snprintf(want, sizeof want, "%s.f%u", hpc_P.name, forking_k);

@@ -184,6 +184,8 @@ static void write_settings(hpc_stream *s)
         .pause_signal = (uint64_t)c->pause_sig,
         .start_paused = (uint64_t)(c->pause_sig && c->start_paused),
         .unwinder = hpc_cstr(unwinder),
+        .archive = c->archive,
+        .follow_regex = hpc_cstr(c->follow_regex),
     };
     hpc_write_settings(s, &r);
     hpc_counters_write_defs(s);
@@ -267,7 +269,7 @@ __attribute__((constructor)) static void hpc_init(void)
     if (hpc_P.cfg.owner_ok) {
         snprintf(name, sizeof name, "%s", hpc_P.cfg.subexp);
     } else {
-        if (!hpc_P.cfg.follow || unexpected_descendant(name, sizeof name) < 0)
+        if (!hpc_follow_unexpected() || unexpected_descendant(name, sizeof name) < 0)
             goto out;
         parent = hpc_P.cfg.subexp;
         descent = HPC_DESCENT_SPAWN;

@@ -76,7 +76,7 @@ static void archive_vdso(const module *m)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/vdso.so", hpc_P.dir);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
         return;
     const char *p = (const char *)m->base;

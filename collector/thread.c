@@ -228,6 +228,8 @@ static void *thread_start(void *arg)
     void *ret;
     hpc_signals_thread_init(t->inherit_blocked);
     pthread_cleanup_push(program_thread_gone, NULL);
+    /* Our setup has cancellation points (open, nanosleep): a cancel that comes now acts
+     * at the program's first one instead, once the thread is recorded (test_cancel). */
     int cancel = hpc_nocancel_begin();
     int begun = hpc_P.active && hpc_thread_begin(t) == 0;
     hpc_nocancel_end(cancel);

@@ -20,6 +20,12 @@ static const struct err_text err_texts[] = {
     [-HPC_E_INVAL] = {"HPC_E_INVAL", "invalid argument"},
     [-HPC_E_NOTFOUND] = {"HPC_E_NOTFOUND", "no such experiment"},
     [-HPC_E_CLOSED] = {"HPC_E_CLOSED", "stream not open"},
+    [-HPC_E_EXISTS] = {"HPC_E_EXISTS", "already exists"},
+    [-HPC_E_SYMLINK] = {"HPC_E_SYMLINK", "is a symbolic link (refused: never followed)"},
+    [-HPC_E_NOTEXP] = {"HPC_E_NOTEXP", "exists and is not an hpcollect experiment"},
+    [-HPC_E_NOTDIR] = {"HPC_E_NOTDIR", "exists and is not a directory"},
+    [-HPC_E_NOTOURS] = {"HPC_E_NOTOURS", "is a directory owned by another user"},
+    [-HPC_E_NOTREG] = {"HPC_E_NOTREG", "is not a regular file"},
 };
 
 static const struct err_text *err_lookup(int err)

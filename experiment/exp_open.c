@@ -235,7 +235,7 @@ static int records_load(hpc_proc *p, hpc_reader **readers, unsigned nreaders)
 /* Facts derived from the records: begin, settings, end, rank, ended_early. */
 static void proc_derive(hpc_proc *p)
 {
-    bool has_mpi_init = false, aborted = false;
+    bool has_mpi_init = false, aborted = false, has_launcher_begin = false;
     p->rank = -1;
     for (size_t i = 0; i < p->nrecords; i++) {
         const hpc_record *r = &p->records[i];
@@ -256,6 +256,10 @@ static void proc_derive(hpc_proc *p)
             p->launcher_exit = r->u.launcher_exit;
             p->has_launcher_exit = true;
             break;
+        case HPC_K_launcher_begin:
+            p->launcher_begin = r->u.launcher_begin;
+            has_launcher_begin = true;
+            break;
         case HPC_K_mpi_init:
             if (!has_mpi_init && r->u.mpi_init.rank <= INT32_MAX)
                 p->rank = (int)r->u.mpi_init.rank;
@@ -268,6 +272,7 @@ static void proc_derive(hpc_proc *p)
     }
     if (!has_mpi_init && p->has_begin && p->begin.rank >= 0 && p->begin.rank <= INT32_MAX)
         p->rank = (int)p->begin.rank;
+    p->launcher_killed = has_launcher_begin && !p->has_launcher_exit;
     p->ended_early = !p->has_end || p->end.reason == HPC_END_SIGNAL ||
                      p->end.reason == HPC_END_MPI_ABORT || aborted ||
                      (p->has_launcher_exit && !p->launcher_exit.exited);

@@ -111,6 +111,12 @@ enum hpc_err {
     HPC_E_INVAL = -7,    /* bad argument */
     HPC_E_NOTFOUND = -8, /* no such experiment, sub-experiment or file */
     HPC_E_CLOSED = -9,   /* stream not open */
+    HPC_E_EXISTS = -10,  /* the experiment to create exists already (-o without -O) */
+    HPC_E_SYMLINK = -11, /* a symbolic link where a file or directory is to be made */
+    HPC_E_NOTEXP = -12,  /* a directory to replace (-O) that is not an experiment */
+    HPC_E_NOTDIR = -13,  /* something other than a directory where one is to be made */
+    HPC_E_NOTOURS = -14, /* a directory owned by another user where ours is to be made */
+    HPC_E_NOTREG = -15,  /* not a regular file where one is expected */
 };
 
 /* Name of an error: "size limit reached", ...; never NULL. */
@@ -195,6 +201,20 @@ enum hpc_end_reason {
     HPC_END_SIGNAL = 2,
     HPC_END_MPI_ABORT = 3
 };
+
+/* What an experiment's archive holds (-a; settings.archive): bits. */
+enum hpc_archive_mode {
+    HPC_ARCHIVE_OFF = 0,
+    HPC_ARCHIVE_OBJECTS = 1, /* load objects, by build id */
+    HPC_ARCHIVE_SOURCES = 2, /* source files their debug information names */
+    HPC_ARCHIVE_USED = 4,    /* only objects (and sources) with sampled code */
+};
+#define HPC_ARCHIVE_DEFAULT HPC_ARCHIVE_OBJECTS /* gprofng's -a ldobjects */
+
+/* The -a word of a mode (off, ldobjects, src, usedldobjects, usedsrc) and back (on = src);
+ * parse returns -1 for an unknown word. */
+HPC_API const char *hpc_archive_mode_name(unsigned mode);
+HPC_API int hpc_archive_mode_parse(const char *word);
 
 /* Counter flags in counter_def.flags. */
 enum hpc_counter_flags {
@@ -588,10 +608,12 @@ typedef struct hpc_proc {
     char *name;         /* "rank0", "main", "main.f1" */
     hpc_reader *schema; /* reader of process.hpe, kept open for its schema */
     bool has_begin, has_end, has_launcher_exit;
+    bool launcher_killed;     /* launcher_begin without launcher_exit: hpcollect was killed */
     hpc_rec_proc_begin begin; /* strings point into `records` storage */
     hpc_rec_settings settings;
     hpc_rec_proc_end end;
     hpc_rec_launcher_exit launcher_exit;
+    hpc_rec_launcher_begin launcher_begin;
     int rank;         /* MPI rank (mpi_init, else proc_begin), -1 if none */
     bool ended_early; /* no proc_end, or death by signal / MPI_Abort */
     size_t nrecords;  /* every record of process.hpe and launcher.hpe, in order */
@@ -628,19 +650,32 @@ HPC_API bool hpc_str_eq(hpc_str s, const char *c);
 
 /* ----------------------------------------------------------------- layout */
 
+/* hpc_layout_job_dir flags */
+#define HPC_LAYOUT_OVERWRITE 1u /* -O: replace an existing experiment of the same name */
+#define HPC_LAYOUT_DRYRUN    2u /* -n: only say where it would go (or why not); make nothing */
+
 /*
  * Create or join the job experiment directory, race-free across concurrent launchers.
- *   dir      directory to create it in (-d), NULL = "."
- *   name     -o NAME (used as given, ".hpc" appended if missing), or NULL
+ *   dir      directory to create it in (-d), NULL = "."; for a bare name or none
+ *   name     -o NAME, or NULL: a bare name is made in dir, a name with '/' is a path
+ *            (relative to the cwd, or absolute) whose missing parent directories are
+ *            made; ".hpc" is appended if missing
  *   prog     program name for the default "<basename>.<N>.hpc"
  *   job_id   launcher job id: launchers with the same id join the same experiment
  *            (the first one creates it, under a lock, with the next free N); NULL = none
+ *   flags    HPC_LAYOUT_OVERWRITE: an existing experiment NAME (not of this job) is
+ *            emptied and reused; without it, an existing non-empty NAME is refused
+ * Nothing is created or opened through a symbolic link: a link planted as the lock file
+ * (DIR/.hpcollect.lock) or as NAME gives HPC_E_SYMLINK; a directory is used only when
+ * it is ours (HPC_E_NOTOURS, HPC_E_NOTDIR otherwise). -O replaces only an experiment
+ * (HPC_E_NOTEXP for any other directory); an existing NAME without -O is HPC_E_EXISTS.
  * On success writes the absolute path into out and returns 1 if this call created the
  * directory (the caller then writes job.hpe), 0 if it joined an existing one.
- * Returns a negative hpc_err (errno set) on failure.
+ * Returns a negative hpc_err (errno set) on failure; out then names the path refused
+ * when it is known ("" otherwise).
  */
 HPC_API int hpc_layout_job_dir(char *out, size_t cap, const char *dir, const char *name,
-                               const char *prog, const char *job_id);
+                               const char *prog, const char *job_id, unsigned flags);
 
 /*
  * Create the sub-experiment directory EXP/name; if it exists (a rerun into the same -o

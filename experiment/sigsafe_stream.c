@@ -197,7 +197,8 @@ int hpc_stream_create(hpc_stream *s, const char *path, enum hpc_stream_kind kind
         errno = EFBIG;
         return HPC_E_LIMIT;
     }
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* never through a link someone planted where our file goes (ELOOP) */
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         budget_give_back(budget, HPC_HEADER_SIZE);
         return HPC_E_IO;

@@ -411,17 +411,41 @@ static int write_paradigms(gdefs *g, OTF2_GlobalDefWriter *w)
         }                                                                                          \
     } while (0)
 
+/* The machine's name in the system tree: the host when the job ran on one, else what
+ * the hosts' names share before their numbers ("node" for node01, node02), else
+ * "cluster". */
+static char *machine_name(const mg_strtab *hosts)
+{
+    if (hosts->n == 0)
+        return mg_xstrdup("localhost");
+    const char *first = mg_strtab_get(hosts, 0);
+    if (hosts->n == 1)
+        return mg_xstrdup(first[0] ? first : "localhost");
+    size_t n = strlen(first);
+    for (size_t h = 1; h < hosts->n; h++) {
+        const char *s = mg_strtab_get(hosts, (uint32_t)h);
+        size_t k = 0;
+        while (k < n && s[k] == first[k])
+            k++;
+        n = k;
+    }
+    while (n && strchr("0123456789-_.", first[n - 1]))
+        n--;
+    return n ? mg_xstrndup(first, n) : mg_xstrdup("cluster");
+}
+
 static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
 {
     mg_job *job = g->job;
     uint64_t t0, t1;
     mg_defs_time_range(job, &t0, &t1);
     /* names of the system tree, groups and locations */
-    uint32_t machine = str(g, "machine"), cls_machine = str(g, "machine"),
-             cls_node = str(g, "node");
     mg_strtab hosts = {0};
     for (size_t i = 0; i < job->nprocs; i++)
         mg_strtab_cstr(&hosts, job->procs[i].host);
+    char *mname = machine_name(&hosts);
+    uint32_t machine = str(g, mname), cls_machine = str(g, "machine"), cls_node = str(g, "node");
+    free(mname);
     uint32_t *host_name = mg_xcalloc(hosts.n + 1, sizeof(uint32_t));
     for (size_t h = 0; h < hosts.n; h++)
         host_name[h] = str(g, mg_strtab_get(&hosts, h));
@@ -457,9 +481,13 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
         goto out;
     WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, cls_machine,
                                                     OTF2_UNDEFINED_SYSTEM_TREE_NODE));
-    for (size_t h = 0; h < hosts.n; h++)
+    WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
+    for (size_t h = 0; h < hosts.n; h++) {
         WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, (uint32_t)h + 1, host_name[h], cls_node,
                                                         0));
+        WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+            w, (uint32_t)h + 1, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
+    }
     for (size_t i = 0; i < job->nprocs; i++) {
         mg_proc *p = &job->procs[i];
         uint32_t node = mg_strtab_cstr(&hosts, p->host) + 1;
@@ -586,6 +614,11 @@ static int write_mappings(gdefs *g, OTF2_Archive *a)
                         MG_PROG, (unsigned long long)l->id);
                 return -1;
             }
+            if (l->ncc > MG_MAX_LOCATION_CCS) /* the regions added more than their half */
+                fprintf(stderr,
+                        "%s: %s: %zu calling contexts, more than one OTF2 mapping table holds "
+                        "(%zu)\n",
+                        MG_PROG, l->path ? l->path : "?", l->ncc, MG_MAX_LOCATION_CCS);
             if (write_map(dw, OTF2_MAPPING_REGION, g->region_map[i], p->nregions) ||
                 write_map(dw, OTF2_MAPPING_COMM, g->comm_map[i], p->ncomms) ||
                 write_map(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, g->ig_map[i], p->nigens) ||

@@ -24,12 +24,14 @@
 /*
  * OTF2 reads one mapping table per kind and location, and a record must fit in one
  * definition chunk (16 MiB at most). A calling-context table takes at most 5 bytes per
- * id (global ids are 32-bit), so a location keeps its first MG_MAX_LOCATION_CCS
- * contexts; deeper ones are written as their ancestors (evwrite.h) and the summary says
- * so. The collector's trees reach this only after about 3 million distinct stacks in
- * one thread.
+ * id (global ids are 32-bit): MG_MAX_LOCATION_CCS ids. Half of them are kept for the
+ * collector's nodes (the sampled stacks of one thread), half for the nodes the trace's
+ * regions add (cctx.h); a sample in a deeper sampled node is written at its nearest
+ * ancestor within (evgen.c), and the summary says how many were. The collector's trees
+ * reach this only after about 1.7 million distinct stacks in one thread.
  */
 #define MG_MAX_LOCATION_CCS ((size_t)((OTF2_CHUNK_SIZE_MAX - 65536) / 5))
+#define MG_MAX_SAMPLED_CCS  (MG_MAX_LOCATION_CCS / 2)
 
 /* The definition chunk size the job's largest record needs: the largest mapping table
  * or the group of all locations, at least OTF2_CHUNK_SIZE_MIN (rank 0, all parts in). */

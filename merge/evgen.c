@@ -136,13 +136,17 @@ typedef struct gen {
     uint64_t *node_ns, *node_n;
     size_t nnode_w;
     /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
-     * region; parallel region id -> construct region; summary keys -> entry index */
-    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo;
+     * region; parallel region id -> construct region; summary keys -> entry index; code
+     * address -> function */
+    memo fn_memo, comm_memo, omp_memo, site_memo, sum_memo, func_memo;
+    /* the latest sample in stream order: where the thread was (caller contexts) */
+    uint32_t last_node; /* UINT32_MAX: none yet */
+    uint64_t last_time; /* raw */
     /* pass 1: OpenMP thread type (omp_thread) and CPU of samples before the runtime ran */
     uint32_t omp_thread_type;
     uint64_t pre_runtime_ns;
     /* problems counted once per location */
-    uint64_t bad_comm, bad_node, bad_fn, orphan_detail;
+    uint64_t bad_comm, bad_node, cut_node, bad_fn, orphan_detail;
     uint64_t to_missing; /* messages with a rank that left no data */
     uint64_t bad_peer;   /* peers beyond their communicator */
 
@@ -163,6 +167,13 @@ static void emit(gen *g, uint64_t t, uint32_t type, uint32_t a, uint32_t b, uint
 {
     mg_ev ev = {t, g->ord++, type, a, b, c, d, e};
     g->sink(g->ctx, &ev);
+}
+
+/* Enter of a region met at caller `hint` (caller_hint() and friends; cctx.h says how the
+ * writer uses it). */
+static void emit_enter(gen *g, uint64_t t, uint32_t region, uint64_t hint)
+{
+    emit(g, t, MG_EV_ENTER, region, (uint32_t)(hint >> 32), (uint32_t)hint, 0, 0);
 }
 
 /* ------------------------------------------------------------ regions */
@@ -308,9 +319,35 @@ static void cc_reserve(mg_loc *l, size_t n)
         l->ncc = n;
 }
 
+/* A node beyond the calling contexts one OTF2 mapping table holds: only its parent is
+ * kept, for its samples to climb to an ancestor within the limit. */
+static void deep_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
+{
+    mg_loc *l = g->loc;
+    size_t limit = g->job->cc_limit, k = n->id - limit;
+    if (k > l->ndeep + MAX_NODE_GAP || n->parent >= n->id) {
+        if (g->pass == 1)
+            hpc_diag_report(g->job->diag, HPC_WARNING, l->path, offset, __FILE__, __LINE__,
+                            "CCT node id %llu out of range; ignored", (unsigned long long)n->id);
+        return;
+    }
+    if (k >= l->ndeep) {
+        size_t cap = l->ndeep;
+        mg_grow((void **)&l->deep, &cap, k + 1, sizeof(uint32_t));
+        memset(l->deep + l->ndeep, 0, (cap - l->ndeep) * sizeof(uint32_t));
+        l->ndeep = cap;
+    }
+    if (!l->deep[k])
+        l->deep[k] = (uint32_t)n->parent + 1;
+}
+
 static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
 {
     mg_loc *l = g->loc;
+    if (n->id >= g->job->cc_limit) {
+        deep_node(g, n, offset);
+        return;
+    }
     if (n->id == 0 || n->id > l->ncc + MAX_NODE_GAP) {
         if (g->pass == 1)
             hpc_diag_report(g->job->diag, HPC_WARNING, l->path, offset, __FILE__, __LINE__,
@@ -325,9 +362,17 @@ static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
     uint32_t parent =
         n->parent < n->id && (n->parent == 0 || l->cc[n->parent].depth) ? (uint32_t)n->parent : 0;
     mg_symloc where = mg_symproc_resolve(symproc(g), n->pc);
-    const char *name = mg_syms_func_name(g->job->syms, where.func);
-    c->region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func), name, "", 0,
-                               OTF2_REGION_ROLE_FUNCTION, MG_PAR_SAMPLING);
+    uint64_t region;
+    if (!mg_map_get(&g->proc->region_by_key, MG_RKEY_FUNC(where.func), &region)) {
+        /* a function region says where the function begins */
+        mg_symloc entry = mg_symproc_func_entry(symproc(g), n->pc);
+        uint32_t lineno = 0;
+        const char *file = mg_syms_line_file(g->job->syms, entry.line, &lineno);
+        region = mg_proc_region(g->proc, MG_RKEY_FUNC(where.func),
+                                mg_syms_func_name(g->job->syms, where.func), file, lineno,
+                                OTF2_REGION_ROLE_FUNCTION, MG_PAR_SAMPLING);
+    }
+    c->region = (uint32_t)region;
     c->func = where.func;
     c->parent = parent;
     c->depth = parent ? l->cc[parent].depth + 1 : 1;
@@ -338,10 +383,80 @@ static uint32_t sample_node(gen *g, uint64_t node)
 {
     if (node == 0)
         return 0;
+    if (node >= g->job->cc_limit) {
+        const mg_loc *l = g->loc;
+        g->cut_node++;
+        while (node >= g->job->cc_limit && node - g->job->cc_limit < l->ndeep &&
+               l->deep[node - g->job->cc_limit])
+            node = l->deep[node - g->job->cc_limit] - 1;
+    }
     if (node < g->loc->ncc && g->loc->cc[node].depth)
         return (uint32_t)node;
     g->bad_node++;
     return 0;
+}
+
+/*
+ * Callers of instrumented regions (ENTER hints). The collector records a call path for
+ * samples and parallel constructs, not for each MPI call or construct; their code address
+ * (the call's return address, the construct's codeptr) names the function they were met
+ * in. A hint is func << 32 | (node + 1): the caller's function and, when the stream shows
+ * it exactly, the caller's node (a sample inside an MPI call holds the interposer's frame,
+ * a parallel construct's record its path); otherwise node + 1 = 0 and the writer, which
+ * sees events in time order, looks for the function's frame (evwrite.c).
+ */
+static uint32_t func_at(gen *g, uint64_t pc)
+{
+    uint64_t v;
+    if (!pc)
+        return 0;
+    if (memo_get(&g->func_memo, pc, &v))
+        return (uint32_t)v;
+    uint32_t func = mg_symproc_resolve(symproc(g), pc - 1).func;
+    memo_put(&g->func_memo, pc, func);
+    return func;
+}
+
+static uint64_t hint_of(uint32_t func, uint32_t node)
+{
+    return ((uint64_t)func << 32) | (node == UINT32_MAX ? 0 : node + 1);
+}
+
+/* The deepest frame of function func on the path of node n, or UINT32_MAX. */
+static uint32_t frame_of(gen *g, uint32_t n, uint32_t func)
+{
+    const mg_ccnode *cc = g->loc->cc;
+    for (unsigned steps = 0; func && n < g->loc->ncc && cc[n].depth && steps < 65536; steps++) {
+        if (cc[n].func == func)
+            return n;
+        if (cc[n].depth <= 1)
+            break;
+        n = cc[n].parent;
+    }
+    return UINT32_MAX;
+}
+
+/* Hint for a region met at code address pc (0 = unknown). */
+static uint64_t caller_hint(gen *g, uint64_t pc)
+{
+    return hint_of(func_at(g, pc), UINT32_MAX);
+}
+
+/* Hint for an MPI call [enter, leave] of function `name` made at callsite: exact when the
+ * latest sample was inside the call (the interposer's frame's parent). */
+static uint64_t mpi_hint(gen *g, const char *name, uint64_t enter, uint64_t leave,
+                         uint64_t callsite)
+{
+    const mg_ccnode *cc = g->loc->cc;
+    uint32_t n = g->last_node, func = func_at(g, callsite);
+    if (n != UINT32_MAX && g->last_time >= enter && g->last_time <= leave) {
+        for (unsigned steps = 0; n < g->loc->ncc && cc[n].depth > 1 && steps < 65536; steps++) {
+            if (cc[n].func && strcmp(mg_syms_func_name(g->job->syms, cc[n].func), name) == 0)
+                return hint_of(func, cc[n].parent);
+            n = cc[n].parent;
+        }
+    }
+    return hint_of(func, UINT32_MAX);
 }
 
 /* Undefined ids below ncc (gaps) still need a definition for the mapping table. */
@@ -450,6 +565,8 @@ static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
 {
     uint32_t node = sample_node(g, s->node);
     emit(g, ct(g, s->time), MG_EV_SAMPLE, node, 0, 0, 0, 0);
+    g->last_node = node;
+    g->last_time = s->time;
     if (g->pass != 1)
         return;
     mg_tsum *t = &g->loc->sum;
@@ -466,6 +583,8 @@ static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
     uint32_t node = sample_node(g, s->node);
     emit(g, t, MG_EV_METRIC, c->metric, 0, 0, s->value, 0);
     emit(g, t, MG_EV_SAMPLE, node, c->igen, 0, 0, 0);
+    g->last_node = node;
+    g->last_time = s->time;
     if (g->pass != 1)
         return;
     g->loc->sum.counter_samples++;
@@ -564,7 +683,9 @@ static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
     g->call_region = mpi_region(g, c->fn, &g->call_fn);
     if (g->pass == 1 && g->call_fn != UINT32_MAX)
         hpa_mpi_call_open(&g->acc, g->call_fn, c);
-    emit(g, g->call_enter, MG_EV_ENTER, g->call_region, 0, 0, 0, 0);
+    uint64_t hint = mpi_hint(g, g->proc->regions[g->call_region].name, c->time_enter, c->time_leave,
+                             c->callsite);
+    emit_enter(g, g->call_enter, g->call_region, hint);
 }
 
 /* Time of a detail record: inside its call. */
@@ -652,6 +773,11 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
     uint64_t t = ct(g, r->time);
     uint32_t lregion = omp_region(g, OC_PARALLEL, r->codeptr);
     emit(g, t, MG_EV_THREAD_FORK, (uint32_t)r->team_size, 0, 0, 0, 0);
+    /* the recorded path ends in the runtime's and our callback's frames: the construct
+     * was met in codeptr's function (in both passes: caller hints remember frames) */
+    bool node_ok = r->node && r->node < g->loc->ncc && g->loc->cc[r->node].depth;
+    uint32_t func = func_at(g, r->codeptr);
+    uint64_t hint = hint_of(func, node_ok ? frame_of(g, (uint32_t)r->node, func) : UINT32_MAX);
     mg_proc *p = g->proc;
     mg_ompreg x;
     if (g->pass != 1 || omp_exec(g, r->region, &x))
@@ -664,7 +790,7 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
                        "not attributed to them",
                        p->hp ? p->hp->dir : p->name, strerror(errno));
     }
-    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0};
+    x = (mg_ompreg){lregion, g->loc->seq, r->time, 0, (uint32_t)hint, func};
     if (p->omptab)
         mg_regtab_put(p->omptab, r->region, &x);
 }
@@ -694,8 +820,12 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
             mg_map_put(&g->loc->claim_set, claim, 1);
             *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
         }
+        /* the encountering thread met the construct at the path its begin recorded */
+        uint64_t hint = omp_exec(g, r->region, &x) && x.enc_seq == g->loc->seq
+                            ? ((uint64_t)x.func << 32) | x.hint
+                            : 0;
         emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
-        emit(g, t, MG_EV_ENTER, (uint32_t)lregion, 0, 0, 0, 0);
+        emit_enter(g, t, lregion, hint);
         if (g->nitasks < MAX_ITASKS)
             g->itasks[g->nitasks] = (itask){r->region, r->time, lregion, team};
         g->nitasks++;
@@ -713,11 +843,11 @@ static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
     emit(g, t, MG_EV_TEAM_END, it->team, 0, 0, 0, 0);
 }
 
-static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te)
+static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te, uint64_t hint)
 {
     if (te < tb)
         te = tb;
-    emit(g, tb, MG_EV_ENTER, region, 0, 0, 0, 0);
+    emit_enter(g, tb, region, hint);
     emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
@@ -778,7 +908,7 @@ static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
     uint64_t end = c == OC_IMPLICIT_BARRIER
                        ? in_region_end(g, r->region, r->time_begin, r->time_end)
                        : r->time_end;
-    enter_leave(g, region, ct(g, r->time_begin), ct(g, end));
+    enter_leave(g, region, ct(g, r->time_begin), ct(g, end), caller_hint(g, r->codeptr));
 }
 
 static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
@@ -793,20 +923,20 @@ static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
         bool crit = r->kind == HPC_OMP_MUTEX_CRITICAL;
         uint32_t outer = omp_region(g, crit ? OC_CRITICAL : OC_ORDERED, r->codeptr);
         uint32_t inner = omp_region(g, crit ? OC_CRITICAL_SBLOCK : OC_ORDERED_SBLOCK, r->codeptr);
-        emit(g, tr, MG_EV_ENTER, outer, 0, 0, 0, 0);
-        emit(g, ta, MG_EV_ENTER, inner, 0, 0, 0, 0);
+        emit_enter(g, tr, outer, caller_hint(g, r->codeptr));
+        emit_enter(g, ta, inner, 0);
         emit(g, tl, MG_EV_LEAVE, inner, 0, 0, 0, 0);
         emit(g, tl, MG_EV_LEAVE, outer, 0, 0, 0, 0);
         break;
     }
     case HPC_OMP_MUTEX_NEST_LOCK:
-        enter_leave(g, omp_region(g, OC_NEST_LOCK, r->codeptr), tr, ta);
+        enter_leave(g, omp_region(g, OC_NEST_LOCK, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
         break;
     case HPC_OMP_MUTEX_ATOMIC:
-        enter_leave(g, omp_region(g, OC_ATOMIC, r->codeptr), tr, ta);
+        enter_leave(g, omp_region(g, OC_ATOMIC, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
         break;
     default:
-        enter_leave(g, omp_region(g, OC_LOCK, r->codeptr), tr, ta);
+        enter_leave(g, omp_region(g, OC_LOCK, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
         break;
     }
 }
@@ -814,7 +944,8 @@ static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
 static void omp_work(gen *g, const hpc_rec_omp_work *r)
 {
     enum omp_construct c = CONSTRUCT_OF(work_constructs, r->kind, OC_LOOP);
-    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end));
+    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end),
+                caller_hint(g, r->codeptr));
 }
 
 static void omp_task(gen *g, const hpc_rec_omp_task *r)
@@ -822,8 +953,10 @@ static void omp_task(gen *g, const hpc_rec_omp_task *r)
     if (r->event != HPC_OMP_TASK_BEGIN && r->event != HPC_OMP_TASK_END)
         return;
     uint32_t region = omp_region(g, OC_TASK, r->codeptr);
-    emit(g, ct(g, r->time), r->event == HPC_OMP_TASK_BEGIN ? MG_EV_ENTER : MG_EV_LEAVE, region, 0,
-         0, 0, 0);
+    if (r->event == HPC_OMP_TASK_BEGIN)
+        emit_enter(g, ct(g, r->time), region, caller_hint(g, r->codeptr));
+    else
+        emit(g, ct(g, r->time), MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
 /* ------------------------------------------------------------ the stream */
@@ -892,7 +1025,8 @@ static void dispatch(gen *g, const hpc_record *r)
         break;
     case HPC_K_omp_masked:
         enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
-                    ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end));
+                    ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end),
+                    caller_hint(g, r->u.omp_masked.codeptr));
         break;
     case HPC_K_omp_thread:
     case HPC_K_thread_begin:
@@ -949,6 +1083,11 @@ static void report_counts(gen *g)
                  "MPI events name a communicator the process never defined; left out of the "
                  "trace");
     report_count(g, g->bad_node, "samples name an undefined calling context; shown as <no stack>");
+    if (g->cut_node)
+        mg_job_problem(g->job,
+                       "%s: %llu samples in calling contexts beyond the %zu one OTF2 mapping "
+                       "table holds; written at their nearest ancestor within",
+                       g->loc->path, (unsigned long long)g->cut_node, g->job->cc_limit);
     report_count(g, g->bad_fn, "MPI calls name a function id without mpi_fn record");
     report_count(g, g->bad_peer,
                  "messages name a peer beyond their communicator's size; left out of the trace");
@@ -959,12 +1098,19 @@ static void report_counts(gen *g)
 
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
 {
-    gen g = {.job = job, .proc = loc->proc, .loc = loc, .pass = pass, .sink = sink, .ctx = ctx};
+    gen g = {.job = job,
+             .proc = loc->proc,
+             .loc = loc,
+             .pass = pass,
+             .sink = sink,
+             .ctx = ctx,
+             .last_node = UINT32_MAX};
     memo_init(&g.fn_memo);
     memo_init(&g.comm_memo);
     memo_init(&g.omp_memo);
     memo_init(&g.site_memo);
     memo_init(&g.sum_memo);
+    memo_init(&g.func_memo);
     cc_fill_gaps(&g);
     if (!r)
         return 0;

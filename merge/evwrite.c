@@ -15,12 +15,15 @@ _Static_assert((int)MG_PAR_OPENMP == (int)OTF2_PARADIGM_OPENMP &&
 
 #define MAX_DEPTH 4096 /* deeper Enters are dropped with their Leaves */
 
-void mg_evw_init(mg_evw *x, OTF2_EvtWriter *w, mg_loc *loc, size_t cc_limit)
+void mg_evw_init(mg_evw *x, OTF2_EvtWriter *w, mg_loc *loc, bool plain)
 {
     memset(x, 0, sizeof(*x));
     x->w = w;
     x->loc = loc;
-    x->cc_limit = cc_limit;
+    x->plain = plain;
+    x->prev_node = MG_CC_ROOT;
+    x->last_sample = MG_CC_ROOT;
+    mg_cctx_init(&x->cc, loc);
 }
 
 static void check(mg_evw *x, OTF2_ErrorCode rc)
@@ -35,22 +38,129 @@ static void drop_later(mg_evw *x, uint32_t region)
     (*mg_map_slot(&x->dropped, region, 0))++;
 }
 
-static void enter(mg_evw *x, uint64_t t, uint32_t region)
+/* ------------------------------------------------------------ hybrid */
+
+/* OTF2's unwind distance from the previous calling-context event's context to node:
+ * the nodes entered since, plus the one that made progress (their common ancestor). */
+static uint32_t unwind_distance(mg_evw *x, uint32_t node)
+{
+    uint32_t prev = x->prev_node;
+    bool first = !x->have_prev;
+    x->have_prev = true;
+    x->prev_node = node;
+    uint32_t dn = mg_cctx_depth(&x->cc, node);
+    if (first || prev == MG_CC_ROOT)
+        return dn + 1;
+    if (prev == node)
+        return 1;
+    uint32_t common = mg_cctx_common(&x->cc, prev, node);
+    if (common == MG_CC_ROOT)
+        return dn + 1; /* no common frame: all entered, the root reached */
+    return dn - mg_cctx_depth(&x->cc, common) + 1;
+}
+
+/* ------------------------------------------------------------ plain */
+
+/* Move the location's entered nodes from x->prev_node to node: Leave what is not on
+ * node's path (innermost first), Enter what is new (outermost first). */
+static void move_to(mg_evw *x, uint64_t t, uint32_t node)
+{
+    uint32_t from = x->prev_node;
+    if (from == node)
+        return;
+    uint32_t common =
+        from == MG_CC_ROOT || node == MG_CC_ROOT ? MG_CC_ROOT : mg_cctx_common(&x->cc, from, node);
+    for (uint32_t n = from; n != common; n = mg_cctx_parent(&x->cc, n))
+        check(x, OTF2_EvtWriter_Leave(x->w, NULL, t, x->loc->cc[n].region));
+    size_t k = 0;
+    for (uint32_t n = node; n != common; n = mg_cctx_parent(&x->cc, n))
+        *MG_PUSH(x->down, k, x->capdown) = n;
+    while (k)
+        check(x, OTF2_EvtWriter_Enter(x->w, NULL, t, x->loc->cc[x->down[--k]].region));
+    x->prev_node = node;
+}
+
+/* ------------------------------------------------------------ both */
+
+/* The calling context a sample at sampled node s has now. */
+static uint32_t sample_context(mg_evw *x, uint32_t s)
+{
+    if (s >= x->cc.nsampled || !x->loc->cc[s].depth)
+        s = 0;
+    s = mg_cctx_canon(&x->cc, s);
+    x->last_sample = s;
+    if (!x->depth)
+        return s;
+    const mg_evw_open *o = &x->stack[x->depth - 1];
+    return mg_cctx_graft(&x->cc, s, o->node, o->base);
+}
+
+/*
+ * The caller context of a region met in function func without an exact node (evgen.c):
+ * func's frame on the latest sample's path (it was on the stack then and still is), else
+ * func's only node in the tree (main, called once), else the frame this lookup found last
+ * time; MG_CC_ROOT when none.
+ */
+static uint32_t caller_frame(mg_evw *x, uint32_t func)
+{
+    if (!func)
+        return MG_CC_ROOT;
+    uint32_t n = mg_cctx_frame_of(&x->cc, x->last_sample, func);
+    if (n == MG_CC_ROOT)
+        n = mg_cctx_only_frame(&x->cc, func);
+    uint64_t v;
+    if (n != MG_CC_ROOT)
+        mg_map_put(&x->caller_frame, func, n);
+    else if (mg_map_get(&x->caller_frame, func, &v))
+        n = (uint32_t)v;
+    return n;
+}
+
+static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint, uint32_t func)
 {
     if (x->depth == MAX_DEPTH) {
         drop_later(x, region);
         x->repaired++;
         return;
     }
-    *MG_PUSH(x->stack, x->depth, x->capstack) = region;
-    check(x, OTF2_EvtWriter_Enter(x->w, NULL, t, region));
+    if (hint != MG_CC_ROOT && (hint >= x->cc.nsampled || !x->loc->cc[hint].depth))
+        hint = MG_CC_ROOT;
+    hint = hint != MG_CC_ROOT ? mg_cctx_canon(&x->cc, hint) : caller_frame(x, func);
+    const mg_evw_open *e = x->depth ? &x->stack[x->depth - 1] : NULL;
+    uint32_t parent, base;
+    if (hint != MG_CC_ROOT) {
+        parent = e ? mg_cctx_graft(&x->cc, hint, e->node, e->base) : hint;
+        base = hint;
+    } else {
+        parent = e ? e->node : MG_CC_ROOT;
+        base = e ? e->base : MG_CC_ROOT;
+    }
+    uint32_t node = mg_cctx_child(&x->cc, parent, region);
+    *MG_PUSH(x->stack, x->depth, x->capstack) = (mg_evw_open){region, node, base};
+    if (x->plain)
+        move_to(x, t, node);
+    else
+        check(x, OTF2_EvtWriter_CallingContextEnter(x->w, NULL, t, node, unwind_distance(x, node)));
+}
+
+/* Close the innermost open region. */
+static void close_top(mg_evw *x, uint64_t t)
+{
+    uint32_t node = x->stack[--x->depth].node;
+    if (x->plain) {
+        move_to(x, t, mg_cctx_parent(&x->cc, node));
+        return;
+    }
+    check(x, OTF2_EvtWriter_CallingContextLeave(x->w, NULL, t, node));
+    /* OTF2: the parent is the previous calling context of the next event */
+    x->have_prev = true;
+    x->prev_node = mg_cctx_parent(&x->cc, node);
 }
 
 static void leave(mg_evw *x, uint64_t t, uint32_t region)
 {
-    if (x->depth && x->stack[x->depth - 1] == region) {
-        x->depth--;
-        check(x, OTF2_EvtWriter_Leave(x->w, NULL, t, region));
+    if (x->depth && x->stack[x->depth - 1].region == region) {
+        close_top(x, t);
         return;
     }
     uint64_t *pending = mg_map_slot(&x->dropped, region, 0);
@@ -59,66 +169,27 @@ static void leave(mg_evw *x, uint64_t t, uint32_t region)
         return;
     }
     size_t k = x->depth;
-    while (k > 0 && x->stack[k - 1] != region)
+    while (k > 0 && x->stack[k - 1].region != region)
         k--;
     x->repaired++;
     if (k == 0)
         return; /* never entered */
     while (x->depth > k) {
-        uint32_t inner = x->stack[--x->depth];
-        check(x, OTF2_EvtWriter_Leave(x->w, NULL, t, inner));
-        drop_later(x, inner);
+        drop_later(x, x->stack[x->depth - 1].region);
+        close_top(x, t);
     }
-    x->depth--;
-    check(x, OTF2_EvtWriter_Leave(x->w, NULL, t, region));
-}
-
-/* OTF2's unwind distance from the previous sample's context to this one. */
-static uint32_t unwind_distance(mg_evw *x, uint32_t node)
-{
-    const mg_ccnode *cc = x->loc->cc;
-    uint32_t prev = x->prev_node;
-    bool first = !x->have_prev;
-    x->have_prev = true;
-    x->prev_node = node;
-    if (!first && prev == node)
-        return 1;
-    uint32_t dn = cc[node].depth;
-    if (first || node == 0 || prev == 0)
-        return dn + 1;
-    /* walk both up to equal depth, then together to the common ancestor */
-    uint32_t a = node, b = prev, da = dn, db = cc[prev].depth, entered = 0;
-    while (da > db) {
-        a = cc[a].parent;
-        da--;
-        entered++;
-    }
-    while (db > da) {
-        b = cc[b].parent;
-        db--;
-    }
-    while (a != b && da > 0) {
-        a = cc[a].parent;
-        b = cc[b].parent;
-        da--;
-        entered++;
-    }
-    if (a != b || da == 0)
-        return dn + 1; /* no common frame */
-    return entered + 1;
+    close_top(x, t);
 }
 
 static void sample(mg_evw *x, uint64_t t, uint32_t node, uint32_t igen)
 {
-    if (node >= x->loc->ncc)
-        node = 0;
-    if (node >= x->cc_limit) {
-        x->cut_samples++;
-        while (node >= x->cc_limit)
-            node = x->loc->cc[node].parent;
+    uint32_t cc = sample_context(x, node);
+    if (x->plain) {
+        move_to(x, t, cc);
+        return;
     }
-    uint32_t dist = unwind_distance(x, node);
-    check(x, OTF2_EvtWriter_CallingContextSample(x->w, NULL, t, node, dist, igen));
+    uint32_t dist = unwind_distance(x, cc);
+    check(x, OTF2_EvtWriter_CallingContextSample(x->w, NULL, t, cc, dist, igen));
 }
 
 static void metric(mg_evw *x, uint64_t t, uint32_t m, uint64_t delta)
@@ -159,7 +230,7 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
     OTF2_EvtWriter *w = x->w;
     switch (ev->type) {
     case MG_EV_ENTER:
-        enter(x, t, ev->a);
+        enter(x, t, ev->a, ev->c ? (uint32_t)(ev->c - 1) : MG_CC_ROOT, ev->b);
         break;
     case MG_EV_LEAVE:
         leave(x, t, ev->a);
@@ -232,10 +303,11 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
 OTF2_ErrorCode mg_evw_finish(mg_evw *x)
 {
     while (x->depth) {
-        uint32_t r = x->stack[--x->depth];
-        check(x, OTF2_EvtWriter_Leave(x->w, NULL, x->last_t, r));
+        close_top(x, x->last_t);
         x->repaired++;
     }
+    if (x->plain)
+        move_to(x, x->last_t, MG_CC_ROOT);
     mg_tsum *s = &x->loc->sum;
     s->events = x->nevents;
     if (x->any) {
@@ -245,6 +317,9 @@ OTF2_ErrorCode mg_evw_finish(mg_evw *x)
     s->repaired = x->repaired + x->late;
     s->repaired += x->lone_requests;
     free(x->stack);
+    free(x->down);
+    mg_cctx_free(&x->cc);
+    mg_map_free(&x->caller_frame);
     free(x->macc);
     mg_map_free(&x->dropped);
     mg_map_free(&x->isends);

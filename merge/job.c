@@ -250,6 +250,8 @@ static void load_facts(mg_job *job, mg_proc *p)
             : e->reason == HPC_END_MPI_ABORT ? mg_xasprintf("MPI_Abort(%lld)", (long long)e->status)
             : e->reason == HPC_END_EXEC      ? mg_xstrdup("exec")
                                              : mg_xasprintf("exit %lld", (long long)e->status);
+    } else if (hp->launcher_killed) {
+        s->end_note = mg_xstrdup("killed with its launcher (hpcollect was killed)");
     } else {
         s->end_note = mg_xstrdup("no end record (killed?)");
     }
@@ -426,6 +428,7 @@ void mg_proc_free(mg_proc *p)
         mg_loc *l = &p->locs[i];
         free(l->path);
         free(l->cc);
+        free(l->deep);
         free(l->claims);
         mg_map_free(&l->claim_set);
         mg_tsum_free(&l->sum);

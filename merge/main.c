@@ -34,6 +34,11 @@ static void usage(FILE *f)
                "      --sort-memory N  events per location sorted in memory before a temporary\n"
                "                       file is used (default 65536)\n"
                "      --stats          print merge speed and peak memory on stderr\n"
+               "      --enter-leave    write plain Enter/Leave records: MPI calls, OpenMP\n"
+               "                       constructs and the sampled functions (entered at the\n"
+               "                       first sample whose stack holds them, left at the first\n"
+               "                       event whose stack does not), for readers that take no\n"
+               "                       calling contexts; no CallingContextSample records\n"
                "  -V, --version        print the version\n"
                "  -h, --help           print this help\n"
                "\n"
@@ -63,7 +68,7 @@ int main(int argc, char **argv)
     mg_par par;
     mg_par_init(&par, &argc, &argv);
     mg_opts opts = {.progress = -1, .top = 20};
-    enum { O_PROGRESS = 256, O_NO_PROGRESS, O_TOP, O_SORT_MEMORY, O_STATS };
+    enum { O_PROGRESS = 256, O_NO_PROGRESS, O_TOP, O_SORT_MEMORY, O_STATS, O_ENTER_LEAVE };
     static const struct option longopts[] = {
         {"quiet", no_argument, NULL, 'q'},
         {"progress", no_argument, NULL, O_PROGRESS},
@@ -71,6 +76,7 @@ int main(int argc, char **argv)
         {"top", required_argument, NULL, O_TOP},
         {"sort-memory", required_argument, NULL, O_SORT_MEMORY},
         {"stats", no_argument, NULL, O_STATS},
+        {"enter-leave", no_argument, NULL, O_ENTER_LEAVE},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -90,6 +96,9 @@ int main(int argc, char **argv)
             break;
         case O_STATS:
             opts.stats = true;
+            break;
+        case O_ENTER_LEAVE:
+            opts.enter_leave = true;
             break;
         case O_TOP:
             if (!parse_count(optarg, &v) || v > 100000) {
@@ -151,12 +160,12 @@ int main(int argc, char **argv)
     hook = getenv("HPMERGE_TEST_STOP_AFTER");
     if (hook && !parse_count(hook, &opts.stop_after))
         opts.stop_after = 0;
-    /* HPMERGE_TEST_MAX_CONTEXTS=N lowers the calling contexts one location may have in
-     * OTF2 (defs.h), so tests reach the cut with small experiments */
-    opts.cc_limit = MG_MAX_LOCATION_CCS;
+    /* HPMERGE_TEST_MAX_CONTEXTS=N lowers the sampled calling contexts one location keeps
+     * (defs.h), so tests reach the cut with small experiments */
+    opts.cc_limit = MG_MAX_SAMPLED_CCS;
     hook = getenv("HPMERGE_TEST_MAX_CONTEXTS");
-    if (hook && (!parse_count(hook, &v) || v < 1 || v > MG_MAX_LOCATION_CCS))
-        v = MG_MAX_LOCATION_CCS;
+    if (hook && (!parse_count(hook, &v) || v < 1 || v > MG_MAX_SAMPLED_CCS))
+        v = MG_MAX_SAMPLED_CCS;
     if (hook)
         opts.cc_limit = v;
     struct sigaction sa = {.sa_handler = on_signal};

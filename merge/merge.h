@@ -125,7 +125,9 @@ enum mg_ev_type {
 
 /*
  * One OTF2 event, with local ids. Field use by type:
- *   ENTER/LEAVE                 a = region
+ *   ENTER                       a = region, b = caller function (symbolizer id, 0 = unknown),
+ *                               c = caller CCT node + 1 (0 = unknown; evgen.c caller hints)
+ *   LEAVE                       a = region
  *   MPI_SEND/RECV               a = peer (comm rank), b = comm, c = tag, d = bytes
  *   MPI_ISEND/IRECV             as SEND/RECV, e = request id
  *   ISEND_COMPLETE, IRECV_REQUEST, REQUEST_CANCELLED      e = request id

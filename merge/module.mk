@@ -38,6 +38,13 @@ $(OBJDIR)/tests/unit/test_merge_util.o: CFLAGS += -Imerge
 UNIT_LIBS_test_merge_util := $(OBJDIR)/merge/util.o
 $(TESTDIR)/unit/test_merge_util: $(OBJDIR)/merge/util.o
 
+# tests/merge/test_readers.sh runs the demo's MPI + OpenMP solver, built as `make demo`
+# builds it (examples/mpi.mk).
+$(TESTDIR)/merge/heat_mpi: examples/heat_mpi.c
+	@mkdir -p $(dir $@)
+	$(MPICC) -O2 -g -fopenmp -o $@ $< -lm
+CHECK_DEPS += $(TESTDIR)/merge/heat_mpi
+
 # make bench-merge (bench/merge.mk: the top Makefile includes only */module.mk)
 include bench/merge.mk
 

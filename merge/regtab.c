@@ -17,10 +17,11 @@
 #define PER_PAGE (PAGE / SLOT)
 #define NPAGES   64 /* direct-mapped by page number */
 
-/* On disk: lregion + 1 (0 = absent), enc_seq, begin, end, pad. */
+/* On disk: lregion + 1 (0 = absent), enc_seq, begin, end, hint, func. */
 typedef struct slot {
     uint32_t lregion1, enc_seq;
-    uint64_t begin, end, pad;
+    uint64_t begin, end;
+    uint32_t hint, func;
 } slot;
 _Static_assert(sizeof(slot) == SLOT, "slot size");
 
@@ -84,7 +85,7 @@ int mg_regtab_put(mg_regtab *t, uint64_t id, const mg_ompreg *r)
         return -1;
     slot *s = &p->s[id % PER_PAGE];
     t->count += s->lregion1 == 0;
-    *s = (slot){r->lregion + 1, r->enc_seq, r->begin, r->end, 0};
+    *s = (slot){r->lregion + 1, r->enc_seq, r->begin, r->end, r->hint, r->func};
     p->dirty = true;
     return 0;
 }
@@ -99,7 +100,7 @@ bool mg_regtab_get(mg_regtab *t, uint64_t id, mg_ompreg *r)
     const slot *s = &p->s[id % PER_PAGE];
     if (s->lregion1 == 0)
         return false;
-    *r = (mg_ompreg){s->lregion1 - 1, s->enc_seq, s->begin, s->end};
+    *r = (mg_ompreg){s->lregion1 - 1, s->enc_seq, s->begin, s->end, s->hint, s->func};
     return true;
 }
 

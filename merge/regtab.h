@@ -21,6 +21,8 @@ typedef struct mg_ompreg {
     uint32_t enc_seq; /* encountering thread */
     uint64_t begin;   /* raw times; end 0 until the region's end is seen */
     uint64_t end;
+    uint32_t hint; /* encountering thread's CCT node at the construct + 1, 0 = none */
+    uint32_t func; /* the function holding the construct (symbolizer id), 0 = unknown */
 } mg_ompreg;
 
 typedef struct mg_regtab mg_regtab;

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "archive.h"
 #include "defs.h"
 #include "evgen.h"
 #include "evwrite.h"
@@ -297,7 +298,7 @@ static int merge_location(run *R, mg_loc *loc)
         return -1;
     }
     mg_evw x;
-    mg_evw_init(&x, w, loc, R->opts->cc_limit);
+    mg_evw_init(&x, w, loc, R->opts->enter_leave);
     int rc = mg_order_mid(&o, mg_evw_event, &x);
     if (rc == 0) {
         job->replay = true;
@@ -317,15 +318,7 @@ static int merge_location(run *R, mg_loc *loc)
         fprintf(stderr, "%s: %s: sorting events in a temporary file failed: %s\n", MG_PROG,
                 loc->path ? loc->path : "?", o.err ? o.err : "?");
     loc->sum.early = o.nearly;
-    uint64_t cut = x.cut_samples;
     OTF2_ErrorCode erc = mg_evw_finish(&x);
-    if (loc->ncc > R->opts->cc_limit) { /* the definitions end where its events did */
-        mg_job_problem(job,
-                       "%s: %zu calling contexts, more than one OTF2 mapping table holds (%zu): "
-                       "%llu samples in the others are written at their nearest ancestor",
-                       loc->path, loc->ncc, R->opts->cc_limit, (unsigned long long)cut);
-        loc->ncc = R->opts->cc_limit;
-    }
     OTF2_ErrorCode crc = OTF2_Archive_CloseEvtWriter(R->archive, w);
     hpc_reader_close(r);
     if (erc != OTF2_SUCCESS)
@@ -511,12 +504,34 @@ static void report_done(run *R)
             job->nproblems ? " (problems listed there)" : "");
 }
 
+/*
+ * Complete the job's archive (model/archive.h) as it was collected (-a): what launchers
+ * that were killed, or ranks that died, left out is copied now, before symbols are read.
+ * Rank 0 does it; objects already there are not copied again. Problems go to the summary.
+ */
+static void complete_archive(run *R)
+{
+    const hpc_exp *e = R->job.exp;
+    unsigned mode = 0;
+    for (size_t i = 0; i < e->nprocs && !mode; i++)
+        mode = (unsigned)e->procs[i].settings.archive;
+    hpa_archive_report r;
+    if (mode && hpa_archive_exp(e, NULL, mode, &R->diag, &r) == 0 && r.objects + r.sources &&
+        !R->opts->quiet) {
+        char line[512];
+        hpa_archive_summary(&r, line, sizeof(line));
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, R->opts->exp, line);
+    }
+}
+
 int mg_run(const mg_opts *opts, mg_par *par)
 {
     run R = {.opts = opts, .par = par};
     R.diag = (hpc_diag){.report = diag_report, .ctx = &R.job, .prog = MG_PROG};
     R.t_start = mg_now();
     int bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
+    if (!bad && par->rank == 0)
+        complete_archive(&R);
     if (mg_par_max(par, bad)) {
         mg_job_close(&R.job);
         return MG_EXIT_FAIL;
@@ -526,6 +541,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
     R.job.tick = tick;
     R.job.tick_ctx = &R;
     R.job.merge_ranks = par->size;
+    R.job.cc_limit = opts->cc_limit;
     R.job.top = opts->top;
     R.progress = par->rank == 0 && (opts->progress > 0 || (opts->progress < 0 && isatty(2)));
     int rc = MG_EXIT_FAIL;

@@ -17,6 +17,7 @@ struct mg_syms {
 };
 
 struct mg_symproc {
+    hpa_symtab *st;
     hpa_modmap *map;
 };
 
@@ -42,6 +43,7 @@ void mg_syms_close(mg_syms *s)
 mg_symproc *mg_symproc_open(mg_syms *s, const hpc_proc *p)
 {
     mg_symproc *m = mg_xcalloc(1, sizeof(*m));
+    m->st = s->st;
     if (p)
         m->map = hpa_modmap_open(s->st, p);
     return m;
@@ -61,6 +63,17 @@ mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc)
         return (mg_symloc){HPA_FUNC_UNKNOWN, 0};
     hpa_loc l = hpa_modmap_resolve(m->map, pc);
     return (mg_symloc){l.func, l.line};
+}
+
+mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc)
+{
+    mg_symloc at = mg_symproc_resolve(m, pc);
+    const hpa_func *f = at.func < hpa_symtab_nfuncs(m->st) ? hpa_symtab_func(m->st, at.func) : NULL;
+    uint64_t addr;
+    if (!m->map || !f || !f->start || !hpa_modmap_file_addr(m->map, pc, &addr) || addr < f->start)
+        return (mg_symloc){at.func, 0};
+    mg_symloc entry = mg_symproc_resolve(m, pc - (addr - f->start));
+    return entry.func == at.func ? entry : (mg_symloc){at.func, 0};
 }
 
 const char *mg_syms_func_name(mg_syms *s, uint32_t func)

@@ -40,6 +40,10 @@ void mg_symproc_close(mg_symproc *m);
 /* Where pc of this process is. Never fails: unknown code has a name too. */
 mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc);
 
+/* The function of pc and the source line of that function's first instruction (its
+ * opening line, where DWARF has lines; line 0 otherwise). */
+mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc);
+
 /* Function name ("solve", "libm.so.6+0x1234", "<Unknown>"); never NULL. */
 const char *mg_syms_func_name(mg_syms *s, uint32_t func);
 /* Module basename of the function, "" for pseudo functions; never NULL. */

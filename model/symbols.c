@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "archive.h"
 #include "strtab.h"
 #include "u64map.h"
 
@@ -237,6 +238,15 @@ static void warn(hpa_symtab *st, const char *file, const char *fmt, const char *
     hpc_diag_report(st->diag, HPC_WARNING, file, HPC_NO_OFFSET, __FILE__, __LINE__, fmt, a, b);
 }
 
+/* Said of an object read from its recorded path: the archive (archive.h) had no copy. */
+static const char *no_archive(const elf_entry *e)
+{
+    return strstr(e->path, "/" HPA_ARCHIVE_OBJECTS "/")
+               ? ""
+               : "; the experiment has no archived copy (hpcollect -a archives at the run, "
+                 "hpcollect-archive EXP later, while the file is in place)";
+}
+
 static void hex(char *out, size_t cap, const uint8_t *b, size_t n)
 {
     size_t i = 0;
@@ -260,15 +270,17 @@ static void check_build_id(hpa_symtab *st, elf_entry *e)
         hex(have, sizeof(have), bits, (size_t)n);
     char msg[300];
     snprintf(msg, sizeof(msg), "build id %s differs from the recorded %s", have, want);
-    warn(st, e->path, "%s%s: the file changed since the experiment; symbols may be wrong", msg, "");
+    warn(st, e->path, "%s: the file changed since the experiment%s; symbols may be wrong", msg,
+         no_archive(e));
 }
 
 static void open_elf(hpa_symtab *st, elf_entry *e)
 {
     int fd = open(e->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        warn(st, e->path, "cannot open object file (%s); its code is shown as %s", strerror(errno),
-             e->name);
+        char why[400];
+        snprintf(why, sizeof(why), "%s)%s", strerror(errno), no_archive(e));
+        warn(st, e->path, "cannot open object file (%s; its code is shown as %s", why, e->name);
         return;
     }
     e->dwfl = dwfl_begin(&dwfl_callbacks);
@@ -326,14 +338,15 @@ static elf_entry *get_elf(hpa_symtab *st, const char *path, const char *recorded
 
 static int add_module(hpa_modmap *m, const hpc_proc *p, const hpc_rec_module_load *r, unsigned seq)
 {
-    char recorded[4096], path[4096];
+    char recorded[4096], path[4096], job[4096];
     hpc_str_copy(recorded, sizeof(recorded), r->path);
-    if (r->archived.n > 0) {
+    hpa_archive_job_dir(p, job, sizeof(job));
+    if (r->archived.n > 0) { /* the vDSO, in the process's directory */
         char arch[1024];
         hpc_str_copy(arch, sizeof(arch), r->archived);
         snprintf(path, sizeof(path), "%s/%s", p->dir, arch);
-    } else {
-        snprintf(path, sizeof(path), "%s", recorded);
+    } else if (!hpa_archive_object(job, recorded, r->build_id, path, sizeof(path))) {
+        snprintf(path, sizeof(path), "%s", recorded); /* not archived: the original */
     }
     if (r->size == 0 || r->base + r->size < r->base)
         return 0; /* nothing to map; a damaged range is ignored */

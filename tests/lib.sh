@@ -7,7 +7,9 @@ set -eu
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 HPCOLLECT="$HPC_BIN/hpcollect"
 HPANALYZE="$HPC_BIN/hpanalyze"
-HPMERGE="$HPC_BIN/hpmerge"
+HPMERGE_BIN="$HPC_BIN/hpmerge"          # the real one; $HPMERGE validates what it writes
+export HPMERGE_BIN
+HPMERGE="$HPC_ROOT/tests/hpmerge-checked"
 SYSPY=/usr/bin/python3          # Debian's python: the one with the otf2 module
 PROGS="$HPC_TESTDIR"            # compiled test programs: $PROGS/<area>/<name>
 

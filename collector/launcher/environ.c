@@ -166,6 +166,8 @@ int hpc_env_prepare(hpc_env *e, const hpc_launch *l)
     hpc_env_set(e, "HPCOLLECT_OWNER", owner);
     env_set_u64(e, "HPCOLLECT_CLOCK_NS", o->clock_ns);
     env_set_u64(e, "HPCOLLECT_FOLLOW", (uint64_t)o->follow);
+    hpc_env_set(e, "HPCOLLECT_FOLLOW_REGEX", o->follow_regex ? o->follow_regex : "");
+    env_set_u64(e, "HPCOLLECT_ARCHIVE", o->archive);
     env_set_u64(e, "HPCOLLECT_LIMIT_BYTES", o->limit_bytes);
     env_set_u64(e, "HPCOLLECT_TSTART_NS", o->tstart_ns);
     env_set_u64(e, "HPCOLLECT_TEND_NS", o->tend_ns);

@@ -2,10 +2,13 @@
  * main.c - hpcollect, the launcher: hpcollect [options] [--] program [args]
  *
  * Checks every option and the program first (nothing is created for a bad command
- * line), creates or joins the job experiment and this process's sub-experiment, runs
- * the program with libhpcollect.so preloaded and the settings in HPCOLLECT_*, and after
- * it ends records its exit status and rusage in launcher.hpe (the one record that
- * survives even a SIGKILLed program). hpcollect then ends as the program did.
+ * line; -n stops there and shows what would be collected), creates or joins the job
+ * experiment and this process's sub-experiment, runs the program with libhpcollect.so
+ * preloaded and the settings in HPCOLLECT_*. launcher.hpe gets launcher_begin when the
+ * program has started and, after it ends, launcher_exit with its exit status and rusage
+ * (the one record that survives even a SIGKILLed program; without it, launcher_begin
+ * tells that hpcollect itself was killed, and its program with it). The experiment is
+ * then archived (-a, hpcollect-archive) and hpcollect ends as the program did.
  */
 #include <elf.h>
 #include <errno.h>
@@ -13,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <spawn.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +27,7 @@
 #include "options.h"
 #include "resolve.h"
 #include "run.h"
+#include "dry_run.h"
 
 #ifndef HPC_VERSION
 #define HPC_VERSION "0.0.0"
@@ -158,10 +164,10 @@ static hpc_str cstr(const char *s)
     return (hpc_str){s, (uint32_t)strlen(s)};
 }
 
-static void write_job_begin(const char *exp, const char *id, char **argv)
+static void write_job_begin(const char *exp, const char *id, char **argv, const hpc_opts *o)
 {
     char path[PATH_MAX + 16], host[256] = "", cwd[PATH_MAX] = "";
-    static char args[32768];
+    static char args[32768], comments[HPC_MAX_COMMENTS * 1024];
     hpc_stream s;
     snprintf(path, sizeof path, "%s/%s", exp, HPC_JOB_FILE);
     gethostname(host, sizeof host - 1);
@@ -181,21 +187,36 @@ static void write_job_begin(const char *exp, const char *id, char **argv)
         .argv = join_args(argv, args, sizeof args),
         .world_size = world_size(),
         .version = cstr(HPC_VERSION),
+        .comments = join_args((char **)o->comments, comments, sizeof comments),
     };
     hpc_write_job_begin(&s, &r);
     hpc_stream_close(&s);
 }
 
-static void write_launcher_exit(const char *subdir, const hpc_child_result *c)
+/* launcher.hpe, open from the program's start to its end. */
+static int launcher_stream_open(hpc_stream *s, const char *subdir)
 {
     char path[2 * PATH_MAX];
-    hpc_stream s;
     snprintf(path, sizeof path, "%s/%s", subdir, HPC_LAUNCHER_FILE);
-    int err = hpc_stream_create(&s, path, HPC_STREAM_LAUNCHER, 0, 0, NULL, 1);
-    if (err < 0) {
-        fprintf(stderr, "hpcollect: %s: %s\n", path, hpc_strerror(err));
-        return;
-    }
+    int err = hpc_stream_create(s, path, HPC_STREAM_LAUNCHER, 0, 0, NULL, 1);
+    if (err < 0)
+        fprintf(stderr, "hpcollect: %s: %s\n", path, errno ? strerror(errno) : hpc_strerror(err));
+    return err;
+}
+
+static void write_launcher_begin(hpc_stream *s, pid_t pid)
+{
+    hpc_rec_launcher_begin r = {
+        .time = clock_ns(CLOCK_MONOTONIC),
+        .pid = (uint64_t)pid,
+        .launcher_pid = (uint64_t)getpid(),
+        .death_signal = HPC_RUN_DEATH_SIGNAL,
+    };
+    hpc_write_launcher_begin(s, &r);
+}
+
+static void write_launcher_exit(hpc_stream *s, const hpc_child_result *c)
+{
     const struct rusage *ru = &c->ru;
     hpc_rec_launcher_exit r = {
         .time = c->end_ns,
@@ -213,8 +234,7 @@ static void write_launcher_exit(const char *subdir, const hpc_child_result *c)
         .inblock = (uint64_t)ru->ru_inblock,
         .oublock = (uint64_t)ru->ru_oublock,
     };
-    hpc_write_launcher_exit(&s, &r);
-    hpc_stream_close(&s);
+    hpc_write_launcher_exit(s, &r);
 }
 
 /* The experiment's name as the user would type it: relative to the cwd when inside it. */
@@ -227,6 +247,54 @@ static const char *display_name(const char *exp)
             return exp + n + 1;
     }
     return exp;
+}
+
+/*
+ * -a: archive this launcher's processes (its founder and descendants) with
+ * hpcollect-archive from our bin/ directory, and wait for it. Objects other launchers
+ * of the job archived already are not copied again.
+ */
+static void archive_run(const hpc_opts *o, const char *exp, const char *sub)
+{
+    char tool[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", tool, sizeof tool - 32);
+    if (n <= 0)
+        return;
+    tool[n] = 0;
+    strcpy(strrchr(tool, '/') + 1, "hpcollect-archive");
+    char *argv[] = {
+        tool,        "-q",        "-a",        (char *)hpc_archive_mode_name(o->archive),
+        "--process", (char *)sub, (char *)exp, NULL};
+    extern char **environ;
+    pid_t pid;
+    int rc = posix_spawn(&pid, tool, NULL, NULL, argv, environ), status = 0;
+    if (rc == 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr,
+                "hpcollect: warning: %s: archiving failed (%s); `hpcollect-archive %s` "
+                "can do it later, while the program's files are in place\n",
+                exp, rc ? strerror(rc) : "see above", exp);
+}
+
+/* Why the experiment cannot be made, and what to do. */
+static void layout_error(const hpc_opts *o, const char *path, int err)
+{
+    const char *shown = *path ? display_name(path) : o->name ? o->name : o->dir ? o->dir : ".";
+    const char *hint = "";
+    if (err == HPC_E_EXISTS)
+        hint = "; use another -o name, or -O to replace it";
+    else if (err == HPC_E_SYMLINK)
+        hint = "; remove the link, or choose another name or directory";
+    else if (err == HPC_E_NOTEXP)
+        hint = "; -O replaces only an experiment";
+    int e = errno;
+    if (err == HPC_E_IO || err == HPC_E_NOTFOUND || err == HPC_E_INVAL)
+        fprintf(stderr, "hpcollect: cannot create the experiment %s: %s\n", shown,
+                e ? strerror(e) : hpc_strerror(err));
+    else
+        fprintf(stderr, "hpcollect: %s %s%s\n", shown, hpc_strerror(err), hint);
 }
 
 int main(int argc, char **argv)
@@ -262,14 +330,16 @@ int main(int argc, char **argv)
     char idbuf[256], want[64];
     const char *id = job_id(idbuf, sizeof idbuf);
     const char *base = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
-    int created = hpc_layout_job_dir(exp, sizeof exp, o.dir, o.name, base, id);
+    unsigned flags = (o.overwrite ? HPC_LAYOUT_OVERWRITE : 0) | (o.dry_run ? HPC_LAYOUT_DRYRUN : 0);
+    int created = hpc_layout_job_dir(exp, sizeof exp, o.dir, o.name, base, id, flags);
+    if (o.dry_run)
+        return hpc_dry_run(&o, program, libdir, exp, created);
     if (created < 0) {
-        fprintf(stderr, "hpcollect: cannot create the experiment in %s: %s\n", o.dir ? o.dir : ".",
-                errno ? strerror(errno) : hpc_strerror(created));
+        layout_error(&o, exp, created);
         return 2;
     }
     if (created)
-        write_job_begin(exp, id, argv);
+        write_job_begin(exp, id, argv, &o);
     founder_name(want, sizeof want);
     int err = hpc_layout_subexp(sub, sizeof sub, exp, want);
     if (err < 0) {
@@ -287,10 +357,22 @@ int main(int argc, char **argv)
     if (hpc_env_prepare(&env, &l) != 0)
         return 2;
 
+    hpc_stream ls;
+    int have_ls = launcher_stream_open(&ls, subdir) == 0;
+    pid_t pid;
     hpc_child_result res;
-    if (hpc_run_program(program, o.argv, env.v, &res) != 0)
+    if (hpc_run_start(program, o.argv, env.v, &pid) != 0)
         return 126;
-    write_launcher_exit(subdir, &res);
+    if (have_ls)
+        write_launcher_begin(&ls, pid);
+    if (hpc_run_wait(pid, &res) != 0)
+        return 126;
+    if (have_ls) {
+        write_launcher_exit(&ls, &res);
+        hpc_stream_close(&ls);
+    }
+    if (o.archive)
+        archive_run(&o, exp, sub);
     if (!o.quiet && created)
         fprintf(stderr, "hpcollect: experiment %s\n", display_name(exp));
     hpc_exit_like(res.status);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +54,23 @@ static int on_off(const char *val)
     return -1;
 }
 
+/* -o/-O NAME: a bare name (made in -d DIR) or a path; ".hpc" is appended if missing. */
 static int opt_name(hpc_opts *o, const char *opt, const char *val)
 {
-    if (!*val || strchr(val, '/') || !strcmp(val, ".") || !strcmp(val, ".."))
-        return bad_value(opt, val, "a directory name without '/' (e.g. run1.hpc)");
+    char buf[4096];
+    size_t n = strlen(val);
+    while (n > 1 && val[n - 1] == '/')
+        n--; /* "runs/run1.hpc/" */
+    if (n >= sizeof buf)
+        return bad_value(opt, val, "a path shorter than 4096 bytes");
+    memcpy(buf, val, n);
+    buf[n] = 0;
+    const char *base = strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return bad_value(opt, val,
+                         "an experiment name or path (e.g. run1.hpc, /scratch/me/run1.hpc)");
     o->name = val;
+    o->overwrite = !strcmp(opt, "-O");
     return 0;
 }
 
@@ -111,12 +124,30 @@ static int opt_clock(hpc_opts *o, const char *opt, const char *val)
     return 0;
 }
 
+/* -F on|off|=REGEX: follow every descendant, none, or those whose executable or
+ * sub-experiment name matches the extended regular expression. */
 static int opt_follow(hpc_opts *o, const char *opt, const char *val)
 {
+    if (val[0] == '=') {
+        regex_t re;
+        int rc = val[1] ? regcomp(&re, val + 1, REG_EXTENDED | REG_NOSUB) : REG_BADPAT;
+        if (rc != 0) {
+            char why[256] = "empty expression";
+            if (val[1])
+                regerror(rc, &re, why, sizeof why);
+            fprintf(stderr, "hpcollect: %s: bad regular expression '%s': %s\n", opt, val + 1, why);
+            return -1;
+        }
+        regfree(&re);
+        o->follow = 1;
+        o->follow_regex = val + 1;
+        return 0;
+    }
     int v = on_off(val);
     if (v < 0)
-        return bad_value(opt, val, "on|off");
+        return bad_value(opt, val, "on|off|=REGEX");
     o->follow = v;
+    o->follow_regex = NULL;
     return 0;
 }
 
@@ -136,10 +167,30 @@ static int opt_limit(hpc_opts *o, const char *opt, const char *val)
     return 0;
 }
 
-/* -t [start-]end in seconds (decimals allowed), start < end. */
+/* A -t time: seconds, or with a unit as gprofng's: "90", "90s", "1.5m" (minutes). */
+static int parse_seconds(const char *s, double *out)
+{
+    char num[64];
+    size_t n = strlen(s);
+    double scale = 1;
+    if (n == 0 || n >= sizeof num)
+        return -1;
+    memcpy(num, s, n + 1);
+    if (num[n - 1] == 's' || num[n - 1] == 'm') {
+        scale = num[n - 1] == 'm' ? 60 : 1;
+        num[n - 1] = 0;
+    }
+    if (parse_decimal(num, out) != 0)
+        return -1;
+    *out *= scale;
+    return 0;
+}
+
+/* -t [start-]end: seconds (or with an s or m unit each), start < end. */
 static int opt_window(hpc_opts *o, const char *opt, const char *val)
 {
-    const char *expected = "[start-]end in seconds, start < end (e.g. 10 or 2.5-10)";
+    const char *expected = "[start-]end in seconds, or with a unit s or m (minutes), start < end "
+                           "(e.g. 10, 2.5-10, 5m, 30s-2m)";
     char buf[128];
     if (strlen(val) >= sizeof buf)
         return bad_value(opt, val, expected);
@@ -148,15 +199,45 @@ static int opt_window(hpc_opts *o, const char *opt, const char *val)
     double start = 0, end;
     if (dash) {
         *dash = 0;
-        if (parse_decimal(buf, &start) != 0 || parse_decimal(dash + 1, &end) != 0)
+        if (parse_seconds(buf, &start) != 0 || parse_seconds(dash + 1, &end) != 0)
             return bad_value(opt, val, expected);
-    } else if (parse_decimal(buf, &end) != 0) {
+    } else if (parse_seconds(buf, &end) != 0) {
         return bad_value(opt, val, expected);
     }
     if (end <= start || end > 1e7)
         return bad_value(opt, val, expected);
     o->tstart_ns = (uint64_t)(start * 1e9 + 0.5);
     o->tend_ns = (uint64_t)(end * 1e9 + 0.5);
+    return 0;
+}
+
+/* -C COMMENT: up to HPC_MAX_COMMENTS, kept in the experiment (header shows them). */
+static int opt_comment(hpc_opts *o, const char *opt, const char *val)
+{
+    if (o->ncomments == HPC_MAX_COMMENTS) {
+        fprintf(stderr, "hpcollect: %s: at most %d comments\n", opt, HPC_MAX_COMMENTS);
+        return -1;
+    }
+    if (strlen(val) > 1000)
+        return bad_value(opt, val, "a comment of at most 1000 characters");
+    o->comments[o->ncomments++] = val;
+    return 0;
+}
+
+static int opt_dry_run(hpc_opts *o, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    o->dry_run = 1;
+    return 0;
+}
+
+/* -a off|on|ldobjects|src|usedldobjects|usedsrc: what goes into the experiment's archive. */
+static int opt_archive(hpc_opts *o, const char *opt, const char *val)
+{
+    int mode = hpc_archive_mode_parse(val);
+    if (mode < 0)
+        return bad_value(opt, val, "off|on|ldobjects|src|usedldobjects|usedsrc");
+    o->archive = (unsigned)mode;
     return 0;
 }
 
@@ -207,8 +288,11 @@ static int opt_unimplemented(hpc_opts *o, const char *opt, const char *val)
 }
 
 static const hpc_option options[] = {
-    {"-o", "NAME", opt_name, "experiment name (default <program>.<N>.hpc, next free N)"},
-    {"-d", "DIR", opt_dir, "directory to create the experiment in (default .)"},
+    {"-o", "NAME", opt_name,
+     "experiment name or path (default <program>.<N>.hpc, next free N); an existing one is "
+     "refused"},
+    {"-O", "NAME", opt_name, "as -o, replacing an existing experiment of that name"},
+    {"-d", "DIR", opt_dir, "directory for the experiment when -o gives no path (default .)"},
     {"-p", "on|off|hi|lo|<ms>", opt_clock,
      "clock profiling: on = 10 ms, hi = 1 ms, lo = 100 ms, or ms ('u' suffix: µs)"},
     {"-h", "EVENT[,INTERVAL]...", hpc_opt_counters,
@@ -219,9 +303,18 @@ static const hpc_option options[] = {
     {"-y", "SIGNAL[,r]", hpc_opt_pause_signal,
      "each SIGNAL toggles pause/resume of recording (r: start paused)"},
     {"-m", "on|off", opt_mpi, "MPI tracing (default on)"},
-    {"-F", "on|off", opt_follow, "follow fork/exec descendants (default on)"},
+    {"-F", "on|off|=REGEX", opt_follow,
+     "follow fork/exec descendants: all (default), none, or those whose executable or "
+     "sub-experiment name matches REGEX"},
     {"-L", "MB", opt_limit, "stop recording when the experiment reaches MB megabytes"},
-    {"-t", "[START-]END", opt_window, "record only between START and END seconds"},
+    {"-t", "[START-]END", opt_window,
+     "record only between START and END seconds after the start (unit s or m allowed)"},
+    {"-a", "MODE", opt_archive,
+     "archive into the experiment at the end: ldobjects (default: every load object), "
+     "usedldobjects (those with samples), src or on (and their sources), usedsrc (used objects, "
+     "sources of sampled lines), off"},
+    {"-C", "COMMENT", opt_comment, "a comment kept in the experiment (up to 10)"},
+    {"-n", NULL, opt_dry_run, "dry run: show what would be collected, run nothing"},
     {"--omp-runtime", "auto|llvm|native", opt_omp_runtime,
      "OpenMP runtime for libgomp programs (default auto)"},
     {"-q", NULL, opt_quiet, "no messages from hpcollect"},
@@ -245,6 +338,7 @@ static void set_defaults(hpc_opts *o)
     o->mpi_trace = 1;
     o->omp_runtime = "auto";
     o->sample_ns = 1000 * NS_PER_MS;
+    o->archive = HPC_ARCHIVE_DEFAULT;
 }
 
 int hpc_opts_parse(hpc_opts *o, int argc, char **argv)

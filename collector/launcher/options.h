@@ -11,28 +11,37 @@
 #include <stdint.h>
 
 #include "counter_opts.h"
+#include "experiment.h"
+
+#define HPC_MAX_COMMENTS 10 /* -C, as gprofng's collect */
 
 typedef struct hpc_opts {
-    const char *name;        /* -o, NULL = default "<prog>.<N>.hpc" */
-    const char *dir;         /* -d, NULL = current directory */
-    uint64_t clock_ns;       /* -p, 0 = off */
-    int follow;              /* -F */
-    uint64_t limit_bytes;    /* -L, 0 = none */
-    uint64_t tstart_ns;      /* -t */
-    uint64_t tend_ns;        /* 0 = none */
-    int mpi_trace;           /* -m */
-    const char *omp_runtime; /* --omp-runtime */
-    int ncounters;           /* -h */
+    const char *name;         /* -o/-O, NULL = default "<prog>.<N>.hpc" */
+    int overwrite;            /* -O */
+    const char *dir;          /* -d, NULL = current directory */
+    uint64_t clock_ns;        /* -p, 0 = off */
+    int follow;               /* -F */
+    const char *follow_regex; /* -F =REGEX, NULL = all (or none) */
+    uint64_t limit_bytes;     /* -L, 0 = none */
+    uint64_t tstart_ns;       /* -t */
+    uint64_t tend_ns;         /* 0 = none */
+    int mpi_trace;            /* -m */
+    const char *omp_runtime;  /* --omp-runtime */
+    int ncounters;            /* -h */
     hpc_counter_def counters[HPC_MAX_COUNTERS];
-    int list_counters;  /* -h list */
-    uint64_t sample_ns; /* -S, 0 = off */
-    int sample_sig;     /* -l, 0 = none */
-    int pause_sig;      /* -y, 0 = none */
-    int start_paused;   /* -y SIG,r */
-    int quiet;          /* -q */
-    int version;        /* -V */
-    int help;           /* --help */
-    char **argv;        /* the program and its arguments, NULL-terminated */
+    int list_counters;                          /* -h list */
+    uint64_t sample_ns;                         /* -S, 0 = off */
+    int sample_sig;                             /* -l, 0 = none */
+    int pause_sig;                              /* -y, 0 = none */
+    int start_paused;                           /* -y SIG,r */
+    unsigned archive;                           /* -a: enum hpc_archive_mode */
+    const char *comments[HPC_MAX_COMMENTS + 1]; /* -C, NULL-terminated */
+    int ncomments;
+    int dry_run; /* -n */
+    int quiet;   /* -q */
+    int version; /* -V */
+    int help;    /* --help */
+    char **argv; /* the program and its arguments, NULL-terminated */
 } hpc_opts;
 
 /*

@@ -1,11 +1,17 @@
 /*
  * run.c - fork/exec the program, forward signals, wait4 it, and mirror its end.
+ *
+ * The program never outlives hpcollect unnoticed: before exec the child asks the kernel
+ * for SIGKILL when its parent dies (PR_SET_PDEATHSIG, kept across exec), so a launcher
+ * killed by any signal, SIGKILL included, takes its program with it. Signals hpcollect
+ * can catch (SIGINT, SIGTERM, ...) are forwarded instead, and the program ends its own way.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,10 +52,11 @@ static unsigned long long now_ns(void)
     return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
-int hpc_run_program(const char *path, char **argv, char **envp, hpc_child_result *r)
+int hpc_run_start(const char *path, char **argv, char **envp, pid_t *out)
 {
     install_forwarding();
     fflush(NULL);
+    pid_t launcher = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "hpcollect: fork: %s\n", strerror(errno));
@@ -59,12 +66,20 @@ int hpc_run_program(const char *path, char **argv, char **envp, hpc_child_result
         /* the program gets the default dispositions hpcollect itself started with */
         for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
             signal(forwarded[i], SIG_DFL);
+        if (prctl(PR_SET_PDEATHSIG, HPC_RUN_DEATH_SIGNAL) != 0 || getppid() != launcher)
+            raise(HPC_RUN_DEATH_SIGNAL); /* the launcher is gone already */
         execve(path, argv, envp);
         int err = errno;
         fprintf(stderr, "hpcollect: %s: %s\n", argv[0], strerror(err));
         _exit(err == ENOENT ? 127 : 126);
     }
     child_pid = pid;
+    *out = pid;
+    return 0;
+}
+
+int hpc_run_wait(pid_t pid, hpc_child_result *r)
+{
     memset(r, 0, sizeof *r);
     r->pid = pid;
     while (wait4(pid, &r->status, 0, &r->ru) < 0) {

@@ -30,7 +30,10 @@ expect 2 "-L: bad value 'lots'" -L lots true
 expect 2 "-t: bad value '5-2'" -t 5-2 true
 expect 2 "-t: bad value 'soon'" -t soon true
 expect 2 "-d: /no/such/dir: No such file or directory" -d /no/such/dir true
-expect 2 "-o: bad value 'a/b'" -o a/b true
+expect 2 "-o: bad value 'a/..'" -o a/.. true
+expect 2 "-F: bad regular expression '('" -F '=(' true
+expect 2 "-a: bad value 'all'" -a all true
+expect 2 "-t: bad value '2h'" -t 2h true
 expect 2 "-m: bad value 'yes'" -m yes true
 expect 2 "--omp-runtime: bad value 'gnu'" --omp-runtime gnu true
 expect 2 "--bogus: unknown option" --bogus true
@@ -68,7 +71,7 @@ echo "ok: -q, experiment line, default names true.1.hpc and true.2.hpc"
 
 "$HPCOLLECT" -V | grep -qx "hpcollect $(cat "$HPC_ROOT/VERSION")" || fail "-V"
 "$HPCOLLECT" --help >help.txt
-for o in -o -d -p -h -S -l -y -m -F -L -t --omp-runtime -q -V --help; do
+for o in -o -O -d -p -h -S -l -y -m -F -L -t -a -C -n --omp-runtime -q -V --help; do
     grep -q -- "^  $o" help.txt || fail "--help does not list $o"
 done
 echo "ok: -V and --help (every option listed)"

@@ -56,7 +56,9 @@ def check(anchor, n, limit):
 PY
 
 "$MKJOB" big.hpc --ranks 2 --threads 1 --iters 1 --contexts 500000 >/dev/null
-"$HPMERGE" -q big.hpc 2>merge.err || fail "hpmerge big.hpc: $(cat merge.err)"
+# (HPMERGE_VALIDATE=0: the validator would read the 500 000 contexts again, 20 s; this
+# test reads them back below, and cut.hpc, the same shape, is validated)
+HPMERGE_VALIDATE=0 "$HPMERGE" -q big.hpc 2>merge.err || fail "hpmerge big.hpc: $(cat merge.err)"
 [ ! -s merge.err ] || fail "hpmerge reported problems: $(cat merge.err)"
 # (otf2-print checks calling contexts in quadratic time: 10 s for 100 000, so only the
 # OTF2 Python reader reads this one; otf2-print -Werror reads the smaller one below)
@@ -72,7 +74,7 @@ check(not bad, f'every sample has its written path ({len(bad)} differ)')
 
 "$MKJOB" cut.hpc --ranks 2 --threads 1 --iters 1 --contexts 20000 >/dev/null
 HPMERGE_TEST_MAX_CONTEXTS=3000 "$HPMERGE" -q cut.hpc 2>cut.err || fail "hpmerge cut.hpc: $(cat cut.err)"
-grep -q "20006 calling contexts, more than one OTF2 mapping table holds (3000): 35 samples" cut.err ||
+grep -q "35 samples in calling contexts beyond the 3000 one OTF2 mapping table holds; written at their nearest ancestor within" cut.err ||
     fail "stderr does not say what was cut: $(cat cut.err)"
 otf2-print --silent -Werror cut.hpc/otf2/traces.otf2 >/dev/null 2>print.err ||
     fail "otf2-print -Werror (cut): $(head -5 print.err)"
@@ -80,10 +82,10 @@ check_py "
 import json, sys; sys.path.insert(0, '.')
 import paths
 ncc, got, want = paths.check('cut.hpc/otf2/traces.otf2', 20000, 3000)
-check(ncc == 3000, f'{ncc} calling contexts defined: those below the bound')
+check(3000 <= ncc <= 3050, f'{ncc} calling contexts defined: the 3000 below the bound and the regions\' own')
 check(len(got) == len(want) == 40, f'{len(got)} of {len(want)} samples kept')
 check(got == want, 'each sample at its nearest ancestor below the bound')
 p = json.load(open('cut.hpc/summary.json'))['problems']
-check(any('35 samples in the others are written at their nearest ancestor' in x for x in p),
+check(any('35 samples in calling contexts beyond the 3000' in x for x in p),
       f'summary.json problems say so: {p}')
 "

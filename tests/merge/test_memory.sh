@@ -10,7 +10,9 @@ source "$HPC_ROOT/tests/lib.sh"
 peak() { sed -n 's/.*peak anon memory \([0-9]*\) kB.*/\1/p' "$1"; }
 for n in 10000 100000; do
     "$PROGS/merge/mkjob" long$n.hpc --ranks 2 --threads 1 --iters $n --samples 4
-    "$HPMERGE" -q --stats --sort-memory 1024 long$n.hpc 2>long$n.err || { cat long$n.err; fail "merge of $n iterations failed"; }
+    # the validator reads the 820 k events in ~8 s; the long job is the same ten times over
+    HPMERGE_VALIDATE=$([ $n = 10000 ] && echo 1 || echo 0) \
+        "$HPMERGE" -q --stats --sort-memory 1024 long$n.hpc 2>long$n.err || { cat long$n.err; fail "merge of $n iterations failed"; }
     cat long$n.err
     otf2-print --silent -Werror long$n.hpc/otf2/traces.otf2 >/dev/null 2>print.err && [ ! -s print.err ] ||
         fail "archive of $n iterations: $(head -3 print.err)"

@@ -95,6 +95,19 @@ check(t.regions[f'#pragma omp parallel @omp_imbalance.c:{par}'] == 20, 'the para
 check(t.regions[f'#pragma omp barrier @omp_imbalance.c:{bar}'] == 20, 'the explicit barrier entered by both threads, 10 times')
 check(not [r for r in t.regions if r.startswith('!\$omp')], 'no Fortran names for C code')
 check(t.count['CallingContextSample'] == x['samples'], f'{x[\"samples\"]} samples as recorded')
+# regions say where their code is; the system tree names the machine the job ran on
+import otf2, socket
+with otf2.reader.open('omp.hpc/otf2/traces.otf2') as tr:
+    d = tr.definitions
+    mains = [r for r in d.regions if r.name == 'main' and r.paradigm == otf2.Paradigm.SAMPLING]
+    mline = 1 + next(i for i, l in enumerate(src) if l.startswith('int main('))
+    # the line of the function's first instruction: its declaration's (gcc) or the
+    # opening brace's below it (clang)
+    check(len(mains) == 1 and mains[0].source_file.endswith('omp_imbalance.c')
+          and mains[0].begin_line_number in (mline, mline + 1),
+          f'function main: omp_imbalance.c:{mline} (or its brace)')
+    roots = [n for n in d.system_tree_nodes if n.parent is None]
+    check(len(roots) == 1 and roots[0].name == socket.gethostname(), 'the machine is named after the host')
 o = json.load(open('omp.omp.json'))
 s = json.load(open('omp.hpc/summary.json'))
 th = {th['thread']: th for th in s['processes'][0]['threads']}

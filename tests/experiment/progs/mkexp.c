@@ -147,7 +147,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char job[1024];
-    int rc = hpc_layout_job_dir(job, sizeof job, argv[1], NULL, "prog", NULL);
+    int rc = hpc_layout_job_dir(job, sizeof job, argv[1], NULL, "prog", NULL, 0);
     if (rc != 1)
         die("job dir", rc);
     hpc_stream s;

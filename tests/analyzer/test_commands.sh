@@ -37,14 +37,9 @@ rc=0
     fail "a bad script line: exit $rc, $(cat bad.err)"
 
 $SYSPY - "$(mark 'HOT kernel_x')" "$(mark 'CALL phase_a kernel_x')" <<'PY'
-import json, math, sys
+import json, sys
 from hpctest import check, near
 from anatest import *
-
-def rounding(*values):
-    """How far a sum may be from a total when each of values (parts and total) is
-    printed with 9 significant digits (%.9g)."""
-    return sum(0.5 * 10 ** (math.floor(math.log10(abs(v))) - 8) for v in values if v) + 1e-15
 
 HOT_X, CALL_AX = int(sys.argv[1]), int(sys.argv[2])
 E = "ph.hpc"
@@ -115,11 +110,11 @@ check(any(l.startswith("##") and "HOT spin" in l for l in tsrc.splitlines()),
 # pcs and disasm: the function's instructions hold exactly its exclusive time
 pcs = js(E, "pcs")["pcs"]
 xs = [p for p in pcs if p["function"] == "kernel_x"]
-near(sum(p["excl_cpu_s"] for p in xs), f["kernel_x"]["excl_cpu_s"], rounding(f["kernel_x"]["excl_cpu_s"], *(p["excl_cpu_s"] for p in xs)), "pcs of kernel_x sum to its time")
+near(sum(p["excl_cpu_s"] for p in xs), f["kernel_x"]["excl_cpu_s"], 1e-9, "pcs of kernel_x sum to its time")
 check(all(p["name"].startswith("kernel_x + 0x") for p in xs), "pcs names: function + offset")
 d = js(E, "disasm", "kernel_x")
 ins = d["instructions"]
-near(sum(i["excl_cpu_s"] for i in ins), f["kernel_x"]["excl_cpu_s"], rounding(f["kernel_x"]["excl_cpu_s"], *(i["excl_cpu_s"] for i in ins)), "disasm kernel_x sums to its time")
+near(sum(i["excl_cpu_s"] for i in ins), f["kernel_x"]["excl_cpu_s"], 1e-9, "disasm kernel_x sums to its time")
 hot = [i for i in ins if i["excl_cpu_s"] > 0]
 check(hot and all(i["line"] == HOT_X for i in hot), f"disasm: sampled instructions on line {HOT_X}")
 check(int(ins[0]["address"], 16) == int(d["start"], 16) and d["size"] > 0, "disasm starts at the function")
@@ -133,12 +128,11 @@ def total(*a):
     return js(E, *a, "functions")["functions"][0]["incl_cpu_s"]
 t0, t1 = total("--threads", "0"), total("--threads", "1")
 near(100 * t0 / tot, 50, 3, "--threads 0 halves the total (%)")
-near(t0 + t1, tot, rounding(t0, t1, tot), "thread 0 + thread 1 = total")
+near(t0 + t1, tot, 1e-9, "thread 0 + thread 1 = total")
 check("spin" not in funcs(E, "--threads", "0") and "kernel_x" not in funcs(E, "--threads", "1"),
       "each thread has its own functions")
 ncpu = js(E, "header")["experiments"][0]["processes"][0]["ncpus"]
-cpus = [total("--cpus", str(c)) for c in range(ncpu)]
-near(sum(cpus), tot, rounding(tot, *cpus), f"the {ncpu} cpus partition the total")
+near(sum(total("--cpus", str(c)) for c in range(ncpu)), tot, 1e-9, f"the {ncpu} cpus partition the total")
 ov = js(E, "overview")
 per = ov["processes"][0]["periods"]
 check([p["label"] for p in per[:2]] == ["A done", "B done"], f"overview periods {[p['label'] for p in per]}")

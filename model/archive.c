@@ -179,15 +179,8 @@ static int copy_in(arch *a, int src, mode_t mode, int dirfd, const char *name)
 /* Open a file to archive: a regular file, never blocking (a FIFO in its place). */
 static int open_original(const char *path, struct stat *st)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
-    return fd;
+    int fd = hpc_open_regular(path, st);
+    return fd < 0 ? -1 : fd;
 }
 
 /* ------------------------------------------------------------------ sources */

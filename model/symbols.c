@@ -276,10 +276,11 @@ static void check_build_id(hpa_symtab *st, elf_entry *e)
 
 static void open_elf(hpa_symtab *st, elf_entry *e)
 {
-    int fd = open(e->path, O_RDONLY | O_CLOEXEC);
+    int fd = hpc_open_regular(e->path, NULL);
     if (fd < 0) {
         char why[400];
-        snprintf(why, sizeof(why), "%s)%s", strerror(errno), no_archive(e));
+        snprintf(why, sizeof(why), "%s)%s",
+                 fd == HPC_E_NOTREG ? "not a regular file" : strerror(errno), no_archive(e));
         warn(st, e->path, "cannot open object file (%s; its code is shown as %s", why, e->name);
         return;
     }

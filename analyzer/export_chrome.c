@@ -15,10 +15,22 @@
  *     ...), "omp masked", explicit tasks ("omp task"), cat "OpenMP"; a worker's implicit
  *     task and implicit barrier end with their region (model/omp_model.h: libomp reports
  *     their end only at the next fork, the time between is idle);
- *   - clock samples as thread-scoped instant events ("i", cat "sample") named after the leaf
- *     function of their stack in the selected view; "sf" refers to the stack in
- *     "stackFrames". Above 200000 samples every k-th sample of a thread is kept and
- *     otherData.samples_per_event says k.
+ *   - clock samples in the format's sampling form: the top-level "samples" array, each
+ *     with its thread (pid, tid), "sf" naming its stack in "stackFrames" (the selected
+ *     view's frames) and "weight" its CPU time in microseconds. A sample stands for the CPU
+ *     time its thread used since its previous one: it is placed at the start of that much
+ *     time before its own timestamp, and an "off-CPU" sample without a stack marks where it
+ *     ends, so viewers that weigh a sample by the time to the next one of its thread
+ *     (speedscope) give each function exactly its CPU time. Above 200000 samples every k-th
+ *     sample of a thread is kept, weighing the k it stands for; otherData.samples_per_event
+ *     says k.
+ *
+ * Slice names are stable (the function, "omp parallel", "omp implicit task" ...): instance
+ * ids (region, task, wait id) and sizes are args. Times are whole microseconds, every time
+ * of a process rounded down the same way, so a slice that lies inside another in
+ * nanoseconds does so in microseconds too (ts + dur exact, no staircase in viewers). The
+ * slices of a thread are written nested: a slice that begins inside another but would end
+ * after it is cut at the other's end and says so in args.clipped_us (the time cut off).
  *
  * Timestamps are microseconds from the earliest process start, on rank 0's clock: when the
  * processes ran on several hosts, each process's times are corrected by its clock_offset
@@ -76,6 +88,14 @@ typedef struct begin {
     uint64_t time, a, b; /* begin time and two values to report */
 } begin;
 
+/* A slice of the thread being replayed, written when the thread's stream ends. */
+typedef struct xslice {
+    uint64_t b, e; /* whole microseconds from the origin */
+    const char *name, *cat;
+    char *args; /* members of "args" (JSON text), or NULL */
+    uint64_t order;
+} xslice;
+
 typedef struct chrome {
     hpa_ctx *ctx;
     hpa_profile *p;
@@ -96,6 +116,15 @@ typedef struct chrome {
     begin *begins;
     size_t nbegins, begins_cap;
     uint64_t stride, seen;
+    xslice *xs;
+    size_t nxs, capxs;
+    uint64_t sample_ns;      /* CPU time of the samples skipped (stride) since the last kept */
+    uint64_t last_sample_us; /* the thread's latest sample time written */
+    bool any_sample;
+    FILE *samples; /* the "samples" array's text (open_memstream) */
+    char *samples_buf;
+    size_t samples_len;
+    bool first_sample;
     /* messages */
     msgs sends, recvs;
     uint64_t order;
@@ -115,9 +144,16 @@ static void qstr(FILE *f, const char *s)
     hpa_json_quote(f, s, strlen(s));
 }
 
+/* Whole microseconds of a corrected time: rounding down, the same for every time, keeps
+ * the order of begins and ends. */
+static uint64_t us_of(uint64_t ns)
+{
+    return ns / 1000;
+}
+
 static void ts_text(FILE *f, const char *key, uint64_t ns)
 {
-    fprintf(f, "\"%s\":%" PRIu64 ".%03u", key, ns / 1000, (unsigned)(ns % 1000));
+    fprintf(f, "\"%s\":%" PRIu64, key, us_of(ns));
 }
 
 /* Corrected time of local t of process i, in ns from the origin (0 if before it). */
@@ -145,23 +181,80 @@ static size_t proc_index(const chrome *C, const hpa_process *pr)
     return (size_t)(pr - C->p->procs);
 }
 
-/* A complete slice; args holds the members of "args" (JSON text) or is NULL. */
+/* A complete slice of the thread being replayed; name and cat must outlive the thread's
+ * replay (static strings, the process's function names); args holds the members of "args"
+ * (JSON text) or is NULL. Written by slices_flush. */
 static void slice(chrome *C, const hpa_process *pr, const hpa_thread *t, const char *name,
                   const char *cat, uint64_t b, uint64_t e, const char *args)
 {
+    (void)t;
     size_t i = proc_index(C, pr);
     uint64_t cb = corr(C, i, b), ce = corr(C, i, e > b ? e : b);
     if (!in_window(C, cb, ce))
         return;
-    sep(C);
-    fputs("{\"name\":", C->out);
-    qstr(C->out, name);
-    fprintf(C->out, ",\"cat\":\"%s\",\"ph\":\"X\",", cat);
-    ts_text(C->out, "ts", cb);
-    fputc(',', C->out);
-    ts_text(C->out, "dur", ce - cb);
-    fprintf(C->out, ",\"pid\":%zu,\"tid\":%u,\"args\":{%s}}", i, t->seq, args ? args : "");
-    C->nslices++;
+    if (C->nxs == C->capxs) {
+        size_t cap = C->capxs ? 2 * C->capxs : 256;
+        xslice *v = realloc(C->xs, sizeof(*v) * cap);
+        if (!v) {
+            C->err = HPC_E_NOMEM;
+            return;
+        }
+        C->xs = v;
+        C->capxs = cap;
+    }
+    char *a = args ? strdup(args) : NULL;
+    if (args && !a) {
+        C->err = HPC_E_NOMEM;
+        return;
+    }
+    C->xs[C->nxs] = (xslice){us_of(cb), us_of(ce), name, cat, a, C->nxs};
+    C->nxs++;
+}
+
+/* Outer slices first: by begin, the longer first, then as recorded. */
+static int xslice_cmp(const void *pa, const void *pb)
+{
+    const xslice *a = pa, *b = pb;
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    if (a->e != b->e)
+        return a->e > b->e ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Write the thread's slices nested (see the top of the file) and forget them. */
+static void slices_flush(chrome *C, const hpa_process *pr, const hpa_thread *t)
+{
+    if (C->nxs)
+        qsort(C->xs, C->nxs, sizeof(*C->xs), xslice_cmp);
+    uint64_t *open = C->nxs ? malloc(sizeof(uint64_t) * C->nxs) : NULL; /* ends of open slices */
+    size_t depth = 0;
+    for (size_t k = 0; k < C->nxs; k++) {
+        xslice *x = &C->xs[k];
+        while (depth && open[depth - 1] <= x->b && !(open[depth - 1] == x->b && x->e == x->b))
+            depth--;
+        uint64_t clipped = 0;
+        if (depth && x->e > open[depth - 1]) {
+            clipped = x->e - open[depth - 1];
+            x->e = open[depth - 1];
+        }
+        if (open)
+            open[depth++] = x->e;
+        sep(C);
+        fputs("{\"name\":", C->out);
+        qstr(C->out, x->name);
+        fprintf(C->out,
+                ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
+                ",\"pid\":%zu,\"tid\":%u,\"args\":{%s",
+                x->cat, x->b, x->e - x->b, proc_index(C, pr), t->seq, x->args ? x->args : "");
+        if (clipped)
+            fprintf(C->out, "%s\"clipped_us\":%" PRIu64, x->args && x->args[0] ? "," : "", clipped);
+        fputs("}}", C->out);
+        free(x->args);
+        C->nslices++;
+    }
+    free(open);
+    C->nxs = 0;
 }
 
 /* ------------------------------------------------------------------ definitions */
@@ -367,25 +460,41 @@ static void write_stack_frames(chrome *C)
 
 /* ------------------------------------------------------------------ samples */
 
+static void sample_entry(chrome *C, size_t pi, uint32_t tid, uint64_t ts_us, uint32_t sf,
+                         uint64_t weight_us, uint32_t cpu)
+{
+    fprintf(C->samples, "%s\n{\"pid\":%zu,\"tid\":%u,\"ts\":%" PRIu64 ",\"cpu\":%u,",
+            C->first_sample ? "" : ",", pi, tid, ts_us, cpu);
+    C->first_sample = false;
+    if (sf)
+        fprintf(C->samples, "\"name\":\"cpu\",\"sf\":\"%u\",\"weight\":%" PRIu64 "}", sf,
+                weight_us);
+    else
+        fputs("\"name\":\"off-CPU\",\"weight\":0}", C->samples);
+}
+
 static void sample(void *arg, const hpa_path_ctx *ctx, uint64_t time, uint64_t cpu_ns, uint32_t cpu)
 {
     chrome *C = arg;
+    C->sample_ns += cpu_ns;
     if (C->seen++ % C->stride)
         return;
     size_t pi = proc_index(C, ctx->proc);
     size_t ti = (size_t)(ctx->thread - ctx->proc->threads);
     size_t bi = (size_t)(ctx->bucket - ctx->thread->buckets);
     uint32_t sf = C->bucket_sf[pi][ti][bi];
-    const char *leaf = sf ? hpa_symtab_func(C->p->syms, C->sf_func[sf])->name : "<no stack>";
-    sep(C);
-    fputs("{\"name\":", C->out);
-    qstr(C->out, leaf);
-    fputs(",\"cat\":\"sample\",\"ph\":\"i\",\"s\":\"t\",", C->out);
-    ts_text(C->out, "ts", corr(C, pi, time));
-    fprintf(C->out, ",\"pid\":%zu,\"tid\":%u", pi, ctx->thread->seq);
-    if (sf)
-        fprintf(C->out, ",\"sf\":\"%u\"", sf);
-    fprintf(C->out, ",\"args\":{\"cpu_ms\":%.3f,\"cpu\":%u}}", (double)cpu_ns * 1e-6, cpu);
+    if (!sf) /* no stack: a frame of its own, so its time is not taken for off-CPU */
+        sf = sf_of(C, 0, HPA_FUNC_NOSTACK);
+    /* the CPU time it stands for, ending at its time; never before the previous sample */
+    uint64_t end = us_of(corr(C, pi, time)), w = (C->sample_ns + 500) / 1000;
+    uint64_t start = end > w ? end - w : 0;
+    if (C->any_sample && start < C->last_sample_us)
+        start = C->last_sample_us;
+    sample_entry(C, pi, ctx->thread->seq, start, sf, end - start, cpu);
+    sample_entry(C, pi, ctx->thread->seq, end, 0, 0, cpu);
+    C->last_sample_us = end;
+    C->any_sample = true;
+    C->sample_ns = 0;
     C->ninstants++;
 }
 
@@ -648,8 +757,11 @@ static void record(void *arg, const hpa_process *pr, const hpa_thread *t, const 
     chrome *C = arg;
     if (!rec) { /* the thread's stream ended */
         flush_call(C, pr, t);
+        slices_flush(C, pr, t);
         hpa_u64map_free(&C->begins_map);
         C->nbegins = 0;
+        C->any_sample = false;
+        C->sample_ns = 0;
         return;
     }
     switch (rec->kind) {
@@ -782,6 +894,12 @@ static void chrome_free(chrome *C)
     free(C->sf_func);
     hpa_u64map_free(&C->begins_map);
     free(C->begins);
+    for (size_t k = 0; k < C->nxs; k++)
+        free(C->xs[k].args);
+    free(C->xs);
+    if (C->samples)
+        fclose(C->samples);
+    free(C->samples_buf);
     free(C->sends.v);
     free(C->recvs.v);
 }
@@ -791,7 +909,7 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
     hpa_profile *p = hpa_ctx_profile(ctx);
     if (!p)
         return HPA_EXIT_DATA;
-    chrome C = {.ctx = ctx, .p = p, .out = out, .first = true};
+    chrome C = {.ctx = ctx, .p = p, .out = out, .first = true, .first_sample = true};
     C.pi = calloc(p->nprocs + 1, sizeof(*C.pi));
     int rc = C.pi ? 0 : HPC_E_NOMEM;
     bool correct = several_hosts(p);
@@ -810,11 +928,20 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
     uint64_t nsamples = total[p->metrics.samples];
     C.stride =
         nsamples > MAX_SAMPLE_EVENTS ? (nsamples + MAX_SAMPLE_EVENTS - 1) / MAX_SAMPLE_EVENTS : 1;
+    C.samples = open_memstream(&C.samples_buf, &C.samples_len);
+    if (!C.samples) {
+        fprintf(stderr, "hpanalyze: export chrome: %s\n", hpc_strerror(HPC_E_NOMEM));
+        chrome_free(&C);
+        return HPA_EXIT_DATA;
+    }
     fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", out);
     metadata(&C);
     rc = hpa_profile_replay(p, sample, record, &C);
     if (rc == 0 && C.err == 0)
         flows(&C);
+    fputs("\n],\n\"samples\":[", out);
+    if (fflush(C.samples) == 0 && C.samples_len)
+        fwrite(C.samples_buf, 1, C.samples_len, out);
     fputs("\n],\n", out);
     write_stack_frames(&C);
     fprintf(out, ",\n\"otherData\":{\"generator\":\"hpanalyze %s\",\"view\":", HPC_VERSION);

@@ -42,3 +42,14 @@ $(ANA_T)/hybrid: tests/analyzer/progs/hybrid/hybrid.c
 CHECK_DEPS += $(ANA_T)/hybrid
 
 include bench/analyzer.mk
+
+# tests/analyzer/test_speedscope.sh loads exports into speedscope's page (npm packages of
+# tests/web/package-lock.json, installed with npm ci into $(TESTDIR)/web). Without npm or
+# the registry the stamp is not made and the test skips, saying why (web/npm.log).
+WEB_STAMP := $(TESTDIR)/web/installed
+$(WEB_STAMP): tests/web/package.json tests/web/package-lock.json
+	@mkdir -p $(dir $@)
+	@cp tests/web/package.json tests/web/package-lock.json $(dir $@)
+	@cd $(dir $@) && if PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund >npm.log 2>&1; \
+	    then touch installed; else echo "web: npm ci failed (see $(dir $@)npm.log)"; fi
+CHECK_DEPS += $(WEB_STAMP)

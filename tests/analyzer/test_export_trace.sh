@@ -6,7 +6,9 @@
 #   - chrome: the JSON parses; a track per rank and per thread of each; exactly those MPI
 #     slices per rank, "omp parallel" on the master, an implicit task per region on each
 #     team member; one flow arrow per message from its send to its receive (right ranks,
-#     tags and bytes, send before receive); one instant event per sample, stacks resolved
+#     tags and bytes, send before receive); slices in whole microseconds, nested per
+#     thread, names without instance numbers; one entry of the samples array per sample,
+#     stacks resolved, weights its CPU time
 #   - --ranks: the two ranks partition the total
 #   - html: the MPI chart's per-rank MPI and app times are the mpi report's, the OpenMP
 #     chart's per-thread work and wait are the omp report's; Chromium loads it cleanly
@@ -65,20 +67,47 @@ for i in s:
           a["args"]["bytes"] == b["args"]["bytes"] == (1000 if a["pid"] == rank_pid[0] else 2000)
           and a["ts"] <= b["ts"] and b.get("bp") == "e", f"chrome: message {i} {a['pid']}->{b['pid']} tag {a['args']['tag']}")
 check(sorted(x["args"]["tag"] for x in s.values()) == [0, 0, 1, 1, 2, 2, 3, 3], "chrome: each round's two messages")
-inst = [e for e in ev if e["ph"] == "i"]
+samples = [x for x in d["samples"] if "sf" in x]
 fn = funcs("hy.hpc")
-check(len(inst) == fn["<Total>"]["samples"] and d["otherData"]["samples_per_event"] == 1,
-      f"chrome: one instant event per sample ({len(inst)})")
+check(len(samples) == fn["<Total>"]["samples"] and d["otherData"]["samples_per_event"] == 1,
+      f"chrome: one entry of the samples array per sample ({len(samples)})")
 sf = d["stackFrames"]
 def stack(i):
     out = []
     while i:
         out.append(sf[i]["name"]); i = sf[i].get("parent")
     return out[::-1]
-burn = [e for e in inst if e["name"] == "burn"]
-check(burn and all(stack(e["sf"])[-1] == "burn" and "main" in stack(e["sf"]) for e in burn),
-      "chrome: samples in burn have stacks main ... burn")
-near(sum(e["args"]["cpu_ms"] for e in burn) / 1e3, fn["burn"]["excl_cpu_s"], 1e-3, "chrome: burn's samples add up (s)")
+burn = [x for x in samples if stack(x["sf"])[-1] == "burn"]
+check(burn and all("main" in stack(x["sf"]) for x in burn), "chrome: samples in burn have stacks main ... burn")
+near(sum(x["weight"] for x in burn) / 1e6, fn["burn"]["excl_cpu_s"], 1e-3 + len(burn) * 1e-6,
+     "chrome: burn's sample weights add up (s)")
+# a sample's weight is the time to the next entry of its thread (an off-CPU marker)
+by_thread = collections.defaultdict(list)
+for x in d["samples"]:
+    by_thread[(x["pid"], x["tid"])].append(x)
+check(all(all(a["ts"] <= b["ts"] for a, b in zip(v, v[1:])) for v in by_thread.values()),
+      "chrome: samples in time order per thread")
+check(all(b["ts"] - a["ts"] == a["weight"] for v in by_thread.values() for a, b in zip(v, v[1:]) if "sf" in a),
+      "chrome: each sample lasts its weight, then off-CPU")
+# slices: whole microseconds, nested per thread (a child ends no later than its parent)
+xs = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "X":
+        xs[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"], e["name"]))
+check(all(isinstance(e["ts"], int) and isinstance(e["dur"], int) for e in ev if e["ph"] == "X"),
+      "chrome: slices in whole microseconds")
+bad = 0
+for v in xs.values():
+    v.sort(key=lambda x: (x[0], -x[1]))
+    st = []
+    for b, e, name in v:
+        while st and st[-1] <= b and not (st[-1] == b == e):
+            st.pop()
+        bad += bool(st and e > st[-1])
+        st.append(e)
+check(bad == 0, f"chrome: slices nest per thread ({bad} overlaps)")
+check(not [e for e in ev if e["ph"] == "X" and re.search(r"[0-9]", e["name"]) and e["cat"] == "OpenMP"],
+      "chrome: OpenMP slice names carry no instance numbers")
 rt = [js("hy.hpc", "--ranks", str(r), "functions")["functions"][0]["incl_cpu_s"] for r in (0, 1)]
 check(min(rt) > 0, f"--ranks: each rank has samples {rt}")
 near(sum(rt), fn["<Total>"]["incl_cpu_s"], 1e-9, "--ranks 0 + --ranks 1 = the total")

@@ -11,25 +11,25 @@ T="$PROGS/analyzer"
 "$HPCOLLECT" -q -p hi -o stripped.hpc "$T/split_stripped" 4000000 >/dev/null
 "$HPCOLLECT" -q -p hi -o cxx.hpc "$T/demangle" >/dev/null
 $SYSPY - <<'PY'
-from hpctest import check, near
+from hpctest import check, near, near_share
 from anatest import *
 
 f = funcs("libs.hpc")
-tot = f["<Total>"]["incl_cpu_s"]
+tot, n = f["<Total>"]["incl_cpu_s"], f["<Total>"]["incl_samples"]
 for name, module in (("exe_work", "libs"), ("shared_work", "libana_shared.so"),
                      ("dl_work", "libana_dl.so")):
     check(name in f and f[name]["module"] == module, f"{name} resolved in {module}")
-    near(100 * f[name]["excl_cpu_s"] / tot, 33.3, 4.0, f"{name} share %")
+    near_share(100 * f[name]["excl_cpu_s"] / tot, 100 / 3, n, f"{name} share %", 100)
 
 f = funcs("stripped.hpc")
-tot = f["<Total>"]["incl_cpu_s"]
+tot, n = f["<Total>"]["incl_cpu_s"], f["<Total>"]["incl_samples"]
 check(not any(n in f for n in ("leaf1", "leaf2", "leaf3")), "stripped: no symbol names")
 rows = sorted((r for r in f.values() if r["name"].startswith("split_stripped+0x")),
               key=lambda r: -r["excl_cpu_s"])
 check(len(rows) >= 3, "stripped: module+offset rows %s" % [r["name"] for r in rows[:5]])
 shares = [100 * r["excl_cpu_s"] / tot for r in rows[:3]]
 for got, want in zip(shares, (50, 30, 20)):
-    near(got, want, 2.0, "stripped: one row per function, share %")
+    near_share(got, want, n, "stripped: one row per function, share %", 100)
 check(all(r["module"] == "split_stripped" for r in rows), "stripped: module named")
 
 f = funcs("cxx.hpc")

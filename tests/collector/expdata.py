@@ -23,6 +23,7 @@ class Thread:
         self.cpu_ns = 0          # sum of sample weights
         self.nodes = {}          # id -> (parent, pc)
         self.leaf_cpu = {}       # leaf node -> cpu_ns
+        self.leaf_n = {}         # leaf node -> samples
         self.stats = {}
 
     def stack(self, node):
@@ -116,6 +117,7 @@ def load(path):
             t.samples += 1
             t.cpu_ns += d["cpu_ns"]
             t.leaf_cpu[d["node"]] = t.leaf_cpu.get(d["node"], 0) + d["cpu_ns"]
+            t.leaf_n[d["node"]] = t.leaf_n.get(d["node"], 0) + 1
     return e
 
 
@@ -131,14 +133,15 @@ def symbols(exe):
     return syms
 
 
-def function_cpu(proc, exe, names):
-    """CPU ns per function of `names` by leaf pc (exclusive), for the main executable."""
+def function_cpu(proc, exe, names, samples=False):
+    """CPU ns per function of `names` by leaf pc (exclusive), for the main executable;
+    with samples=True, the number of samples instead."""
     syms = symbols(exe)
     main = [r for r in proc.all("module_load") if r["flags"] & 1][0]
     bias = main["bias"]
     cpu = {n: 0 for n in names}
     for t in proc.threads.values():
-        for node, ns in t.leaf_cpu.items():
+        for node, ns in (t.leaf_n if samples else t.leaf_cpu).items():
             if not node:
                 continue
             pc = t.nodes[node][1] - bias

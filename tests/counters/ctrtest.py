@@ -5,7 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "collector"))
 from expdata import load  # noqa: E402
-from hpctest import analyze, check  # noqa: E402,F401
+from hpctest import analyze, check, share_tol  # noqa: E402,F401
 
 
 def functions(exp, *args):

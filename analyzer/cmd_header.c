@@ -120,7 +120,7 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
                 (double)s->tend_ns * 1e-9);
     if (s->unwinder.n)
         fprintf(f, "  Unwinder: %s\n", hpc_str_copy(s1, sizeof(s1), s->unwinder));
-    if (hpa_omp_runtime_text(p, s1, sizeof(s1)))
+    if (hpa_omp_runtime_line(p, s1, sizeof(s1)))
         fprintf(f, "  OpenMP: %s\n", s1);
     hpa_start_text(p, s1, sizeof(s1));
     fprintf(f, "\nExperiment started %s\n", s1);
@@ -203,7 +203,7 @@ static void json_process(hpa_json *j, const hpc_proc *p)
     hpa_json_ku64(j, "tstart_ns", s->tstart_ns);
     hpa_json_ku64(j, "tend_ns", s->tend_ns);
     hpa_json_kstr(j, "unwinder", hpc_str_copy(buf, sizeof(buf), s->unwinder));
-    hpa_json_kstr(j, "omp_runtime", hpa_omp_runtime_text(p, buf, sizeof(buf)) ? buf : "");
+    hpa_json_kstr(j, "omp_runtime", hpa_omp_runtime_line(p, buf, sizeof(buf)) ? buf : "");
     hpa_json_kdouble(j, "duration_s", hpa_proc_duration(p));
     hpa_end_text(p, buf, sizeof(buf));
     hpa_json_kstr(j, "end", buf);

@@ -11,10 +11,11 @@
  *     "message"; sends and receives are matched in order per source, destination,
  *     communicator and tag, as MPI's non-overtaking rule orders them);
  *   - OpenMP: "omp parallel" on the encountering thread, "omp implicit task" on each team
- *     member, waits ("omp implicit barrier", "omp lock wait" ...), worksharing ("omp loop"
- *     ...), "omp masked", explicit tasks ("omp task"), cat "OpenMP"; a worker's implicit
- *     task and implicit barrier end with their region (model/omp_model.h: libomp reports
- *     their end only at the next fork, the time between is idle);
+ *     member, waits ("omp implicit barrier", "omp_set_lock wait", "omp critical wait" ...),
+ *     worksharing ("omp for" ...), "omp masked", explicit tasks ("omp task"), cat "OpenMP",
+ *     named and paired by the OpenMP model (model/omp_model.h), each at its own thread's
+ *     times (libomp reports a worker's implicit barrier and task end at the next fork: the
+ *     slices say so; `omp` counts that time as idle);
  *   - clock samples in the format's sampling form: the top-level "samples" array, each
  *     with its thread (pid, tid), "sf" naming its stack in "stackFrames" (the selected
  *     view's frames) and "weight" its CPU time in microseconds. A sample stands for the CPU
@@ -85,7 +86,7 @@ typedef struct open_call {
 } open_call;
 
 typedef struct begin {
-    uint64_t time, a, b; /* begin time and two values to report */
+    uint64_t time, team, codeptr, outlined, psource; /* a fork: what its slice reports */
 } begin;
 
 /* A slice of the thread being replayed, written when the thread's stream ends. */
@@ -112,7 +113,12 @@ typedef struct chrome {
     int err;
     /* per thread while replaying */
     open_call call;
-    hpa_u64map begins_map; /* (key << 2 | kind) -> index into begins */
+    hpa_omp_timeline tl;      /* the thread's OpenMP items (model/omp_model.h) */
+    const hpa_process *tl_pr; /* what the timeline's items belong to */
+    const hpa_thread *tl_t;
+    bool tl_open;
+    uint64_t omp_repaired, omp_shift, omp_closed; /* the timelines' repairs, summed */
+    hpa_u64map begins_map;                        /* fork's region id -> index into begins */
     begin *begins;
     size_t nbegins, begins_cap;
     uint64_t stride, seen;
@@ -570,9 +576,7 @@ static void flush_call(chrome *C, const hpa_process *pr, const hpa_thread *t)
 
 /* ------------------------------------------------------------------ OpenMP */
 
-enum { K_PARALLEL = 0, K_TASK_IMPLICIT = 1, K_TASK_EXPLICIT = 2 };
-
-static void begin_put(chrome *C, uint64_t id, unsigned kind, uint64_t time, uint64_t a, uint64_t b)
+static void begin_put(chrome *C, const hpa_omp_item *it)
 {
     if (C->nbegins == C->begins_cap) {
         size_t cap = C->begins_cap ? 2 * C->begins_cap : 64;
@@ -584,172 +588,141 @@ static void begin_put(chrome *C, uint64_t id, unsigned kind, uint64_t time, uint
         C->begins = v;
         C->begins_cap = cap;
     }
-    C->begins[C->nbegins] = (begin){time, a, b};
-    if (hpa_u64map_put(&C->begins_map, id << 2 | kind, (uint32_t)C->nbegins++))
+    C->begins[C->nbegins] =
+        (begin){it->begin, it->team, it->fork.codeptr, it->fork.outlined, it->fork.psource};
+    if (hpa_u64map_put(&C->begins_map, it->region, (uint32_t)C->nbegins++))
         C->err = HPC_E_NOMEM;
 }
 
-static const begin *begin_get(chrome *C, uint64_t id, unsigned kind)
+static const begin *begin_get(chrome *C, uint64_t region)
 {
     uint32_t k;
-    if (!hpa_u64map_get(&C->begins_map, id << 2 | kind, &k))
+    if (!hpa_u64map_get(&C->begins_map, region, &k))
         return NULL;
     return &C->begins[k];
 }
 
-static const char *sync_name(uint64_t kind)
+/* "omp for", "omp implicit barrier", "omp_set_lock" (the model's name of construct c),
+ * or with " wait" its wait: made once, kept for the run (slices keep the pointer). */
+static const char *omp_name(unsigned c, bool wait)
 {
-    switch (kind) {
-    case HPC_OMP_SYNC_IMPLICIT_BARRIER:
-        return "omp implicit barrier";
-    case HPC_OMP_SYNC_EXPLICIT_BARRIER:
-        return "omp explicit barrier";
-    case HPC_OMP_SYNC_TASKWAIT:
-        return "omp taskwait";
-    case HPC_OMP_SYNC_TASKGROUP:
-        return "omp taskgroup";
-    case HPC_OMP_SYNC_REDUCTION:
-        return "omp reduction";
-    default:
-        return "omp barrier";
+    static char names[HPA_OC_COUNT][2][64];
+    c = c < HPA_OC_COUNT ? c : HPA_OC_NONE;
+    char *n = names[c][wait];
+    if (!n[0]) {
+        hpa_omp_construct_name(c, HPA_LANG_UNKNOWN, n, sizeof(names[c][wait]) - 8);
+        if (wait)
+            strcat(n, " wait");
     }
+    return n;
 }
 
-static const char *mutex_name(uint64_t kind)
+/* The region's slice on its encountering thread, from fork to join. */
+static void parallel_slice(chrome *C, const hpa_process *pr, const hpa_thread *t,
+                           const hpa_omp_item *it)
 {
-    switch (kind) {
-    case HPC_OMP_MUTEX_LOCK:
-    case HPC_OMP_MUTEX_NEST_LOCK:
-        return "omp lock wait";
-    case HPC_OMP_MUTEX_CRITICAL:
-        return "omp critical wait";
-    case HPC_OMP_MUTEX_ORDERED:
-        return "omp ordered wait";
-    default:
-        return "omp atomic wait";
-    }
-}
-
-static const char *work_name(uint64_t kind)
-{
-    static const char *const names[] = {
-        [HPC_OMP_WORK_LOOP] = "omp loop",
-        [HPC_OMP_WORK_SECTIONS] = "omp sections",
-        [HPC_OMP_WORK_SINGLE_EXECUTOR] = "omp single",
-        [HPC_OMP_WORK_SINGLE_OTHER] = "omp single (other)",
-        [HPC_OMP_WORK_WORKSHARE] = "omp workshare",
-        [HPC_OMP_WORK_DISTRIBUTE] = "omp distribute",
-        [HPC_OMP_WORK_TASKLOOP] = "omp taskloop",
-        [HPC_OMP_WORK_SCOPE] = "omp scope",
-    };
-    return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "omp work";
-}
-
-static void parallel_end(chrome *C, const hpa_process *pr, const hpa_thread *t,
-                         const hpc_rec_omp_parallel_end *r)
-{
-    const begin *b = begin_get(C, r->region, K_PARALLEL);
+    const begin *b = begin_get(C, it->region);
     if (!b)
         return;
     char args[1400], where[1200] = "";
-    if (b->b) { /* codeptr: the return address of the runtime call at the construct */
-        hpa_loc loc = hpa_modmap_resolve(pr->map, b->b - 1);
+    if (b->codeptr || b->outlined || b->psource) { /* where the pragma is (the model's site) */
+        hpa_loc loc = hpa_omp_site(C->p->syms, pr->map, b->outlined, b->codeptr, b->psource);
         const hpa_line *l = hpa_symtab_line(C->p->syms, loc.line);
         const char *file = strrchr(l->file, '/');
         snprintf(where, sizeof(where), "%s%s%s:%u", hpa_symtab_func(C->p->syms, loc.func)->name,
                  l->lineno ? " " : "", l->lineno ? (file ? file + 1 : l->file) : "", l->lineno);
     }
-    int n =
-        snprintf(args, sizeof(args),
-                 "\"region\":%" PRIu64 ",\"team_size\":%" PRIu64 ",\"location\":", r->region, b->a);
+    int n = snprintf(args, sizeof(args),
+                     "\"region\":%" PRIu64 ",\"team_size\":%" PRIu64 ",\"location\":", it->region,
+                     b->team);
     FILE *mem = fmemopen(args + n, sizeof(args) - (size_t)n, "w");
     if (mem) {
         hpa_json_quote(mem, where, strlen(where));
         fclose(mem);
     }
-    slice(C, pr, t, "omp parallel", "OpenMP", b->time, r->time, args);
+    slice(C, pr, t, omp_name(HPA_OC_PARALLEL, false), "OpenMP", b->time, it->end, args);
 }
 
-/* End of thread t's interval [b, e) in region `region` (implicit task, implicit barrier)
- * by the rule the reports apply (omp_model.h): a worker's ends with the region. */
-static uint64_t in_region_end(const hpa_process *pr, const hpa_thread *t, uint64_t region,
-                              uint64_t b, uint64_t e)
+/* One item of the thread's OpenMP timeline as a slice. */
+static void omp_item(void *arg, const hpa_omp_item *it)
 {
-    hpa_omp_exec x;
-    e = hpa_omp_region_time_end(hpa_omp_exec_of(pr->omp, region, &x) ? &x : NULL, t->seq, e);
-    return e > b ? e : b;
-}
-
-static void omp_record(chrome *C, const hpa_process *pr, const hpa_thread *t, const hpc_record *rec)
-{
+    chrome *C = arg;
+    const hpa_process *pr = C->tl_pr;
+    const hpa_thread *t = C->tl_t;
     char args[128];
-    switch (rec->kind) {
-    case HPC_K_omp_parallel_begin: {
-        const hpc_rec_omp_parallel_begin *r = &rec->u.omp_parallel_begin;
-        begin_put(C, r->region, K_PARALLEL, r->time, r->team_size, r->codeptr);
-        break;
-    }
-    case HPC_K_omp_parallel_end:
-        parallel_end(C, pr, t, &rec->u.omp_parallel_end);
-        break;
-    case HPC_K_omp_implicit_task: {
-        const hpc_rec_omp_implicit_task *r = &rec->u.omp_implicit_task;
-        if (r->endpoint == 1) {
-            begin_put(C, r->region, K_TASK_IMPLICIT, r->time, r->thread_num, r->team_size);
-        } else if (r->endpoint == 2) {
-            const begin *b = begin_get(C, r->region, K_TASK_IMPLICIT);
-            if (b) {
-                snprintf(args, sizeof(args), "\"region\":%" PRIu64 ",\"thread_num\":%" PRIu64,
-                         r->region, b->a);
-                slice(C, pr, t, "omp implicit task", "OpenMP", b->time,
-                      in_region_end(pr, t, r->region, b->time, r->time), args);
-            }
+    switch (it->kind) {
+    case HPA_OMP_IT_FORK:
+        begin_put(C, it);
+        return;
+    case HPA_OMP_IT_JOIN:
+        parallel_slice(C, pr, t, it);
+        return;
+    case HPA_OMP_IT_OPEN:
+        return;
+    case HPA_OMP_IT_CLOSE:
+        if (it->construct == HPA_OC_PARALLEL) {
+            snprintf(args, sizeof(args), "\"region\":%" PRIu64 ",\"thread_num\":%u", it->region,
+                     it->thread_num);
+            slice(C, pr, t, "omp implicit task", "OpenMP", it->begin, it->end, args);
+        } else {
+            snprintf(args, sizeof(args), "\"task\":%" PRIu64, it->id);
+            slice(C, pr, t, omp_name(it->construct, false), "OpenMP", it->begin, it->end, args);
         }
-        break;
-    }
-    case HPC_K_omp_sync: {
-        const hpc_rec_omp_sync *r = &rec->u.omp_sync;
-        snprintf(args, sizeof(args), "\"region\":%" PRIu64, r->region);
-        uint64_t end = r->kind == HPC_OMP_SYNC_IMPLICIT_BARRIER
-                           ? in_region_end(pr, t, r->region, r->time_begin, r->time_end)
-                           : r->time_end;
-        slice(C, pr, t, sync_name(r->kind), "OpenMP", r->time_begin, end, args);
-        break;
-    }
-    case HPC_K_omp_mutex: {
-        const hpc_rec_omp_mutex *r = &rec->u.omp_mutex;
-        snprintf(args, sizeof(args), "\"wait_id\":%" PRIu64, r->wait_id);
-        if (r->time_acquired > r->time_request)
-            slice(C, pr, t, mutex_name(r->kind), "OpenMP", r->time_request, r->time_acquired, args);
-        break;
-    }
-    case HPC_K_omp_work: {
-        const hpc_rec_omp_work *r = &rec->u.omp_work;
-        snprintf(args, sizeof(args), "\"count\":%" PRIu64, r->count);
-        slice(C, pr, t, work_name(r->kind), "OpenMP", r->time_begin, r->time_end, args);
-        break;
-    }
-    case HPC_K_omp_masked: {
-        const hpc_rec_omp_masked *r = &rec->u.omp_masked;
-        slice(C, pr, t, "omp masked", "OpenMP", r->time_begin, r->time_end, NULL);
-        break;
-    }
-    case HPC_K_omp_task: {
-        const hpc_rec_omp_task *r = &rec->u.omp_task;
-        if (r->event == HPC_OMP_TASK_BEGIN) {
-            begin_put(C, r->task, K_TASK_EXPLICIT, r->time, 0, 0);
-        } else if (r->event == HPC_OMP_TASK_END) {
-            const begin *b = begin_get(C, r->task, K_TASK_EXPLICIT);
-            if (b) {
-                snprintf(args, sizeof(args), "\"task\":%" PRIu64, r->task);
-                slice(C, pr, t, "omp task", "OpenMP", b->time, r->time, args);
-            }
-        }
-        break;
-    }
+        return;
     default:
         break;
     }
+    const char *name = omp_name(it->construct, false);
+    switch (it->construct) {
+    case HPA_OC_LOCK:
+    case HPA_OC_NEST_LOCK:
+    case HPA_OC_ATOMIC:
+    case HPA_OC_CRITICAL:
+    case HPA_OC_ORDERED: /* the wait: until the thread got it */
+        snprintf(args, sizeof(args), "\"wait_id\":%" PRIu64, it->id);
+        name = omp_name(it->construct, true);
+        if (it->acquired > it->begin)
+            slice(C, pr, t, name, "OpenMP", it->begin, it->acquired, args);
+        return;
+    case HPA_OC_LOOP:
+    case HPA_OC_SECTIONS:
+    case HPA_OC_SINGLE:
+    case HPA_OC_WORKSHARE:
+    case HPA_OC_DISTRIBUTE:
+    case HPA_OC_TASKLOOP:
+    case HPA_OC_SCOPE:
+        snprintf(args, sizeof(args), "\"count\":%" PRIu64, it->count);
+        slice(C, pr, t, name, "OpenMP", it->begin, it->end, args);
+        return;
+    case HPA_OC_MASKED:
+        slice(C, pr, t, name, "OpenMP", it->begin, it->end, NULL);
+        return;
+    default: /* barriers, taskwait, taskgroup, reduction */
+        snprintf(args, sizeof(args), "\"region\":%" PRIu64, it->region);
+        slice(C, pr, t, name, "OpenMP", it->begin, it->end, args);
+        return;
+    }
+}
+
+/* The thread's timeline: started at its first record, ended after its last. */
+static void timeline_of(chrome *C, const hpa_process *pr, const hpa_thread *t)
+{
+    if (C->tl_open)
+        return;
+    hpa_omp_timeline_init(&C->tl, omp_item, C);
+    C->tl_pr = pr, C->tl_t = t, C->tl_open = true;
+}
+
+static void timeline_end(chrome *C)
+{
+    if (!C->tl_open)
+        return;
+    hpa_omp_timeline_end(&C->tl);
+    C->omp_repaired += C->tl.repaired;
+    C->omp_closed += C->tl.closed_at_end;
+    if (C->tl.max_shift_ns > C->omp_shift)
+        C->omp_shift = C->tl.max_shift_ns;
+    C->tl_open = false;
 }
 
 static void record(void *arg, const hpa_process *pr, const hpa_thread *t, const hpc_record *rec)
@@ -757,6 +730,7 @@ static void record(void *arg, const hpa_process *pr, const hpa_thread *t, const 
     chrome *C = arg;
     if (!rec) { /* the thread's stream ended */
         flush_call(C, pr, t);
+        timeline_end(C); /* its held OpenMP items are slices too */
         slices_flush(C, pr, t);
         hpa_u64map_free(&C->begins_map);
         C->nbegins = 0;
@@ -764,9 +738,11 @@ static void record(void *arg, const hpa_process *pr, const hpa_thread *t, const 
         C->sample_ns = 0;
         return;
     }
+    timeline_of(C, pr, t);
     switch (rec->kind) {
     case HPC_K_mpi_call:
         flush_call(C, pr, t);
+        hpa_omp_timeline_feed(&C->tl, rec); /* the clocks rule: OpenMP events before it */
         C->call = (open_call){.open = true, .c = rec->u.mpi_call, .peer = -1};
         return;
     case HPC_K_mpi_p2p:
@@ -781,7 +757,7 @@ static void record(void *arg, const hpa_process *pr, const hpa_thread *t, const 
         return;
     default:
         flush_call(C, pr, t);
-        omp_record(C, pr, t, rec);
+        hpa_omp_timeline_feed(&C->tl, rec);
     }
 }
 
@@ -953,6 +929,17 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
         qstr(out, p->exps[e]->path);
     }
     fputs("]}}\n", out);
+    if (C.omp_repaired)
+        fprintf(stderr,
+                "hpanalyze: export chrome: %" PRIu64 " OpenMP events moved by up to %" PRIu64
+                " ns to nest with their thread's MPI calls (the MPI wrapper's and the OpenMP "
+                "tool's clocks differ slightly)\n",
+                C.omp_repaired, C.omp_shift);
+    if (C.omp_closed)
+        fprintf(stderr,
+                "hpanalyze: export chrome: %" PRIu64
+                " OpenMP tasks without an end closed at their thread's last event\n",
+                C.omp_closed);
     if (C.stride > 1)
         fprintf(stderr,
                 "hpanalyze: export chrome: %" PRIu64 " samples: every %" PRIu64

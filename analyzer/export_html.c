@@ -292,12 +292,12 @@ static void mpi_chart(FILE *f, const hpa_profile *p, const rank_mpi *r)
           f);
 }
 
-/* Sampled CPU per OpenMP category of one thread (enum hpa_omp_cat). */
+/* Sampled CPU per OpenMP category of one thread (enum hpa_omp_cat; MPI time is MPI's). */
 static void omp_sums(const hpa_profile *p, const hpa_thread *t, uint64_t *cat)
 {
     memset(cat, 0, sizeof(uint64_t) * HPA_OMP_CAT_COUNT);
     for (uint32_t b = 0; b < t->nbuckets; b++) {
-        enum hpa_omp_cat c = hpa_omp_state_cat(HPC_STATE_OMP(t->buckets[b].state));
+        enum hpa_omp_cat c = hpa_omp_sample_cat(t->buckets[b].state);
         cat[c] += t->buckets[b].vals[p->metrics.cpu];
     }
 }

@@ -1,13 +1,14 @@
 /*
  * omp_proc.c - loading a process's OpenMP records into the model of omp_proc.h.
  *
- * One pass per thread stream keeps: the CCT of threads that encounter parallel
- * constructs (for the call path at the construct), the regions (from parallel begin/end),
- * and the thread's implicit-task, wait, mutex and task intervals. After all threads:
- * regions get their construct context (recursively through parent regions, which may be
- * in another thread's stream), and intervals become traced sums per (thread, construct),
- * clipped to the region's end (a worker's implicit barrier ends at the next fork) and
- * without the explicit tasks a waiting thread ran meanwhile.
+ * One pass per thread stream: its OpenMP records go through the model's timeline
+ * (model/omp_model.h), whose items give the regions (fork/join), the thread's implicit-task,
+ * wait and task intervals, and the phases of its worksharing constructs and barriers;
+ * cct_node records give the call paths of threads that encounter constructs. After all
+ * threads (a region's fork may be in another thread's stream): regions get their
+ * construct context, and intervals become traced sums per (thread, construct), clipped to
+ * the region's end (rule 1), exclusive of inner regions, without the explicit tasks a
+ * waiting thread ran meanwhile; phases become sums per (part, thread).
  */
 #include "omp_proc.h"
 
@@ -18,37 +19,7 @@
 #include "metrics.h"
 #include "profile.h"
 
-/* ---------------------------------------------------------------- loading */
-
-/* Intervals of one thread, kept until all streams are read. */
-typedef struct ivl {
-    uint64_t b, e, region;
-    int kind;      /* wait kind, or -1 for implicit tasks / task execution */
-    uint32_t team; /* implicit tasks: the team's actual size, 0 if not reported */
-} ivl;
-
-typedef struct ivls {
-    size_t n, cap;
-    ivl *v;
-} ivls;
-
-typedef struct thread_ivls {
-    ivls implicit, waits, tasks;
-} thread_ivls;
-
-static int ivls_push(ivls *l, ivl x)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        ivl *v = realloc(l->v, sizeof(*v) * cap);
-        if (!v)
-            return HPC_E_NOMEM;
-        l->v = v;
-        l->cap = cap;
-    }
-    l->v[l->n++] = x;
-    return 0;
-}
+/* ---------------------------------------------------------------- small containers */
 
 static void *grow(void *p, size_t *cap, size_t need, size_t elem)
 {
@@ -62,6 +33,62 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem)
         *cap = c;
     return q;
 }
+
+/* Append one element of size elem to the array *v (n used, cap allocated). */
+static int push(void **v, size_t *n, size_t *cap, const void *x, size_t elem)
+{
+    void *q = grow(*v, cap, *n + 1, elem);
+    if (!q)
+        return HPC_E_NOMEM;
+    *v = q;
+    memcpy((char *)q + *n * elem, x, elem);
+    (*n)++;
+    return 0;
+}
+#define PUSH(list, x) push((void **)&(list).v, &(list).n, &(list).cap, &(x), sizeof(x))
+
+/* ---------------------------------------------------------------- what a thread read */
+
+/* An interval of one thread, kept until all streams are read. */
+typedef struct ivl {
+    uint64_t b, e, region;
+    int kind;      /* wait kind, or -1 for implicit tasks / task execution */
+    uint32_t team; /* implicit tasks: the team's actual size, 0 if not reported */
+} ivl;
+
+/* A phase of a part, before the part is known (its construct may be in another stream). */
+typedef struct pspan {
+    uint64_t b, e, sub; /* the interval, and wait time inside it that is not its work */
+    uint64_t region, codeptr;
+    uint8_t construct;
+    bool wait;
+} pspan;
+
+typedef struct thread_read {
+    struct {
+        ivl *v;
+        size_t n, cap;
+    } implicit, waits, tasks, mpi;
+    struct {
+        pspan *v;
+        size_t n, cap;
+    } spans;
+} thread_read;
+
+/* One open implicit task of the thread being read: where its current phase began. */
+typedef struct level {
+    uint64_t region, phase_start, phase_wait;
+    long last_ws; /* index in spans of a worksharing construct not yet ended by a barrier */
+} level;
+
+typedef struct reader {
+    hpa_omp_proc *m;
+    hpa_omp_thread *th;
+    thread_read *tr;
+    level lv[HPA_OMP_NEST];
+    unsigned nlv;
+    int rc;
+} reader;
 
 static int cct_add(hpa_omp_cct *c, size_t *cap, const hpc_rec_cct_node *n)
 {
@@ -87,26 +114,26 @@ static int cct_add(hpa_omp_cct *c, size_t *cap, const hpc_rec_cct_node *n)
     return 0;
 }
 
-static uint32_t construct_of(hpa_omp_proc *m, uint64_t codeptr)
+/* ---------------------------------------------------------------- constructs, regions */
+
+static uint32_t con_of(hpa_omp_proc *m, const hpc_rec_omp_parallel_begin *b)
 {
-    uint32_t i;
-    if (hpa_u64map_get(&m->construct_index, codeptr, &i))
-        return i;
-    size_t cap = m->construct_cap;
-    hpa_omp_construct *c = grow(m->constructs, &cap, m->nconstructs + 1, sizeof(*c));
+    for (uint32_t i = m->ncons; i-- > 0;) /* few constructs; recent ones first */
+        if (m->cons[i].codeptr == b->codeptr && m->cons[i].outlined == b->outlined)
+            return i;
+    size_t cap = m->con_cap;
+    hpa_omp_con *c = grow(m->cons, &cap, (size_t)m->ncons + 1, sizeof(*c));
     if (!c)
         return UINT32_MAX;
-    m->constructs = c;
-    m->construct_cap = (uint32_t)cap;
-    i = m->nconstructs;
-    c[i] = (hpa_omp_construct){.codeptr = codeptr};
-    if (hpa_u64map_put(&m->construct_index, codeptr, i))
-        return UINT32_MAX;
-    m->nconstructs++;
-    return i;
+    m->cons = c;
+    m->con_cap = (uint32_t)cap;
+    c[m->ncons] =
+        (hpa_omp_con){.codeptr = b->codeptr, .outlined = b->outlined, .psource = b->psource};
+    return m->ncons++;
 }
 
-static int add_region(hpa_omp_proc *m, uint32_t seq, const hpc_rec_omp_parallel_begin *b)
+static int add_region(hpa_omp_proc *m, uint32_t seq, const hpc_rec_omp_parallel_begin *b,
+                      uint64_t t_begin)
 {
     if (b->region == 0 || b->region == HPA_U64MAP_EMPTY)
         return 0;
@@ -117,25 +144,24 @@ static int add_region(hpa_omp_proc *m, uint32_t seq, const hpc_rec_omp_parallel_
     if (!r)
         return HPC_E_NOMEM;
     m->regions = r;
-    uint32_t con = construct_of(m, b->codeptr);
+    uint32_t con = con_of(m, b);
     if (con == UINT32_MAX)
         return HPC_E_NOMEM;
-    if (m->constructs[con].executions == 0 && m->constructs[con].rep_node == 0 &&
-        b->node < UINT32_MAX) {
-        m->constructs[con].rep_seq = seq;
-        m->constructs[con].rep_node = (uint32_t)b->node;
-        m->constructs[con].rep_parent = b->parent_region;
+    hpa_omp_con *c = &m->cons[con];
+    if (c->executions == 0 && c->rep_node == 0 && b->node < UINT32_MAX) {
+        c->rep_seq = seq;
+        c->rep_node = (uint32_t)b->node;
+        c->rep_parent = b->parent_region;
     }
     r[m->nregions] = (hpa_omp_region){
         .id = b->region,
         .parent = b->parent_region,
-        .t_begin = b->time,
-        .codeptr = b->codeptr,
+        .t_begin = t_begin,
         .enc_seq = seq,
         .node = b->node < UINT32_MAX ? (uint32_t)b->node : 0,
         .team_size = b->team_size < UINT32_MAX ? (uint32_t)b->team_size : 0,
         .ctx = UINT32_MAX, /* assigned after loading */
-        .construct = con,
+        .con = con,
     };
     if (hpa_u64map_put(&m->region_index, b->region, (uint32_t)m->nregions))
         return HPC_E_NOMEM;
@@ -151,21 +177,89 @@ static hpa_omp_region *region_by_id(hpa_omp_proc *m, uint64_t id)
     return &m->regions[i];
 }
 
-/* Open implicit tasks of a thread, innermost last (nesting is shallow). */
-typedef struct open_tasks {
-    unsigned n;
-    struct {
-        uint64_t region, t;
-        uint32_t team;
-    } v[64];
-} open_tasks;
+/* ---------------------------------------------------------------- phases while reading */
 
-typedef struct open_exec {
-    unsigned n;
-    struct {
-        uint64_t task, t;
-    } v[64];
-} open_exec;
+static level *level_of(reader *rd, uint64_t region)
+{
+    unsigned n = rd->nlv < HPA_OMP_NEST ? rd->nlv : HPA_OMP_NEST;
+    for (unsigned i = n; i-- > 0;)
+        if (rd->lv[i].region == region)
+            return &rd->lv[i];
+    return n ? &rd->lv[n - 1] : NULL;
+}
+
+static bool is_worksharing(unsigned c)
+{
+    return hpa_omp_construct(c)->role == HPA_OMP_ROLE_LOOP || c == HPA_OC_SECTIONS ||
+           c == HPA_OC_SINGLE || c == HPA_OC_WORKSHARE || c == HPA_OC_SCOPE;
+}
+
+static bool is_barrier(unsigned c)
+{
+    return c == HPA_OC_BARRIER || c == HPA_OC_BARRIER_OTHER || c == HPA_OC_WORKSHARE_BARRIER;
+}
+
+static void span_push(reader *rd, pspan s)
+{
+    if (rd->rc == 0)
+        rd->rc = PUSH(rd->tr->spans, s);
+}
+
+/*
+ * Phases: a worksharing construct is a phase of its own, and the barrier right after it
+ * (the one ending it, implicit or not) its wait; a barrier after anything else ends the
+ * phase since the thread's previous barrier (or its implicit task's begin), which is the
+ * barrier's work: with gcc-built code on libomp a static loop leaves no record of its
+ * own, only its barrier, and there the imbalance shows. The barrier ending the region is
+ * one too (code address 0 for all threads: one row per region), where gcc's last loop,
+ * whose own barrier it merges into the region's, shows.
+ */
+static void phase_item(reader *rd, const hpa_omp_item *it)
+{
+    level *l = level_of(rd, it->region);
+    if (!l)
+        return;
+    unsigned c = it->construct;
+    if (is_worksharing(c)) {
+        span_push(rd, (pspan){it->begin, it->end, 0, it->region, it->codeptr, (uint8_t)c, false});
+        l->last_ws = (long)rd->tr->spans.n - 1;
+        l->phase_start = it->end, l->phase_wait = 0;
+    } else if (is_barrier(c)) {
+        if (l->last_ws >= 0) {
+            const pspan *ws = &rd->tr->spans.v[l->last_ws];
+            span_push(rd,
+                      (pspan){it->begin, it->end, 0, it->region, ws->codeptr, ws->construct, true});
+        } else {
+            span_push(rd, (pspan){l->phase_start, it->begin, l->phase_wait, it->region, it->codeptr,
+                                  (uint8_t)c, false});
+            span_push(rd,
+                      (pspan){it->begin, it->end, 0, it->region, it->codeptr, (uint8_t)c, true});
+        }
+        l->last_ws = -1;
+        l->phase_start = it->end, l->phase_wait = 0;
+    } else if (c == HPA_OC_IMPLICIT_BARRIER) { /* the region's end: its last phase */
+        if (l->last_ws >= 0) {
+            const pspan *ws = &rd->tr->spans.v[l->last_ws];
+            span_push(rd,
+                      (pspan){it->begin, it->end, 0, it->region, ws->codeptr, ws->construct, true});
+        } else {
+            span_push(rd, (pspan){l->phase_start, it->begin, l->phase_wait, it->region, 0,
+                                  (uint8_t)c, false});
+            span_push(rd, (pspan){it->begin, it->end, 0, it->region, 0, (uint8_t)c, true});
+        }
+        l->last_ws = -1;
+        l->phase_start = it->end, l->phase_wait = 0;
+    } else if (it->wait >= 0) {
+        uint64_t end = it->construct == HPA_OC_CRITICAL || it->construct == HPA_OC_ORDERED ||
+                               it->construct == HPA_OC_LOCK || it->construct == HPA_OC_NEST_LOCK ||
+                               it->construct == HPA_OC_ATOMIC
+                           ? it->acquired
+                           : it->end;
+        l->phase_wait += end - it->begin;
+    }
+}
+
+/* ---------------------------------------------------------------- reading a thread */
 
 static void note_time(hpa_omp_thread *th, uint64_t t)
 {
@@ -177,8 +271,72 @@ static void note_time(hpa_omp_thread *th, uint64_t t)
         th->t_last = t;
 }
 
+static void implicit_open(reader *rd, const hpa_omp_item *it)
+{
+    if (rd->nlv < HPA_OMP_NEST)
+        rd->lv[rd->nlv] = (level){it->region, it->begin, 0, -1};
+    rd->nlv++;
+}
+
+static void implicit_close(reader *rd, const hpa_omp_item *it)
+{
+    ivl x = {.b = it->begin, .e = it->end, .region = it->region, .kind = -1, .team = it->team};
+    if (rd->rc == 0)
+        rd->rc = PUSH(rd->tr->implicit, x);
+    if (rd->nlv == 0)
+        return;
+    if (rd->nlv > HPA_OMP_NEST) {
+        rd->nlv--;
+        return;
+    }
+    level *l = level_of(rd, it->region);
+    unsigned i = (unsigned)(l - rd->lv);
+    memmove(&rd->lv[i], &rd->lv[i + 1], (rd->nlv - i - 1) * sizeof(rd->lv[0]));
+    rd->nlv--;
+}
+
+/* The time a wait item waits: a mutex until acquired, the rest until its end. */
+static uint64_t wait_end(const hpa_omp_item *it)
+{
+    unsigned c = it->construct;
+    bool mutex = c == HPA_OC_LOCK || c == HPA_OC_NEST_LOCK || c == HPA_OC_ATOMIC ||
+                 c == HPA_OC_CRITICAL || c == HPA_OC_ORDERED;
+    return mutex ? it->acquired : it->end;
+}
+
+static void on_item(void *arg, const hpa_omp_item *it)
+{
+    reader *rd = arg;
+    hpa_omp_thread *th = rd->th;
+    note_time(th, it->end);
+    switch (it->kind) {
+    case HPA_OMP_IT_FORK:
+    case HPA_OMP_IT_JOIN: /* the regions come from the records (read_thread) */
+        return;
+    case HPA_OMP_IT_OPEN:
+        if (it->construct == HPA_OC_PARALLEL)
+            implicit_open(rd, it);
+        return;
+    case HPA_OMP_IT_CLOSE:
+        if (it->construct == HPA_OC_PARALLEL) {
+            implicit_close(rd, it);
+        } else if (rd->rc == 0) {
+            ivl x = {.b = it->begin, .e = it->end, .kind = -1};
+            rd->rc = PUSH(rd->tr->tasks, x);
+        }
+        return;
+    default:
+        break;
+    }
+    if (it->wait >= 0 && rd->rc == 0) {
+        ivl x = {.b = it->begin, .e = wait_end(it), .region = it->region, .kind = it->wait};
+        rd->rc = PUSH(rd->tr->waits, x);
+    }
+    phase_item(rd, it);
+}
+
 static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
-                       const hpc_thread_file *tf, hpa_omp_thread *th, thread_ivls *iv)
+                       const hpc_thread_file *tf, hpa_omp_thread *th, thread_read *tr)
 {
     hpc_reader *r;
     th->seq = tf->seq;
@@ -186,109 +344,66 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
         return 0; /* reported */
     size_t cct_cap = 0;
     bool encounters = false;
-    open_tasks ot = {0};
-    open_exec ox = {0};
+    reader rd = {.m = m, .th = th, .tr = tr};
+    hpa_omp_timeline tl;
+    hpa_omp_timeline_init(&tl, on_item, &rd);
     hpc_record rec;
-    int rc = 0;
-    while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
+    while (rd.rc == 0 && hpc_reader_next(r, &rec) == 1) {
         switch (rec.kind) {
         case HPC_K_cct_node:
-            rc = cct_add(&th->cct, &cct_cap, &rec.u.cct_node);
+            rd.rc = cct_add(&th->cct, &cct_cap, &rec.u.cct_node);
             break;
         case HPC_K_thread_begin:
             note_time(th, rec.u.thread_begin.time);
-            break;
-        case HPC_K_thread_end:
-            note_time(th, rec.u.thread_end.time);
-            break;
-        case HPC_K_sample_clock:
-            note_time(th, rec.u.sample_clock.time);
             break;
         case HPC_K_omp_thread:
             th->type = (uint32_t)rec.u.omp_thread.type;
             note_time(th, rec.u.omp_thread.time);
             break;
-        case HPC_K_omp_parallel_begin:
+        case HPC_K_sample_clock:
+            note_time(th, rec.u.sample_clock.time);
+            break;
+        case HPC_K_thread_end:
+            note_time(th, rec.u.thread_end.time);
+            break;
+        case HPC_K_omp_parallel_begin: /* regions at the recorded times, as hpmerge's */
             encounters = true;
-            note_time(th, rec.u.omp_parallel_begin.time);
-            rc = add_region(m, tf->seq, &rec.u.omp_parallel_begin);
+            rd.rc =
+                add_region(m, th->seq, &rec.u.omp_parallel_begin, rec.u.omp_parallel_begin.time);
             break;
         case HPC_K_omp_parallel_end: {
             hpa_omp_region *reg = region_by_id(m, rec.u.omp_parallel_end.region);
-            note_time(th, rec.u.omp_parallel_end.time);
-            if (reg && reg->enc_seq == tf->seq && reg->t_end == 0)
+            if (reg && reg->enc_seq == th->seq && reg->t_end == 0)
                 reg->t_end = rec.u.omp_parallel_end.time;
-            break;
-        }
-        case HPC_K_omp_implicit_task: {
-            const hpc_rec_omp_implicit_task *it = &rec.u.omp_implicit_task;
-            note_time(th, it->time);
-            if (it->endpoint == 1) {
-                if (ot.n < 64) {
-                    ot.v[ot.n].region = it->region, ot.v[ot.n].t = it->time;
-                    ot.v[ot.n].team = it->team_size < UINT32_MAX ? (uint32_t)it->team_size : 0;
-                }
-                ot.n++;
-            } else if (ot.n > 0) {
-                ot.n--;
-                if (ot.n < 64)
-                    rc = ivls_push(&iv->implicit, (ivl){.b = ot.v[ot.n].t,
-                                                        .e = it->time,
-                                                        .region = ot.v[ot.n].region,
-                                                        .kind = -1,
-                                                        .team = ot.v[ot.n].team});
-            }
-            break;
-        }
-        case HPC_K_omp_sync: {
-            const hpc_rec_omp_sync *s = &rec.u.omp_sync;
-            note_time(th, s->time_end);
-            rc = ivls_push(&iv->waits, (ivl){.b = s->time_begin,
-                                             .e = s->time_end,
-                                             .region = s->region,
-                                             .kind = hpa_omp_sync_wait(s->kind)});
-            break;
-        }
-        case HPC_K_omp_mutex: {
-            const hpc_rec_omp_mutex *x = &rec.u.omp_mutex;
-            note_time(th, x->time_released);
-            if (x->time_request != 0 && x->time_acquired >= x->time_request)
-                rc = ivls_push(&iv->waits, (ivl){.b = x->time_request,
-                                                 .e = x->time_acquired,
-                                                 .region = x->region,
-                                                 .kind = hpa_omp_mutex_wait(x->kind)});
-            break;
-        }
-        case HPC_K_omp_task: {
-            const hpc_rec_omp_task *t = &rec.u.omp_task;
-            note_time(th, t->time);
-            if (t->event == HPC_OMP_TASK_BEGIN) {
-                if (ox.n < 64)
-                    ox.v[ox.n].task = t->task, ox.v[ox.n].t = t->time;
-                ox.n++;
-            } else if (t->event == HPC_OMP_TASK_END && ox.n > 0) {
-                ox.n--;
-                if (ox.n < 64)
-                    rc = ivls_push(&iv->tasks, (ivl){.b = ox.v[ox.n].t, .e = t->time, .kind = -1});
-            }
             break;
         }
         default:
             break;
         }
+        hpa_omp_timeline_feed(&tl, &rec);
+        if (rec.kind == HPC_K_mpi_call && rd.rc == 0) { /* after the items it released */
+            const hpc_rec_mpi_call *c = &rec.u.mpi_call;
+            ivl x = {.b = c->time_enter,
+                     .e = c->time_leave > c->time_enter ? c->time_leave : c->time_enter,
+                     .region = rd.nlv && rd.nlv <= HPA_OMP_NEST ? rd.lv[rd.nlv - 1].region : 0,
+                     .kind = -1};
+            rd.rc = PUSH(tr->mpi, x);
+        }
     }
+    hpa_omp_timeline_end(&tl);
+    m->repaired += tl.repaired;
+    m->closed_at_end += tl.closed_at_end;
     hpc_reader_close(r);
     if (!encounters) { /* only encountering threads' call paths are needed */
         free(th->cct.parent), free(th->cct.pc);
         th->cct = (hpa_omp_cct){0};
     }
-    return rc;
+    return rd.rc;
 }
 
 /* ---------------------------------------------------------------- contexts */
 
-static uint32_t new_ctx(hpa_omp_proc *m, uint32_t seq, uint32_t node, uint32_t parent,
-                        uint32_t construct)
+static uint32_t new_ctx(hpa_omp_proc *m, uint32_t seq, uint32_t node, uint32_t parent, uint32_t con)
 {
     size_t cap = m->ctx_cap;
     bool first = m->nctx == 0;
@@ -301,8 +416,7 @@ static uint32_t new_ctx(hpa_omp_proc *m, uint32_t seq, uint32_t node, uint32_t p
         c[0] = (hpa_omp_ctx){0};
     m->ctxs = c;
     m->ctx_cap = (uint32_t)cap;
-    c[m->nctx] =
-        (hpa_omp_ctx){.enc_seq = seq, .node = node, .parent_ctx = parent, .construct = construct};
+    c[m->nctx] = (hpa_omp_ctx){.enc_seq = seq, .node = node, .parent_ctx = parent, .con = con};
     return m->nctx++;
 }
 
@@ -320,16 +434,16 @@ static uint32_t ctx_of(hpa_omp_proc *m, size_t i, unsigned depth)
         return UINT32_MAX;
     /* Exact key when the parts fit; otherwise every region gets its own context. */
     bool fits = r->enc_seq < (1u << 15) && parent < (1u << 20) && r->node < (1u << 28) &&
-                r->construct < (1u << 28);
-    uint64_t key =
-        r->node ? (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->node
-                : 1ull << 63 | (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->construct;
+                r->con < (1u << 28);
+    uint64_t key = r->node
+                       ? (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->node
+                       : 1ull << 63 | (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->con;
     uint32_t c;
-    if (fits && hpa_u64map_get(&m->ctx_index, key, &c) && m->ctxs[c].construct == r->construct) {
+    if (fits && hpa_u64map_get(&m->ctx_index, key, &c) && m->ctxs[c].con == r->con) {
         r->ctx = c;
         return c;
     }
-    c = new_ctx(m, r->enc_seq, r->node, parent, r->construct);
+    c = new_ctx(m, r->enc_seq, r->node, parent, r->con);
     if (c == UINT32_MAX || (fits && hpa_u64map_put(&m->ctx_index, key, c)))
         return UINT32_MAX;
     r->ctx = c;
@@ -351,8 +465,9 @@ static unsigned node_depth(const hpa_omp_proc *m, uint32_t seq, uint32_t node)
     return 0;
 }
 
-/* Upper bound of the frames a context adds: its path and its parents', plus one frame
- * per level for the construct's function. Contexts are numbered after their parents. */
+/* Upper bound of the frames a context adds: its path and its parents', plus two frames
+ * per level for the construct's function and an expert-view body. Contexts are numbered
+ * after their parents. */
 static unsigned context_room(const hpa_omp_proc *m)
 {
     unsigned *room = calloc(m->nctx ? m->nctx : 1, sizeof(*room)), most = 0;
@@ -361,7 +476,7 @@ static unsigned context_room(const hpa_omp_proc *m)
     for (uint32_t c = 1; c < m->nctx; c++) {
         const hpa_omp_ctx *x = &m->ctxs[c];
         unsigned parent = x->parent_ctx < c ? room[x->parent_ctx] : 0;
-        room[c] = node_depth(m, x->enc_seq, x->node) + 2 + parent;
+        room[c] = node_depth(m, x->enc_seq, x->node) + 3 + parent;
         if (room[c] > most)
             most = room[c];
     }
@@ -383,7 +498,9 @@ unsigned hpa_omp_context_room(const hpa_profile *p)
 static int cmp_ivl(const void *a, const void *b)
 {
     const ivl *x = a, *y = b;
-    return x->b < y->b ? -1 : x->b > y->b;
+    if (x->b != y->b)
+        return x->b < y->b ? -1 : 1;
+    return x->e > y->e ? -1 : x->e < y->e; /* outer first */
 }
 
 /* Merge overlapping intervals in place (sorted by begin); returns the new count. */
@@ -431,10 +548,11 @@ static hpa_omp_exec exec_of(const hpa_omp_region *r)
 }
 
 /* End of an interval of thread seq in region r (NULL: unknown), clipped by rule 1. */
-static uint64_t clip_end(const hpa_omp_region *r, uint32_t seq, uint64_t e)
+static uint64_t clip_end(const hpa_omp_region *r, uint32_t seq, uint64_t b, uint64_t e)
 {
     hpa_omp_exec x = r ? exec_of(r) : (hpa_omp_exec){0};
-    return hpa_omp_region_time_end(r ? &x : NULL, seq, e);
+    e = hpa_omp_region_time_end(r ? &x : NULL, seq, e);
+    return e > b ? e : b;
 }
 
 bool hpa_omp_exec_of(hpa_omp_proc *m, uint64_t region, hpa_omp_exec *x)
@@ -445,88 +563,153 @@ bool hpa_omp_exec_of(hpa_omp_proc *m, uint64_t region, hpa_omp_exec *x)
     return r != NULL;
 }
 
-static int trace_thread(hpa_omp_proc *m, hpa_omp_thread *th, thread_ivls *iv)
+/* Implicit-task time per construct, exclusive: an inner region's time on this thread is
+ * the inner construct's, not the outer's too (nested regions). */
+static int implicit_sums(hpa_omp_proc *m, hpa_omp_thread *th, ivl *v, size_t n)
 {
-    uint32_t outside = m->nconstructs;
-    th->traced = calloc((size_t)m->nconstructs + 1, sizeof(*th->traced));
-    if (!th->traced)
+    for (size_t i = 0; i < n; i++) {
+        const hpa_omp_region *r = region_by_id(m, v[i].region);
+        v[i].e = clip_end(r, th->seq, v[i].b, v[i].e);
+        if (r && v[i].team > m->cons[r->con].actual_team)
+            m->cons[r->con].actual_team = v[i].team;
+    }
+    if (n)
+        qsort(v, n, sizeof(*v), cmp_ivl);
+    uint64_t *inner = calloc(n ? n : 1, sizeof(*inner));
+    size_t *stack = calloc(n ? n : 1, sizeof(*stack)), sp = 0;
+    if (!inner || !stack) {
+        free(inner), free(stack);
         return HPC_E_NOMEM;
-    size_t ntasks = merge_ivls(iv->tasks.v, iv->tasks.n);
-    for (size_t i = 0; i < iv->implicit.n; i++) {
-        const ivl *x = &iv->implicit.v[i];
-        const hpa_omp_region *r = region_by_id(m, x->region);
-        uint64_t e = clip_end(r, th->seq, x->e);
-        if (e > x->b)
-            th->traced[r ? r->construct : outside].in_region_ns += e - x->b;
-        if (r && x->team > m->constructs[r->construct].actual_team)
-            m->constructs[r->construct].actual_team = x->team;
     }
-    for (size_t i = 0; i < iv->waits.n; i++) {
-        const ivl *x = &iv->waits.v[i];
-        const hpa_omp_region *r = region_by_id(m, x->region);
-        uint64_t e = x->kind == HPA_OMP_W_IMPLICIT_BARRIER ? clip_end(r, th->seq, x->e) : x->e;
-        if (e <= x->b)
-            continue;
-        uint64_t d = e - x->b, busy = overlap(iv->tasks.v, ntasks, x->b, e);
-        th->traced[r ? r->construct : outside].wait_ns[x->kind] += d > busy ? d - busy : 0;
+    for (size_t i = 0; i < n; i++) {
+        while (sp && v[stack[sp - 1]].e <= v[i].b)
+            sp--;
+        if (sp) { /* v[i] lies in the open interval on top */
+            const ivl *o = &v[stack[sp - 1]];
+            uint64_t e = v[i].e < o->e ? v[i].e : o->e;
+            inner[stack[sp - 1]] += e - v[i].b;
+        }
+        stack[sp++] = i;
     }
+    for (size_t i = 0; i < n; i++) {
+        const hpa_omp_region *r = region_by_id(m, v[i].region);
+        uint64_t d = v[i].e - v[i].b;
+        th->traced[r ? r->con : m->ncons].in_region_ns += d > inner[i] ? d - inner[i] : 0;
+    }
+    free(inner), free(stack);
     return 0;
 }
 
-/* ---------------------------------------------------------------- runtime */
+/* ---------------------------------------------------------------- parts */
 
-static bool name_starts(const char *path, const char *prefix)
+static uint32_t part_of(hpa_omp_proc *m, uint32_t con, unsigned construct, uint64_t codeptr)
 {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    return strncmp(base, prefix, strlen(prefix)) == 0;
+    for (uint32_t i = 0; i < m->nparts; i++)
+        if (m->parts[i].con == con && m->parts[i].construct == construct &&
+            m->parts[i].codeptr == codeptr)
+            return i;
+    size_t cap = m->part_cap;
+    hpa_omp_part *p = grow(m->parts, &cap, (size_t)m->nparts + 1, sizeof(*p));
+    if (!p)
+        return UINT32_MAX;
+    m->parts = p;
+    m->part_cap = (uint32_t)cap;
+    p[m->nparts] = (hpa_omp_part){.con = con, .construct = (uint8_t)construct, .codeptr = codeptr};
+    return m->nparts++;
 }
 
-static void note_runtime(hpa_omp_proc *m, const hpc_proc *proc)
+/* The cell of (part, thread), searched from the thread's latest cells (few per thread). */
+static uint32_t cell_of(hpa_omp_proc *m, uint32_t part, uint32_t thread, size_t first)
 {
-    size_t it = 0;
-    for (const hpc_record *r; (r = hpc_proc_next_of(proc, HPC_K_omp_runtime, &it));) {
-        const hpc_rec_omp_runtime *o = &r->u.omp_runtime;
-        char name[96], ver[128];
-        hpc_str_copy(name, sizeof(name), o->name);
-        hpc_str_copy(ver, sizeof(ver), o->version);
-        snprintf(m->runtime, sizeof(m->runtime), "%s%s%s%s", name, *ver ? " (" : "", ver,
-                 *ver ? ")" : "");
-        hpc_str_copy(m->runtime_path, sizeof(m->runtime_path), o->path);
-        m->runtime_seen = true;
-        if (o->ompt)
-            m->ompt = true;
-    }
-    if (m->runtime_seen)
-        return;
-    it = 0;
-    for (const hpc_record *r; (r = hpc_proc_next_of(proc, HPC_K_module_load, &it));) {
-        char path[512];
-        hpc_str_copy(path, sizeof(path), r->u.module_load.path);
-        bool gomp = name_starts(path, "libgomp.so");
-        if (gomp || name_starts(path, "libomp.so") || name_starts(path, "libiomp5.so")) {
-            m->runtime_seen = true;
-            snprintf(m->runtime, sizeof(m->runtime), "%s",
-                     gomp ? "GNU libgomp" : "an OpenMP runtime without an OMPT tool");
-            snprintf(m->runtime_path, sizeof(m->runtime_path), "%s", path);
-            if (gomp)
-                return;
+    for (size_t i = m->ncells; i-- > first;)
+        if (m->cells[i].part == part && m->cells[i].thread == thread)
+            return (uint32_t)i;
+    hpa_omp_cell *c = grow(m->cells, &m->cell_cap, m->ncells + 1, sizeof(*c));
+    if (!c)
+        return UINT32_MAX;
+    m->cells = c;
+    c[m->ncells] = (hpa_omp_cell){.part = part, .thread = thread};
+    return (uint32_t)m->ncells++;
+}
+
+static int cmp_phase(const void *a, const void *b)
+{
+    const hpa_omp_phase *x = a, *y = b;
+    return x->b < y->b ? -1 : x->b > y->b;
+}
+
+static int part_sums(hpa_omp_proc *m, hpa_omp_thread *th, uint32_t ti, const thread_read *tr)
+{
+    size_t first = m->ncells; /* this thread's cells come after the others' */
+    th->phases = calloc(tr->spans.n ? tr->spans.n : 1, sizeof(*th->phases));
+    if (!th->phases)
+        return HPC_E_NOMEM;
+    for (size_t i = 0; i < tr->spans.n; i++) {
+        const pspan *s = &tr->spans.v[i];
+        const hpa_omp_region *r = region_by_id(m, s->region);
+        if (!r)
+            continue; /* its fork was lost */
+        uint32_t part = part_of(m, r->con, s->construct, s->codeptr);
+        uint32_t cell = part == UINT32_MAX ? UINT32_MAX : cell_of(m, part, ti, first);
+        if (cell == UINT32_MAX)
+            return HPC_E_NOMEM;
+        uint64_t e = clip_end(r, th->seq, s->b, s->e), d = e - s->b;
+        hpa_omp_cell *c = &m->cells[cell];
+        if (s->wait) {
+            c->wait_ns += d;
+        } else {
+            c->instances++;
+            c->work_ns += d > s->sub ? d - s->sub : 0;
         }
+        th->phases[th->nphases++] =
+            (hpa_omp_phase){.b = s->b, .e = e, .region = s->region, .cell = cell, .wait = s->wait};
     }
+    if (th->nphases)
+        qsort(th->phases, th->nphases, sizeof(*th->phases), cmp_phase);
+    return 0;
 }
 
-bool hpa_omp_runtime_text(const hpc_proc *p, char *buf, size_t cap)
+static int trace_thread(hpa_omp_proc *m, uint32_t ti, thread_read *tr)
 {
-    hpa_omp_proc m = {0};
-    note_runtime(&m, p);
-    if (!m.runtime_seen)
-        return false;
-    char asked[32];
-    hpc_str_copy(asked, sizeof(asked), p->settings.omp_runtime);
-    snprintf(buf, cap, "%s: %s%s%s%s", m.runtime,
-             m.ompt ? "OpenMP states recorded" : "no OMPT, OpenMP states unavailable",
-             *asked ? " (--omp-runtime " : "", asked, *asked ? ")" : "");
-    return true;
+    hpa_omp_thread *th = &m->threads[ti];
+    uint32_t outside = m->ncons;
+    th->traced = calloc((size_t)m->ncons + 1, sizeof(*th->traced));
+    if (!th->traced)
+        return HPC_E_NOMEM;
+    int rc = implicit_sums(m, th, tr->implicit.v, tr->implicit.n);
+    size_t ntasks = merge_ivls(tr->tasks.v, tr->tasks.n);
+    for (size_t i = 0; rc == 0 && i < tr->waits.n; i++) {
+        const ivl *x = &tr->waits.v[i];
+        const hpa_omp_region *r = region_by_id(m, x->region);
+        uint64_t e =
+            x->kind == HPA_OMP_W_IMPLICIT_BARRIER ? clip_end(r, th->seq, x->b, x->e) : x->e;
+        if (e <= x->b)
+            continue;
+        uint64_t d = e - x->b, busy = overlap(tr->tasks.v, ntasks, x->b, e);
+        th->traced[r ? r->con : outside].wait_ns[x->kind] += d > busy ? d - busy : 0;
+    }
+    for (size_t i = 0; rc == 0 && i < tr->mpi.n; i++) {
+        const hpa_omp_region *r = region_by_id(m, tr->mpi.v[i].region);
+        th->traced[r ? r->con : outside].mpi_ns += tr->mpi.v[i].e - tr->mpi.v[i].b;
+    }
+    return rc ? rc : part_sums(m, th, ti, tr);
+}
+
+/* ---------------------------------------------------------------- loading */
+
+bool hpa_omp_runtime_line(const hpc_proc *p, char *buf, size_t cap)
+{
+    hpa_omp_runtime rt;
+    hpa_omp_runtime_of(p, &rt);
+    return hpa_omp_runtime_text(&rt, buf, cap);
+}
+
+static void free_read(thread_read *tr, size_t n)
+{
+    for (size_t i = 0; tr && i < n; i++)
+        free(tr[i].implicit.v), free(tr[i].waits.v), free(tr[i].tasks.v), free(tr[i].spans.v),
+            free(tr[i].mpi.v);
+    free(tr);
 }
 
 int hpa_omp_load(hpa_profile *p, hpa_process *pr)
@@ -536,33 +719,32 @@ int hpa_omp_load(hpa_profile *p, hpa_process *pr)
         return HPC_E_NOMEM;
     pr->omp = m;
     const hpc_proc *proc = pr->proc;
-    note_runtime(m, proc);
+    hpa_omp_runtime_of(proc, &m->rt);
+    m->ompt = m->rt.ompt;
     if (!m->ompt)
         return 0;
     m->nthreads = (uint32_t)proc->nthreads;
     m->threads = calloc(proc->nthreads ? proc->nthreads : 1, sizeof(*m->threads));
-    thread_ivls *iv = calloc(proc->nthreads ? proc->nthreads : 1, sizeof(*iv));
-    int rc = m->threads && iv ? 0 : HPC_E_NOMEM;
+    thread_read *tr = calloc(proc->nthreads ? proc->nthreads : 1, sizeof(*tr));
+    int rc = m->threads && tr ? 0 : HPC_E_NOMEM;
     for (size_t i = 0; rc == 0 && i < proc->nthreads; i++)
-        rc = read_thread(p, m, proc, &proc->threads[i], &m->threads[i], &iv[i]);
+        rc = read_thread(p, m, proc, &proc->threads[i], &m->threads[i], &tr[i]);
     for (size_t i = 0; rc == 0 && i < m->nregions; i++) {
         hpa_omp_region *r = &m->regions[i];
         if (ctx_of(m, i, 0) == UINT32_MAX)
             rc = HPC_E_NOMEM;
-        hpa_omp_construct *c = &m->constructs[r->construct];
+        hpa_omp_con *c = &m->cons[r->con];
         c->executions++;
         if (r->team_size > c->max_team)
             c->max_team = r->team_size;
         if (r->t_end > r->t_begin)
             c->wall_ns += r->t_end - r->t_begin;
     }
-    for (size_t i = 0; rc == 0 && i < proc->nthreads; i++)
-        rc = trace_thread(m, &m->threads[i], &iv[i]);
+    for (uint32_t i = 0; rc == 0 && i < m->nthreads; i++)
+        rc = trace_thread(m, i, &tr[i]);
     if (rc == 0)
         m->room = context_room(m);
-    for (size_t i = 0; iv && i < proc->nthreads; i++)
-        free(iv[i].implicit.v), free(iv[i].waits.v), free(iv[i].tasks.v);
-    free(iv);
+    free_read(tr, proc->nthreads);
     m->last_region = HPA_U64MAP_EMPTY;
     m->last_seq = UINT32_MAX;
     return rc;
@@ -576,26 +758,28 @@ void hpa_omp_free(hpa_omp_proc *m)
         free(m->threads[i].cct.parent);
         free(m->threads[i].cct.pc);
         free(m->threads[i].traced);
+        free(m->threads[i].phases);
     }
     free(m->threads);
     for (uint32_t i = 0; i < m->nctx; i++)
         free(m->ctxs[i].frames[0]), free(m->ctxs[i].frames[1]);
     free(m->ctxs);
     free(m->regions);
-    free(m->constructs);
+    free(m->cons);
+    free(m->parts);
+    free(m->cells);
     hpa_u64map_free(&m->region_index);
-    hpa_u64map_free(&m->construct_index);
     hpa_u64map_free(&m->ctx_index);
     free(m);
 }
 
 /* ---------------------------------------------------------------- samples */
 
-/* Type of thread seq from its omp_thread record (1 initial, 2 worker), 0 if none. */
-static uint32_t thread_type(hpa_omp_proc *m, uint32_t seq)
+/* Index of thread seq in m->threads (by position: streams are sorted by seq), or -1. */
+static int thread_index(hpa_omp_proc *m, uint32_t seq)
 {
     if (seq == m->last_seq)
-        return m->last_type;
+        return (int)m->last_thread;
     size_t lo = 0, hi = m->nthreads;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -604,8 +788,17 @@ static uint32_t thread_type(hpa_omp_proc *m, uint32_t seq)
         else
             hi = mid;
     }
+    bool found = lo < m->nthreads && m->threads[lo].seq == seq;
     m->last_seq = seq;
-    m->last_type = lo < m->nthreads && m->threads[lo].seq == seq ? m->threads[lo].type : 0;
+    m->last_thread = found ? (uint32_t)lo : UINT32_MAX;
+    m->last_type = found ? m->threads[lo].type : 0;
+    return found ? (int)lo : -1;
+}
+
+/* Type of thread seq from its omp_thread record (1 initial, 2 worker), 0 if none. */
+static uint32_t thread_type(hpa_omp_proc *m, uint32_t seq)
+{
+    thread_index(m, seq);
     return m->last_type;
 }
 
@@ -637,6 +830,38 @@ uint32_t hpa_omp_classify(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t
     return r->ctx == UINT32_MAX ? 0 : r->ctx;
 }
 
+void hpa_omp_sample_part(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t region,
+                         uint32_t state, uint64_t cpu_ns)
+{
+    enum hpa_omp_cat cat = hpa_omp_sample_cat(state);
+    if (!m || !m->ompt || region == 0 || (cat != HPA_OMP_CAT_WORK && cat != HPA_OMP_CAT_WAIT))
+        return;
+    int ti = thread_index(m, seq);
+    if (ti < 0)
+        return;
+    const hpa_omp_thread *th = &m->threads[ti];
+    size_t lo = 0, hi = th->nphases;
+    while (lo < hi) { /* the first phase beginning after time */
+        size_t mid = (lo + hi) / 2;
+        if (th->phases[mid].b <= time)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bool wait = cat == HPA_OMP_CAT_WAIT;
+    for (size_t i = lo, n = 0; i-- > 0 && n < 16; n++) { /* phases of inner regions overlap */
+        const hpa_omp_phase *ph = &th->phases[i];
+        if (time <= ph->e && ph->region == region && ph->wait == wait) {
+            hpa_omp_cell *c = &m->cells[ph->cell];
+            if (wait)
+                c->cpu_wait_ns += cpu_ns;
+            else
+                c->cpu_work_ns += cpu_ns;
+            return;
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- metrics and notes */
 
 static uint32_t state_set(enum hpa_omp_cat cat)
@@ -655,10 +880,13 @@ int hpa_omp_add_metrics(hpa_profile *p)
         any |= p->procs[i].omp && p->procs[i].omp->ompt;
     if (!any)
         return 0;
+    /* a sample inside an MPI call is MPI time (model/omp_model.h), neither of these */
     hpa_metric work = {.key = "omp_work",
                        .title = "OpenMP Work",
                        .unit = "sec.",
                        .source = HPA_SRC_CLOCK_TIME,
+                       .state_mask = HPC_STATE_MPI,
+                       .state_value = 0,
                        .omp_states = state_set(HPA_OMP_CAT_WORK),
                        .scale = 1e-9,
                        .time = true,
@@ -678,14 +906,14 @@ bool hpa_omp_note_native(const hpa_profile *p)
     bool native = false;
     for (size_t i = 0; i < p->nprocs; i++) {
         const hpa_omp_proc *m = p->procs[i].omp;
-        if (!m || m->ompt || !m->runtime_seen)
+        if (!m || m->ompt || !m->rt.seen)
             continue;
         native = true;
         if (!said)
             fprintf(stderr,
                     "hpanalyze: note: process %s ran on %s, which has no OMPT: OpenMP states "
                     "are unavailable; reports show the machine view\n",
-                    p->procs[i].proc->name, m->runtime);
+                    p->procs[i].proc->name, m->rt.name);
         said = true;
     }
     return native;

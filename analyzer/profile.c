@@ -232,6 +232,7 @@ static int add_clock_sample(loader *L, const hpc_rec_sample_clock *s)
         return 0;
     uint32_t state = (uint32_t)s->state;
     uint32_t ctx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
+    hpa_omp_sample_part(L->pr->omp, t->seq, s->time, s->region, state, s->cpu_ns);
     uint32_t b = bucket_of(L, checked_node(L, s->node), state, ctx);
     if (b == UINT32_MAX)
         return HPC_E_NOMEM;

@@ -163,10 +163,12 @@ static bool program_code(hpa_symtab *st, uint32_t func)
 
 hpa_loc hpa_omp_construct_loc(const hpa_profile *p, const hpa_process *pr, uint32_t c)
 {
-    hpa_omp_construct *con = &pr->omp->constructs[c];
+    hpa_omp_con *con = &pr->omp->cons[c];
     if (con->loc_known)
         return con->loc;
-    con->loc = hpa_modmap_resolve(pr->map, con->codeptr ? con->codeptr - 1 : 0);
+    con->loc = con->codeptr || con->outlined || con->psource
+                   ? hpa_omp_site(p->syms, pr->map, con->outlined, con->codeptr, con->psource)
+                   : hpa_modmap_resolve(pr->map, 0);
     con->loc_known = true; /* before the recursion below: a damaged parent chain ends */
     const hpa_omp_thread *et = thread_by_seq(pr->omp, con->rep_seq);
     for (uint32_t id = con->rep_node;
@@ -179,16 +181,35 @@ hpa_loc hpa_omp_construct_loc(const hpa_profile *p, const hpa_process *pr, uint3
     uint32_t parent;
     if (fkind(p->syms, con->loc.func) == FK_OUTLINED && con->rep_parent &&
         hpa_u64map_get(&pr->omp->region_index, con->rep_parent, &parent)) {
-        uint32_t f = hpa_omp_construct_loc(p, pr, pr->omp->regions[parent].construct).func;
+        uint32_t f = hpa_omp_construct_loc(p, pr, pr->omp->regions[parent].con).func;
         con->loc = (hpa_loc){.func = f, .line = hpa_symtab_line_in(p->syms, f, con->loc.line)};
     }
     return con->loc;
 }
 
+hpa_loc hpa_omp_part_loc(const hpa_profile *p, const hpa_process *pr, uint32_t i)
+{
+    hpa_omp_part *part = &pr->omp->parts[i];
+    if (part->loc_known)
+        return part->loc;
+    hpa_loc l = hpa_modmap_resolve(pr->map, part->codeptr ? part->codeptr - 1 : 0);
+    hpa_loc con = hpa_omp_construct_loc(p, pr, part->con);
+    uint32_t f = con.func;
+    if (part->construct == HPA_OC_IMPLICIT_BARRIER) /* the region's end: the region's line */
+        l = con;
+    else if (!part->codeptr || !program_code(p->syms, l.func)) /* in the runtime */
+        l = (hpa_loc){.func = f, .line = hpa_symtab_func_line(p->syms, f)};
+    else if (fkind(p->syms, l.func) == FK_OUTLINED) /* in the body: the construct's function */
+        l = (hpa_loc){.func = f, .line = hpa_symtab_line_in(p->syms, f, l.line)};
+    part->loc = l;
+    part->loc_known = true;
+    return l;
+}
+
 /* Function and line of the construct of context c. */
 static hpa_loc construct_loc(tx *t, uint32_t c)
 {
-    return hpa_omp_construct_loc(t->prof, t->proc, t->m->ctxs[c].construct);
+    return hpa_omp_construct_loc(t->prof, t->proc, t->m->ctxs[c].con);
 }
 
 /* "func -- OMP parallel region from line N" (or "func -- OMP task" for task bodies). */
@@ -220,13 +241,29 @@ static bool called_for_region(tx *t, const hpa_frame *in, unsigned i)
     return false;
 }
 
-/* Index of the region body's entry: innermost outlined frame called by the runtime. */
-static int body_entry(tx *t, const hpa_frame *in, unsigned n)
+/* The module of construct c's code (its outlined body's, else its call's): where a body
+ * that ended in a tail call jumps to (NULL if unknown). */
+static const char *construct_module(tx *t, uint32_t c)
 {
-    for (unsigned i = n; i-- > 0;)
-        if (fkind(t->st, in[i].func) == FK_OUTLINED &&
-            (i == 0 || fkind(t->st, in[i - 1].func) == FK_RUNTIME))
+    const hpa_omp_con *con = &t->m->cons[t->m->ctxs[c].con];
+    uint64_t at = con->outlined ? con->outlined : con->codeptr;
+    return at ? hpa_modmap_module_of(t->proc->map, at) : NULL;
+}
+
+/* Index of the region body's entry: the innermost program frame the runtime called, its
+ * outlined body, or, when the body ended in a tail call (`#pragma omp parallel` over just
+ * `work();` at -O2: the outlined frame is gone), the function it jumped to, in the
+ * construct's module (what the runtime calls in other libraries, sched_yield in libc, is
+ * the runtime's business). */
+static int body_entry(tx *t, const hpa_frame *in, unsigned n, const char *module)
+{
+    for (unsigned i = n; i-- > 1;) {
+        if (!program_code(t->st, in[i].func) || fkind(t->st, in[i - 1].func) != FK_RUNTIME)
+            continue;
+        const char *m = hpa_symtab_func(t->st, in[i].func)->module;
+        if (fkind(t->st, in[i].func) == FK_OUTLINED || (module && m && strcmp(m, module) == 0))
             return (int)i;
+    }
     return -1;
 }
 
@@ -248,6 +285,18 @@ static void walk(tx *t, const hpa_frame *in, unsigned from, unsigned n, hpa_loc 
             continue; /* called by the runtime: hidden with it */
         if (k == FK_RUNTIME) {
             in_runtime = true;
+            continue;
+        }
+        if (k == FK_USER && con.func != 0 && i == from) {
+            /* the body's entry is the function its outlined frame tail-called: the expert
+             * view still shows the body, at the construct's line */
+            in_runtime = false;
+            if (t->expert) {
+                uint32_t body = expert_name(t, con, !called_for_region(t, in, i));
+                emit(t,
+                     (hpa_frame){.func = body, .line = hpa_symtab_line_in(t->st, body, con.line)});
+            }
+            emit(t, f);
             continue;
         }
         if (k == FK_USER || con.func == 0) {
@@ -343,7 +392,7 @@ static void transform_region(tx *t, const hpa_frame *in, unsigned n, uint32_t c)
     const hpa_omp_ctx *x = &t->m->ctxs[c];
     for (unsigned i = 0; i < x->nframes[t->expert]; i++)
         emit(t, x->frames[t->expert][i]);
-    int entry = body_entry(t, in, n);
+    int entry = body_entry(t, in, n, construct_module(t, c));
     if (entry >= 0)
         walk(t, in, (unsigned)entry, n, construct_loc(t, c));
 }

@@ -250,13 +250,39 @@ enum hpc_omp_state {
     HPC_OMP_STATE_OVERHEAD = 13, /* runtime fork/join and scheduling */
 };
 
+/* The OpenMP records' own enums: the OMPT tool maps the runtime's values onto these (the
+ * numbers of the first ones happen to equal OMPT's; nothing relies on it). */
+
+/* omp_thread.type */
+enum hpc_omp_thread_type {
+    HPC_OMP_THREAD_INITIAL = 1, /* the initial thread (or a thread the program made that
+                                   runs OpenMP constructs: an initial thread too) */
+    HPC_OMP_THREAD_WORKER = 2,  /* a thread of the runtime's pool */
+    HPC_OMP_THREAD_OTHER = 3    /* a runtime helper thread */
+};
+
+/* omp_implicit_task.endpoint */
+enum hpc_omp_endpoint { HPC_OMP_BEGIN = 1, HPC_OMP_END = 2 };
+
+/* omp_parallel_begin.flags: bits */
+enum hpc_omp_parallel_flags {
+    HPC_OMP_PARALLEL_INVOKER_PROGRAM = 0x1, /* the program calls the outlined body on the
+                                               encountering thread (gcc's GOMP_parallel) */
+    HPC_OMP_PARALLEL_INVOKER_RUNTIME = 0x2, /* the runtime calls it (clang's __kmpc_fork_call) */
+    HPC_OMP_PARALLEL_LEAGUE = 0x40000000,   /* a teams construct */
+    HPC_OMP_PARALLEL_TEAM = 0x80000000      /* a parallel construct */
+};
+
 enum hpc_omp_sync {
-    HPC_OMP_SYNC_IMPLICIT_BARRIER = 1,
-    HPC_OMP_SYNC_EXPLICIT_BARRIER = 2,
+    HPC_OMP_SYNC_IMPLICIT_BARRIER = 1, /* at the end of a parallel region */
+    HPC_OMP_SYNC_EXPLICIT_BARRIER = 2, /* #pragma omp barrier */
     HPC_OMP_SYNC_TASKWAIT = 3,
     HPC_OMP_SYNC_TASKGROUP = 4,
     HPC_OMP_SYNC_REDUCTION = 5,
-    HPC_OMP_SYNC_BARRIER_OTHER = 6
+    HPC_OMP_SYNC_BARRIER_OTHER = 6,    /* the runtime cannot tell: an explicit barrier or
+                                          the end of a worksharing construct (gcc-built
+                                          code on libomp) */
+    HPC_OMP_SYNC_WORKSHARE_BARRIER = 7 /* implicit, at the end of a worksharing construct */
 };
 
 enum hpc_omp_mutex {
@@ -279,6 +305,23 @@ enum hpc_omp_work {
 };
 
 enum hpc_omp_task_event { HPC_OMP_TASK_CREATE = 1, HPC_OMP_TASK_BEGIN = 2, HPC_OMP_TASK_END = 3 };
+
+/* omp_task.flags of a create event: bits */
+enum hpc_omp_task_flags {
+    HPC_OMP_TASK_UNDEFERRED = 0x08000000,
+    HPC_OMP_TASK_UNTIED = 0x10000000,
+    HPC_OMP_TASK_FINAL = 0x20000000,
+    HPC_OMP_TASK_MERGEABLE = 0x40000000,
+    HPC_OMP_TASK_MERGED = 0x80000000
+};
+
+/* omp_task.flags of an end event: how the task ended */
+enum hpc_omp_task_status {
+    HPC_OMP_TASK_COMPLETE = 1,
+    HPC_OMP_TASK_CANCEL = 3,
+    HPC_OMP_TASK_DETACH = 4,
+    HPC_OMP_TASK_LATE_FULFILL = 6
+};
 
 enum hpc_p2p_op {
     HPC_P2P_SEND = 1,

@@ -11,69 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ITASKS   64    /* nested implicit tasks remembered per thread */
 #define MAX_NODE_GAP 65536 /* CCT ids may skip (lost records), but not wildly */
 
 enum special_region { SR_NOSTACK = 1, SR_UNKNOWN_FRAME = 2 };
-
-/* OpenMP constructs as regions. */
-enum omp_construct {
-    OC_PARALLEL = 1,
-    OC_IMPLICIT_BARRIER,
-    OC_BARRIER,
-    OC_TASKWAIT,
-    OC_TASKGROUP,
-    OC_REDUCTION,
-    OC_BARRIER_OTHER,
-    OC_CRITICAL,
-    OC_CRITICAL_SBLOCK,
-    OC_ORDERED,
-    OC_ORDERED_SBLOCK,
-    OC_LOCK,
-    OC_NEST_LOCK,
-    OC_ATOMIC,
-    OC_LOOP,
-    OC_SECTIONS,
-    OC_SINGLE,
-    OC_WORKSHARE,
-    OC_DISTRIBUTE,
-    OC_TASKLOOP,
-    OC_SCOPE,
-    OC_TASK,
-    OC_MASKED,
-    OC_COUNT_
-};
-
-/* Construct names without the directive's prefix, which depends on the source language
- * (directive_prefix); the lock entries are API calls and have none. */
-static const struct {
-    const char *name;
-    uint8_t role;
-} omp_constructs[OC_COUNT_] = {
-    [OC_PARALLEL] = {"parallel", OTF2_REGION_ROLE_PARALLEL},
-    [OC_IMPLICIT_BARRIER] = {"implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
-    [OC_BARRIER] = {"barrier", OTF2_REGION_ROLE_BARRIER},
-    [OC_TASKWAIT] = {"taskwait", OTF2_REGION_ROLE_TASK_WAIT},
-    [OC_TASKGROUP] = {"taskgroup", OTF2_REGION_ROLE_TASK_WAIT},
-    [OC_REDUCTION] = {"reduction", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
-    [OC_BARRIER_OTHER] = {"barrier (runtime)", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
-    [OC_CRITICAL] = {"critical", OTF2_REGION_ROLE_CRITICAL},
-    [OC_CRITICAL_SBLOCK] = {"critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK},
-    [OC_ORDERED] = {"ordered", OTF2_REGION_ROLE_ORDERED},
-    [OC_ORDERED_SBLOCK] = {"ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK},
-    [OC_LOCK] = {"omp_set_lock", OTF2_REGION_ROLE_WRAPPER},
-    [OC_NEST_LOCK] = {"omp_set_nest_lock", OTF2_REGION_ROLE_WRAPPER},
-    [OC_ATOMIC] = {"atomic", OTF2_REGION_ROLE_ATOMIC},
-    [OC_LOOP] = {"for", OTF2_REGION_ROLE_LOOP},
-    [OC_SECTIONS] = {"sections", OTF2_REGION_ROLE_SECTIONS},
-    [OC_SINGLE] = {"single", OTF2_REGION_ROLE_SINGLE},
-    [OC_WORKSHARE] = {"workshare", OTF2_REGION_ROLE_WORKSHARE},
-    [OC_DISTRIBUTE] = {"distribute", OTF2_REGION_ROLE_LOOP},
-    [OC_TASKLOOP] = {"taskloop", OTF2_REGION_ROLE_LOOP},
-    [OC_SCOPE] = {"scope", OTF2_REGION_ROLE_CODE},
-    [OC_TASK] = {"task", OTF2_REGION_ROLE_TASK},
-    [OC_MASKED] = {"masked", OTF2_REGION_ROLE_MASTER},
-};
 
 /* A direct-mapped cache in front of the job's hash maps, for the few keys a stream
  * repeats millions of times (its MPI functions, communicators, construct sites). Values
@@ -110,11 +50,6 @@ static inline void memo_put(memo *m, uint64_t key, uint64_t val)
     m->val[i] = val;
 }
 
-typedef struct itask {
-    uint64_t region_id, begin;
-    uint32_t lregion, team;
-} itask;
-
 typedef struct gen {
     mg_job *job;
     mg_proc *proc;
@@ -129,9 +64,8 @@ typedef struct gen {
     uint32_t call_fn; /* index in proc->fns, UINT32_MAX if unknown */
     uint32_t call_region;
     hpa_mpi_call acc; /* pass 1: the call for the MPI numbers (mpi_stats.h), raw times */
-    /* open implicit tasks */
-    itask itasks[MAX_ITASKS];
-    unsigned nitasks;
+    /* OpenMP records as items (model/omp_model.h): pairing, the thread's own times */
+    hpa_omp_timeline tl;
     /* pass 1: sampled CPU time per CCT node, for the functions summary */
     uint64_t *node_ns, *node_n;
     size_t nnode_w;
@@ -193,59 +127,83 @@ static mg_symproc *symproc(gen *g)
     return g->proc->sym;
 }
 
-/* How the language of the code at a construct writes the directive: "#pragma omp " (C,
- * C++), "!$omp " (Fortran), "omp " when unknown (no debug information, no code address). */
-static const char *directive_prefix(enum omp_construct oc, mg_lang lang)
+/* OTF2's role of an OpenMP construct (model/omp_model.h's roles). */
+static uint8_t omp_role(unsigned construct)
 {
-    if (oc == OC_LOCK || oc == OC_NEST_LOCK)
-        return "";
-    return lang == MG_LANG_C ? "#pragma omp " : lang == MG_LANG_FORTRAN ? "!$omp " : "omp ";
+    static const uint8_t roles[] = {
+        [HPA_OMP_ROLE_CODE] = OTF2_REGION_ROLE_CODE,
+        [HPA_OMP_ROLE_PARALLEL] = OTF2_REGION_ROLE_PARALLEL,
+        [HPA_OMP_ROLE_IMPLICIT_BARRIER] = OTF2_REGION_ROLE_IMPLICIT_BARRIER,
+        [HPA_OMP_ROLE_BARRIER] = OTF2_REGION_ROLE_BARRIER,
+        [HPA_OMP_ROLE_TASK_WAIT] = OTF2_REGION_ROLE_TASK_WAIT,
+        [HPA_OMP_ROLE_CRITICAL] = OTF2_REGION_ROLE_CRITICAL,
+        [HPA_OMP_ROLE_CRITICAL_SBLOCK] = OTF2_REGION_ROLE_CRITICAL_SBLOCK,
+        [HPA_OMP_ROLE_ORDERED] = OTF2_REGION_ROLE_ORDERED,
+        [HPA_OMP_ROLE_ORDERED_SBLOCK] = OTF2_REGION_ROLE_ORDERED_SBLOCK,
+        [HPA_OMP_ROLE_WRAPPER] = OTF2_REGION_ROLE_WRAPPER,
+        [HPA_OMP_ROLE_ATOMIC] = OTF2_REGION_ROLE_ATOMIC,
+        [HPA_OMP_ROLE_LOOP] = OTF2_REGION_ROLE_LOOP,
+        [HPA_OMP_ROLE_SECTIONS] = OTF2_REGION_ROLE_SECTIONS,
+        [HPA_OMP_ROLE_SINGLE] = OTF2_REGION_ROLE_SINGLE,
+        [HPA_OMP_ROLE_WORKSHARE] = OTF2_REGION_ROLE_WORKSHARE,
+        [HPA_OMP_ROLE_TASK] = OTF2_REGION_ROLE_TASK,
+        [HPA_OMP_ROLE_MASTER] = OTF2_REGION_ROLE_MASTER,
+    };
+    unsigned r = hpa_omp_construct(construct)->role;
+    return r < sizeof(roles) ? roles[r] : OTF2_REGION_ROLE_CODE;
 }
 
-/* The construct's name in that language ("for" is Fortran's "do"). */
-static const char *construct_name(enum omp_construct oc, mg_lang lang)
+/* The region of construct c at source site `where` (function, line), in code of function
+ * lang_func's language: "#pragma omp for @solver.c:42", "!$omp do @solver.f90:42", "omp
+ * task" where nothing is known. */
+static uint32_t omp_region_at(gen *g, unsigned c, mg_symloc where, uint32_t lang_func, bool known)
 {
-    return oc == OC_LOOP && lang == MG_LANG_FORTRAN ? "do" : omp_constructs[oc].name;
-}
-
-/* Region of an OpenMP construct at codeptr ("#pragma omp for @solver.c:42", "!$omp do
- * @solver.f90:42"). */
-static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t codeptr);
-
-static uint32_t omp_region(gen *g, enum omp_construct oc, uint64_t codeptr)
-{
-    uint64_t key = codeptr ^ ((uint64_t)oc << 56), v;
-    if (memo_get(&g->omp_memo, key, &v))
-        return (uint32_t)v;
-    uint32_t region = omp_region_uncached(g, oc, codeptr);
-    memo_put(&g->omp_memo, key, region);
-    return region;
-}
-
-static uint32_t omp_region_uncached(gen *g, enum omp_construct oc, uint64_t codeptr)
-{
-    mg_symloc where = {0, 0};
-    if (codeptr)
-        where = mg_symproc_resolve(symproc(g), codeptr - 1);
-    uint64_t key = MG_RKEY_OMP(oc, where.line);
+    uint64_t key = MG_RKEY_OMP(c, where.line);
     uint64_t id;
     if (mg_map_get(&g->proc->region_by_key, key, &id))
         return (uint32_t)id;
     uint32_t lineno = 0;
-    const char *file = codeptr ? mg_syms_line_file(g->job->syms, where.line, &lineno) : "";
-    mg_lang lang = codeptr ? mg_syms_func_lang(g->job->syms, where.func) : MG_LANG_UNKNOWN;
-    const char *pre = directive_prefix(oc, lang), *cname = construct_name(oc, lang);
-    char name[1024];
+    const char *file = known ? mg_syms_line_file(g->job->syms, where.line, &lineno) : "";
+    char cname[128], name[1024];
+    mg_syms_omp_name(g->job->syms, c, known ? lang_func : 0, cname, sizeof(cname));
     if (lineno) {
         const char *base = strrchr(file, '/');
-        snprintf(name, sizeof(name), "%s%s @%s:%u", pre, cname, base ? base + 1 : file, lineno);
-    } else if (codeptr) {
-        snprintf(name, sizeof(name), "%s%s @%s", pre, cname,
-                 mg_syms_func_name(g->job->syms, where.func));
+        snprintf(name, sizeof(name), "%s @%s:%u", cname, base ? base + 1 : file, lineno);
+    } else if (known) {
+        snprintf(name, sizeof(name), "%s @%s", cname, mg_syms_func_name(g->job->syms, where.func));
     } else {
-        snprintf(name, sizeof(name), "%s%s", pre, cname);
+        snprintf(name, sizeof(name), "%s", cname);
     }
-    return mg_proc_region(g->proc, key, name, file, lineno, omp_constructs[oc].role, MG_PAR_OPENMP);
+    return mg_proc_region(g->proc, key, name, file, lineno, omp_role(c), MG_PAR_OPENMP);
+}
+
+/* Region of OpenMP construct c whose runtime call returns to codeptr (0: unknown). */
+static uint32_t omp_region(gen *g, unsigned c, uint64_t codeptr)
+{
+    uint64_t key = codeptr ^ ((uint64_t)c << 56), v;
+    if (memo_get(&g->omp_memo, key, &v))
+        return (uint32_t)v;
+    mg_symloc where = {0, 0};
+    if (codeptr)
+        where = mg_symproc_resolve(symproc(g), codeptr - 1);
+    uint32_t region = omp_region_at(g, c, where, where.func, codeptr != 0);
+    memo_put(&g->omp_memo, key, region);
+    return region;
+}
+
+/* Region of a parallel construct: where its pragma is (hpa_omp_site: the outlined body
+ * and clang's source string name it even when the fork was a tail call or inlined). */
+static uint32_t parallel_region(gen *g, const hpc_rec_omp_parallel_begin *r)
+{
+    bool known = r->outlined || r->codeptr || r->psource;
+    mg_symloc where = {0, 0}, code = {0, 0};
+    if (known) {
+        where = mg_symproc_omp_site(symproc(g), r->outlined, r->codeptr, r->psource);
+        code = mg_symproc_resolve(symproc(g), r->outlined ? r->outlined : r->codeptr - 1);
+    }
+    /* the language of the construct's code (the site's function may be one made up: a
+     * function inlined everywhere) */
+    return omp_region_at(g, HPA_OC_PARALLEL, where, code.func, known);
 }
 
 static unsigned mpi_role(const mg_fninfo *f)
@@ -501,26 +459,16 @@ static hpa_omp_exec exec_of(const mg_ompreg *x)
     return (hpa_omp_exec){.t_end = x->end, .enc_seq = x->enc_seq};
 }
 
-/* End of this location's interval [b, e) in parallel region `region` (implicit task,
- * implicit barrier; raw times) by the rule hpanalyze applies (model/omp_model.h): a
- * worker's ends with the region. */
-static uint64_t in_region_end(gen *g, uint64_t region, uint64_t b, uint64_t e)
-{
-    mg_ompreg x;
-    if (!omp_exec(g, region, &x))
-        return e;
-    hpa_omp_exec ex = exec_of(&x);
-    e = hpa_omp_region_time_end(&ex, g->loc->seq, e);
-    return e > b ? e : b;
-}
-
 /*
  * OpenMP Work / Wait of one sample, classified as hpanalyze does: by the rules of
- * model/omp_model.h. A sample outside every region without a state waits for the
- * stream's end (pre_runtime_ns), where the thread's type decides it.
+ * model/omp_model.h. A sample inside an MPI call is MPI time, neither. A sample outside
+ * every region without a state waits for the stream's end (pre_runtime_ns), where the
+ * thread's type decides it.
  */
 static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t time, uint64_t ns)
 {
+    if (hpa_omp_sample_cat(state) == HPA_OMP_CAT_MPI)
+        return;
     unsigned s = HPC_STATE_OMP(state);
     if (hpa_omp_sample_unreported(s, region)) {
         g->pre_runtime_ns += ns;
@@ -768,20 +716,24 @@ static void mpi_coll(gen *g, const hpc_rec_mpi_coll *m)
 
 /* ------------------------------------------------------------ OpenMP */
 
-static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
+/* Where the encountering thread met a construct: codeptr's function and its deepest frame
+ * on the recorded path (in both passes: caller hints remember frames). */
+static uint64_t fork_hint(gen *g, const hpc_rec_omp_parallel_begin *r, uint32_t *func)
 {
-    uint64_t t = ct(g, r->time);
-    uint32_t lregion = omp_region(g, OC_PARALLEL, r->codeptr);
-    emit(g, t, MG_EV_THREAD_FORK, (uint32_t)r->team_size, 0, 0, 0, 0);
-    /* the recorded path ends in the runtime's and our callback's frames: the construct
-     * was met in codeptr's function (in both passes: caller hints remember frames) */
     bool node_ok = r->node && r->node < g->loc->ncc && g->loc->cc[r->node].depth;
-    uint32_t func = func_at(g, r->codeptr);
-    uint64_t hint = hint_of(func, node_ok ? frame_of(g, (uint32_t)r->node, func) : UINT32_MAX);
+    *func = func_at(g, r->codeptr);
+    return hint_of(*func, node_ok ? frame_of(g, (uint32_t)r->node, *func) : UINT32_MAX);
+}
+
+/* Pass 1: the execution of the region a fork begins, for the threads of its team (from
+ * the record, as it is read: the samples that follow it name the region). */
+static void region_begins(gen *g, const hpc_rec_omp_parallel_begin *r, uint64_t hint, uint32_t func)
+{
     mg_proc *p = g->proc;
     mg_ompreg x;
-    if (g->pass != 1 || omp_exec(g, r->region, &x))
+    if (omp_exec(g, r->region, &x))
         return;
+    uint32_t lregion = parallel_region(g, r);
     mg_psum_omp(&p->sum, lregion, p->regions[lregion].name)->instances++;
     if (!p->omptab && !p->omptab_failed && !(p->omptab = mg_regtab_open())) {
         p->omptab_failed = true;
@@ -795,11 +747,11 @@ static void omp_parallel_begin(gen *g, const hpc_rec_omp_parallel_begin *r)
         mg_regtab_put(p->omptab, r->region, &x);
 }
 
-static void omp_parallel_end(gen *g, const hpc_rec_omp_parallel_end *r)
+/* Pass 1: the region's end and wall time. */
+static void region_ends(gen *g, const hpc_rec_omp_parallel_end *r)
 {
-    emit(g, ct(g, r->time), MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
     mg_ompreg x;
-    if (g->pass != 1 || !omp_exec(g, r->region, &x) || x.end || r->time < x.begin)
+    if (!omp_exec(g, r->region, &x) || x.end || r->time < x.begin)
         return;
     x.end = r->time;
     mg_regtab_put(g->proc->omptab, r->region, &x);
@@ -807,40 +759,38 @@ static void omp_parallel_end(gen *g, const hpc_rec_omp_parallel_end *r)
         r->time - x.begin;
 }
 
-static void omp_implicit_task(gen *g, const hpc_rec_omp_implicit_task *r)
+/* The parallel construct's region of an implicit task (named by its fork's thread). */
+static uint32_t task_region(gen *g, uint64_t region)
 {
-    uint64_t t = ct(g, r->time);
-    if (r->endpoint == 1) {
-        mg_ompreg x;
-        uint32_t lregion = omp_exec(g, r->region, &x) ? x.lregion : omp_region(g, OC_PARALLEL, 0);
-        uint32_t size = r->team_size ? (uint32_t)r->team_size : 1;
-        uint32_t team = mg_proc_team(g->proc, size);
-        uint64_t claim = ((uint64_t)size << 32) | (uint32_t)r->thread_num;
-        if (!mg_map_get(&g->loc->claim_set, claim, NULL)) {
-            mg_map_put(&g->loc->claim_set, claim, 1);
-            *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
-        }
-        /* the encountering thread met the construct at the path its begin recorded */
-        uint64_t hint = omp_exec(g, r->region, &x) && x.enc_seq == g->loc->seq
-                            ? ((uint64_t)x.func << 32) | x.hint
-                            : 0;
-        emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
-        emit_enter(g, t, lregion, hint);
-        if (g->nitasks < MAX_ITASKS)
-            g->itasks[g->nitasks] = (itask){r->region, r->time, lregion, team};
-        g->nitasks++;
-        return;
+    mg_ompreg x;
+    return omp_exec(g, region, &x) ? x.lregion : omp_region(g, HPA_OC_PARALLEL, 0);
+}
+
+/* An implicit task begins: this location joins a team. */
+static void implicit_begin(gen *g, const hpa_omp_item *it)
+{
+    uint32_t size = it->team ? it->team : 1;
+    uint32_t team = mg_proc_team(g->proc, size);
+    uint64_t claim = ((uint64_t)size << 32) | it->thread_num;
+    if (!mg_map_get(&g->loc->claim_set, claim, NULL)) {
+        mg_map_put(&g->loc->claim_set, claim, 1);
+        *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
     }
-    /* end: the innermost open task (the record's team size may be 0 at the end) */
-    if (g->nitasks == 0)
-        return;
-    g->nitasks--;
-    if (g->nitasks >= MAX_ITASKS)
-        return;
-    itask *it = &g->itasks[g->nitasks];
-    t = ct(g, in_region_end(g, it->region_id, it->begin, r->time));
-    emit(g, t, MG_EV_LEAVE, it->lregion, 0, 0, 0, 0);
-    emit(g, t, MG_EV_TEAM_END, it->team, 0, 0, 0, 0);
+    /* the encountering thread met the construct at the path its begin recorded */
+    mg_ompreg x;
+    uint64_t hint = omp_exec(g, it->region, &x) && x.enc_seq == g->loc->seq
+                        ? ((uint64_t)x.func << 32) | x.hint
+                        : 0;
+    uint64_t t = ct(g, it->begin);
+    emit(g, t, MG_EV_TEAM_BEGIN, team, 0, 0, 0, 0);
+    emit_enter(g, t, task_region(g, it->region), hint);
+}
+
+static void implicit_end(gen *g, const hpa_omp_item *it)
+{
+    uint64_t t = ct(g, it->end);
+    emit(g, t, MG_EV_LEAVE, task_region(g, it->region), 0, 0, 0, 0);
+    emit(g, t, MG_EV_TEAM_END, mg_proc_team(g->proc, it->team ? it->team : 1), 0, 0, 0, 0);
 }
 
 static void enter_leave(gen *g, uint32_t region, uint64_t tb, uint64_t te, uint64_t hint)
@@ -857,106 +807,87 @@ static uint32_t implicit_barrier_of(gen *g, uint64_t region)
 {
     mg_ompreg x;
     if (!omp_exec(g, region, &x))
-        return omp_region(g, OC_IMPLICIT_BARRIER, 0);
+        return omp_region(g, HPA_OC_IMPLICIT_BARRIER, 0);
     const mg_region *par = &g->proc->regions[x.lregion];
     const char *at = strstr(par->name, " @");
-    const char *construct = strstr(par->name, omp_constructs[OC_PARALLEL].name);
+    const char *parallel = hpa_omp_construct(HPA_OC_PARALLEL)->name;
+    const char *construct = strstr(par->name, parallel);
     int pre = construct ? (int)(construct - par->name) : 0;
     char name[1024];
     snprintf(name, sizeof(name), "%.*s%s%s", pre, par->name,
-             omp_constructs[OC_IMPLICIT_BARRIER].name, at ? at : "");
-    return mg_proc_region(g->proc, MG_RKEY_OMP(OC_IMPLICIT_BARRIER, 0x80000000u | x.lregion), name,
-                          par->file, par->line, OTF2_REGION_ROLE_IMPLICIT_BARRIER, MG_PAR_OPENMP);
+             hpa_omp_construct(HPA_OC_IMPLICIT_BARRIER)->name, at ? at : "");
+    return mg_proc_region(g->proc, MG_RKEY_OMP(HPA_OC_IMPLICIT_BARRIER, 0x80000000u | x.lregion),
+                          name, par->file, par->line, omp_role(HPA_OC_IMPLICIT_BARRIER),
+                          MG_PAR_OPENMP);
 }
 
-/* The construct a record's kind stands for in table (indexed by kind, 0 = none), or
- * fallback for a kind the table does not know (one a newer runtime added). */
-static enum omp_construct construct_of(const enum omp_construct *table, size_t n, uint64_t kind,
-                                       enum omp_construct fallback)
+/* A wait, worksharing or masked interval: Enter/Leave of its construct; critical and
+ * ordered also of the block held, locks and atomics only of the wait. */
+static void omp_span(gen *g, const hpa_omp_item *it)
 {
-    return kind < n && table[kind] ? table[kind] : fallback;
-}
-
-static const enum omp_construct sync_constructs[] = {
-    [HPC_OMP_SYNC_IMPLICIT_BARRIER] = OC_IMPLICIT_BARRIER,
-    [HPC_OMP_SYNC_EXPLICIT_BARRIER] = OC_BARRIER,
-    [HPC_OMP_SYNC_TASKWAIT] = OC_TASKWAIT,
-    [HPC_OMP_SYNC_TASKGROUP] = OC_TASKGROUP,
-    [HPC_OMP_SYNC_REDUCTION] = OC_REDUCTION,
-    [HPC_OMP_SYNC_BARRIER_OTHER] = OC_BARRIER_OTHER,
-};
-
-static const enum omp_construct work_constructs[] = {
-    [HPC_OMP_WORK_LOOP] = OC_LOOP,
-    [HPC_OMP_WORK_SECTIONS] = OC_SECTIONS,
-    [HPC_OMP_WORK_SINGLE_EXECUTOR] = OC_SINGLE,
-    [HPC_OMP_WORK_SINGLE_OTHER] = OC_SINGLE,
-    [HPC_OMP_WORK_WORKSHARE] = OC_WORKSHARE,
-    [HPC_OMP_WORK_DISTRIBUTE] = OC_DISTRIBUTE,
-    [HPC_OMP_WORK_TASKLOOP] = OC_TASKLOOP,
-    [HPC_OMP_WORK_SCOPE] = OC_SCOPE,
-};
-
-#define CONSTRUCT_OF(table, kind, fallback)                                                        \
-    construct_of(table, sizeof(table) / sizeof(table[0]), kind, fallback)
-
-static void omp_sync(gen *g, const hpc_rec_omp_sync *r)
-{
-    enum omp_construct c = CONSTRUCT_OF(sync_constructs, r->kind, OC_BARRIER_OTHER);
-    uint32_t region = c == OC_IMPLICIT_BARRIER && !r->codeptr ? implicit_barrier_of(g, r->region)
-                                                              : omp_region(g, c, r->codeptr);
-    uint64_t end = c == OC_IMPLICIT_BARRIER
-                       ? in_region_end(g, r->region, r->time_begin, r->time_end)
-                       : r->time_end;
-    enter_leave(g, region, ct(g, r->time_begin), ct(g, end), caller_hint(g, r->codeptr));
-}
-
-static void omp_mutex(gen *g, const hpc_rec_omp_mutex *r)
-{
-    uint64_t tr = ct(g, r->time_request), ta = ct(g, r->time_acquired),
-             tl = ct(g, r->time_released);
-    ta = ta < tr ? tr : ta;
-    tl = tl < ta ? ta : tl;
-    switch (r->kind) {
-    case HPC_OMP_MUTEX_CRITICAL:
-    case HPC_OMP_MUTEX_ORDERED: {
-        bool crit = r->kind == HPC_OMP_MUTEX_CRITICAL;
-        uint32_t outer = omp_region(g, crit ? OC_CRITICAL : OC_ORDERED, r->codeptr);
-        uint32_t inner = omp_region(g, crit ? OC_CRITICAL_SBLOCK : OC_ORDERED_SBLOCK, r->codeptr);
-        emit_enter(g, tr, outer, caller_hint(g, r->codeptr));
+    unsigned held;
+    uint64_t tb = ct(g, it->begin), ta = ct(g, it->acquired), te = ct(g, it->end);
+    uint64_t hint = caller_hint(g, it->codeptr);
+    switch (it->construct) {
+    case HPA_OC_IMPLICIT_BARRIER:
+        enter_leave(g,
+                    it->codeptr ? omp_region(g, it->construct, it->codeptr)
+                                : implicit_barrier_of(g, it->region),
+                    tb, te, hint);
+        return;
+    case HPA_OC_CRITICAL:
+    case HPA_OC_ORDERED: {
+        hpa_omp_mutex_construct(it->construct == HPA_OC_CRITICAL ? HPC_OMP_MUTEX_CRITICAL
+                                                                 : HPC_OMP_MUTEX_ORDERED,
+                                &held);
+        uint32_t outer = omp_region(g, it->construct, it->codeptr);
+        uint32_t inner = omp_region(g, held, it->codeptr);
+        emit_enter(g, tb, outer, hint);
         emit_enter(g, ta, inner, 0);
-        emit(g, tl, MG_EV_LEAVE, inner, 0, 0, 0, 0);
-        emit(g, tl, MG_EV_LEAVE, outer, 0, 0, 0, 0);
-        break;
+        emit(g, te, MG_EV_LEAVE, inner, 0, 0, 0, 0);
+        emit(g, te, MG_EV_LEAVE, outer, 0, 0, 0, 0);
+        return;
     }
-    case HPC_OMP_MUTEX_NEST_LOCK:
-        enter_leave(g, omp_region(g, OC_NEST_LOCK, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
+    case HPA_OC_LOCK:
+    case HPA_OC_NEST_LOCK:
+    case HPA_OC_ATOMIC:
+        enter_leave(g, omp_region(g, it->construct, it->codeptr), tb, ta, hint);
+        return;
+    default:
+        enter_leave(g, omp_region(g, it->construct, it->codeptr), tb, te, hint);
+        return;
+    }
+}
+
+/* One item of the thread's OpenMP timeline (model/omp_model.h) as events. */
+static void omp_item(void *arg, const hpa_omp_item *it)
+{
+    gen *g = arg;
+    switch (it->kind) {
+    case HPA_OMP_IT_FORK:
+        emit(g, ct(g, it->begin), MG_EV_THREAD_FORK, it->team, 0, 0, 0, 0);
         break;
-    case HPC_OMP_MUTEX_ATOMIC:
-        enter_leave(g, omp_region(g, OC_ATOMIC, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
+    case HPA_OMP_IT_JOIN:
+        emit(g, ct(g, it->end), MG_EV_THREAD_JOIN, 0, 0, 0, 0, 0);
+        break;
+    case HPA_OMP_IT_OPEN:
+        if (it->construct == HPA_OC_PARALLEL)
+            implicit_begin(g, it);
+        else
+            emit_enter(g, ct(g, it->begin), omp_region(g, it->construct, it->codeptr),
+                       caller_hint(g, it->codeptr));
+        break;
+    case HPA_OMP_IT_CLOSE:
+        if (it->construct == HPA_OC_PARALLEL)
+            implicit_end(g, it);
+        else
+            emit(g, ct(g, it->end), MG_EV_LEAVE, omp_region(g, it->construct, it->codeptr), 0, 0, 0,
+                 0);
         break;
     default:
-        enter_leave(g, omp_region(g, OC_LOCK, r->codeptr), tr, ta, caller_hint(g, r->codeptr));
+        omp_span(g, it);
         break;
     }
-}
-
-static void omp_work(gen *g, const hpc_rec_omp_work *r)
-{
-    enum omp_construct c = CONSTRUCT_OF(work_constructs, r->kind, OC_LOOP);
-    enter_leave(g, omp_region(g, c, r->codeptr), ct(g, r->time_begin), ct(g, r->time_end),
-                caller_hint(g, r->codeptr));
-}
-
-static void omp_task(gen *g, const hpc_rec_omp_task *r)
-{
-    if (r->event != HPC_OMP_TASK_BEGIN && r->event != HPC_OMP_TASK_END)
-        return;
-    uint32_t region = omp_region(g, OC_TASK, r->codeptr);
-    if (r->event == HPC_OMP_TASK_BEGIN)
-        emit_enter(g, ct(g, r->time), region, caller_hint(g, r->codeptr));
-    else
-        emit(g, ct(g, r->time), MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
 /* ------------------------------------------------------------ the stream */
@@ -983,6 +914,10 @@ static void dispatch(gen *g, const hpc_record *r)
 {
     if (r->kind != HPC_K_mpi_p2p && r->kind != HPC_K_mpi_coll)
         close_call(g);
+    /* the OpenMP timeline's clocks rule and its last time (before the call's Enter) */
+    if (r->kind == HPC_K_mpi_call || r->kind == HPC_K_sample_clock ||
+        r->kind == HPC_K_sample_counter || r->kind == HPC_K_thread_end)
+        hpa_omp_timeline_feed(&g->tl, r);
     switch (r->kind) {
     case HPC_K_cct_node:
         cct_node(g, &r->u.cct_node, r->offset);
@@ -1002,31 +937,26 @@ static void dispatch(gen *g, const hpc_record *r)
     case HPC_K_mpi_coll:
         mpi_coll(g, &r->u.mpi_coll);
         break;
-    case HPC_K_omp_parallel_begin:
-        omp_parallel_begin(g, &r->u.omp_parallel_begin);
+    case HPC_K_omp_parallel_begin: {
+        uint32_t func;
+        uint64_t hint = fork_hint(g, &r->u.omp_parallel_begin, &func);
+        if (g->pass == 1)
+            region_begins(g, &r->u.omp_parallel_begin, hint, func);
+        hpa_omp_timeline_feed(&g->tl, r);
         break;
+    }
     case HPC_K_omp_parallel_end:
-        omp_parallel_end(g, &r->u.omp_parallel_end);
+        if (g->pass == 1)
+            region_ends(g, &r->u.omp_parallel_end);
+        hpa_omp_timeline_feed(&g->tl, r);
         break;
     case HPC_K_omp_implicit_task:
-        omp_implicit_task(g, &r->u.omp_implicit_task);
-        break;
     case HPC_K_omp_sync:
-        omp_sync(g, &r->u.omp_sync);
-        break;
     case HPC_K_omp_mutex:
-        omp_mutex(g, &r->u.omp_mutex);
-        break;
     case HPC_K_omp_work:
-        omp_work(g, &r->u.omp_work);
-        break;
     case HPC_K_omp_task:
-        omp_task(g, &r->u.omp_task);
-        break;
     case HPC_K_omp_masked:
-        enter_leave(g, omp_region(g, OC_MASKED, r->u.omp_masked.codeptr),
-                    ct(g, r->u.omp_masked.time_begin), ct(g, r->u.omp_masked.time_end),
-                    caller_hint(g, r->u.omp_masked.codeptr));
+        hpa_omp_timeline_feed(&g->tl, r);
         break;
     case HPC_K_omp_thread:
     case HPC_K_thread_begin:
@@ -1094,6 +1024,17 @@ static void report_counts(gen *g)
     report_count(g, g->to_missing,
                  "messages to or from ranks that left no data have no partner in the trace");
     report_count(g, g->orphan_detail, "MPI detail records without their mpi_call");
+    const hpa_omp_timeline *tl = &g->tl;
+    if (tl->repaired)
+        mg_job_problem(g->job,
+                       "%s: %llu OpenMP events moved by up to %llu ns to nest with the thread's "
+                       "MPI calls (the MPI wrapper's and the OpenMP tool's clocks differ "
+                       "slightly; MPI times are kept as measured)",
+                       g->loc->path, (unsigned long long)tl->repaired,
+                       (unsigned long long)tl->max_shift_ns);
+    report_count(g, tl->closed_at_end,
+                 "OpenMP tasks without an end, closed at the end of the thread's stream");
+    report_count(g, tl->unpaired, "OpenMP task ends without their begin; left out");
 }
 
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
@@ -1111,6 +1052,7 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
     memo_init(&g.site_memo);
     memo_init(&g.sum_memo);
     memo_init(&g.func_memo);
+    hpa_omp_timeline_init(&g.tl, omp_item, &g);
     cc_fill_gaps(&g);
     if (!r)
         return 0;
@@ -1124,8 +1066,7 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
             job->tick(job);
     }
     close_call(&g);
-    /* implicit tasks still open (the thread died inside a parallel region) are closed by
-     * the writer's nesting guard */
+    hpa_omp_timeline_end(&g.tl); /* tasks still open close at the stream's last time */
     cc_fill_gaps(&g);
     if (pass == 1) {
         loc->sum.records = nrec;

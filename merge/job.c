@@ -3,6 +3,8 @@
  */
 #include "job.h"
 
+#include "omp_model.h"
+
 #include <otf2/OTF2_Definitions.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -255,6 +257,11 @@ static void load_facts(mg_job *job, mg_proc *p)
     } else {
         s->end_note = mg_xstrdup("no end record (killed?)");
     }
+    hpa_omp_runtime rt;
+    char text[1024];
+    hpa_omp_runtime_of(hp, &rt);
+    hpa_omp_runtime_text(&rt, text, sizeof(text));
+    s->omp_runtime = mg_xstrdup(text);
     size_t i = 0;
     const hpc_record *r;
     while ((r = hpc_proc_next_of(hp, HPC_K_clock_offset, &i)))

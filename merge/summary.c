@@ -75,6 +75,7 @@ void mg_psum_free(mg_psum *s)
     free(s->exe);
     free(s->argv);
     free(s->end_note);
+    free(s->omp_runtime);
     free_calls(s->calls, s->ncalls);
     free_calls(s->sites, s->nsites);
     for (size_t i = 0; i < s->nfuncs; i++) {
@@ -204,6 +205,7 @@ void mg_psum_write(mg_buf *b, const mg_psum *s)
         mg_buf_u64(b, s->ctrs[i].samples);
         mg_buf_u64(b, s->ctrs[i].value);
     }
+    mg_buf_str(b, s->omp_runtime);
 }
 
 void mg_psum_read(mg_buf *b, mg_psum *s)
@@ -272,6 +274,7 @@ void mg_psum_read(mg_buf *b, mg_psum *s)
         c->samples = mg_buf_get_u64(b);
         c->value = mg_buf_get_u64(b);
     }
+    s->omp_runtime = mg_buf_get_str(b);
 }
 
 void mg_tsum_write(mg_buf *b, const mg_tsum *t)

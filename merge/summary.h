@@ -82,6 +82,7 @@ typedef struct mg_psum {
     char *exe, *argv; /* argv NUL-separated turned to spaces */
     bool has_begin, has_end, ended_early, placeholder;
     char *end_note;          /* "exit 0", "killed by signal 9", "MPI_Abort(3)", ... */
+    char *omp_runtime;       /* which OpenMP runtime ran (hpa_omp_runtime_text), "" if none */
     uint64_t t_begin, t_end; /* corrected */
     uint64_t os_cpu_ns;      /* utime + stime (proc_end or launcher_exit) */
     uint64_t maxrss_kb;

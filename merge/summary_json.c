@@ -196,6 +196,7 @@ static void process_obj(FILE *f, const mg_proc *p)
     ks(f, &first, "host", p->host);
     ku(f, &first, "pid", s->pid);
     ks(f, &first, "end", s->end_note);
+    ks(f, &first, "omp_runtime", s->omp_runtime ? s->omp_runtime : "");
     kb(f, &first, "missing", p->placeholder);
     kb(f, &first, "ended_early", s->ended_early);
     kd(f, &first, "app_time_s", s_of(mg_proc_app_ns(p)));

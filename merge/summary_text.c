@@ -142,8 +142,25 @@ static void mpi_calls(FILE *f, const char *title, const mg_aggcall *c, size_t n,
     }
 }
 
+/* Each OpenMP runtime that ran, once ("LLVM libomp ... in place of the program's GNU
+ * libgomp": hpcollect's choice, which the reader must know). */
+static void omp_runtimes(FILE *f, const mg_job *job)
+{
+    bool first = true;
+    for (size_t i = 0; i < job->nprocs; i++) {
+        const char *rt = job->procs[i].sum.omp_runtime;
+        bool seen = !rt || !*rt;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = job->procs[k].sum.omp_runtime && strcmp(job->procs[k].sum.omp_runtime, rt) == 0;
+        if (!seen)
+            fprintf(f, "%sOpenMP runtime: %s\n", first ? "\n" : "", rt);
+        first &= seen;
+    }
+}
+
 static void openmp(FILE *f, const mg_agg *a)
 {
+    omp_runtimes(f, a->job);
     if (!a->nomps)
         return;
     fprintf(f, "\nOpenMP parallel regions (sampled CPU time)\n");

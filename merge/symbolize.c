@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "omp_model.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -65,6 +66,14 @@ mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc)
     return (mg_symloc){l.func, l.line};
 }
 
+mg_symloc mg_symproc_omp_site(mg_symproc *m, uint64_t outlined, uint64_t codeptr, uint64_t psource)
+{
+    if (!m->map)
+        return (mg_symloc){HPA_FUNC_UNKNOWN, 0};
+    hpa_loc l = hpa_omp_site(m->st, m->map, outlined, codeptr, psource);
+    return (mg_symloc){l.func, l.line};
+}
+
 mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc)
 {
     mg_symloc at = mg_symproc_resolve(m, pc);
@@ -88,17 +97,10 @@ const char *mg_syms_func_module(mg_syms *s, uint32_t func)
     return f && f->module ? f->module : "";
 }
 
-mg_lang mg_syms_func_lang(mg_syms *s, uint32_t func)
+const char *mg_syms_omp_name(mg_syms *s, unsigned c, uint32_t func, char *buf, size_t cap)
 {
-    switch (hpa_symtab_func_lang(s->st, func)) {
-    case HPA_LANG_C:
-    case HPA_LANG_CXX:
-        return MG_LANG_C;
-    case HPA_LANG_FORTRAN:
-        return MG_LANG_FORTRAN;
-    default:
-        return MG_LANG_UNKNOWN;
-    }
+    enum hpa_lang lang = func ? hpa_symtab_func_lang(s->st, func) : HPA_LANG_UNKNOWN;
+    return hpa_omp_construct_name(c, lang, buf, cap);
 }
 
 uint32_t mg_syms_func_line(mg_syms *s, uint32_t func)

@@ -26,9 +26,6 @@ typedef struct mg_symloc {
     uint32_t line; /* (function, file, line) id */
 } mg_symloc;
 
-/* Source language of a function (DWARF), as far as OpenMP directives care. */
-typedef enum mg_lang { MG_LANG_UNKNOWN = 0, MG_LANG_C, MG_LANG_FORTRAN } mg_lang;
-
 /* Open the resolver. Problems with object files are reported to d. Never NULL. */
 mg_syms *mg_syms_open(hpc_diag *d);
 void mg_syms_close(mg_syms *s);
@@ -40,6 +37,11 @@ void mg_symproc_close(mg_symproc *m);
 /* Where pc of this process is. Never fails: unknown code has a name too. */
 mg_symloc mg_symproc_resolve(mg_symproc *m, uint64_t pc);
 
+/* Where an OpenMP construct is in the source: its outlined body, the runtime call's
+ * return address and clang's source-location string, any of them 0 (model/omp_model.h,
+ * hpa_omp_site): the function holding the pragma and the pragma's line. */
+mg_symloc mg_symproc_omp_site(mg_symproc *m, uint64_t outlined, uint64_t codeptr, uint64_t psource);
+
 /* The function of pc and the source line of that function's first instruction (its
  * opening line, where DWARF has lines; line 0 otherwise). */
 mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc);
@@ -48,9 +50,10 @@ mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc);
 const char *mg_syms_func_name(mg_syms *s, uint32_t func);
 /* Module basename of the function, "" for pseudo functions; never NULL. */
 const char *mg_syms_func_module(mg_syms *s, uint32_t func);
-/* Source language of the function: C and C++ are MG_LANG_C (#pragma omp), Fortran
- * MG_LANG_FORTRAN (!$omp), anything else or without debug information MG_LANG_UNKNOWN. */
-mg_lang mg_syms_func_lang(mg_syms *s, uint32_t func);
+/* OpenMP construct c (enum hpa_omp_construct) named as the language of function func
+ * writes it ("#pragma omp for", "!$omp do", "omp for" without debug information), into buf
+ * (cap bytes); returns buf (model/omp_model.h, hpa_omp_construct_name). */
+const char *mg_syms_omp_name(mg_syms *s, unsigned c, uint32_t func, char *buf, size_t cap);
 /* The line id meaning "function func, no line numbers". */
 uint32_t mg_syms_func_line(mg_syms *s, uint32_t func);
 /* Source file and line of a line id; file "" and *lineno 0 when unknown. */

@@ -10,5 +10,5 @@ ALL_TARGETS += $(MODEL_LIB)
 
 # tests/unit/test_omp_model.c tests the OpenMP state rules alone.
 $(OBJDIR)/tests/unit/test_omp_model.o: CFLAGS += -Imodel
-UNIT_LIBS_test_omp_model := $(MODEL_LIB) $(EXP_LIB)
+UNIT_LIBS_test_omp_model := $(MODEL_LIB) $(EXP_LIB) -ldw -lelf -lstdc++
 $(TESTDIR)/unit/test_omp_model: $(MODEL_LIB)

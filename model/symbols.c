@@ -601,3 +601,164 @@ hpa_loc hpa_modmap_resolve(hpa_modmap *m, uint64_t pc)
     }
     return (hpa_loc){.func = m->st->lines[line].func, .line = line};
 }
+
+uint32_t hpa_symtab_line_make(hpa_symtab *st, uint32_t func, const char *file, uint32_t lineno)
+{
+    if (lineno == 0 || !file)
+        return hpa_symtab_func_line(st, func);
+    return intern_line(st, func, file, lineno);
+}
+
+/* The compile unit holding file address addr of module e, or NULL. */
+static Dwarf_Die *cu_of(const elf_entry *e, uint64_t addr, Dwarf_Addr *bias)
+{
+    if (!e->mod)
+        return NULL;
+    Dwarf_Die *cu = dwfl_module_addrdie(e->mod, addr, bias);
+    return cu ? cu : cu_by_ranges(e->mod, addr, bias);
+}
+
+/* A DIE's source name: the demangled linkage name, else DW_AT_name (both through
+ * DW_AT_abstract_origin / DW_AT_specification). */
+static bool die_name(Dwarf_Die *die, char *buf, size_t cap)
+{
+    Dwarf_Attribute a;
+    const char *link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+    if (!link)
+        link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+    if (link && link[0] == '_' && link[1] == 'Z') {
+        int status = -1;
+        char *dem = __cxa_demangle(link, NULL, NULL, &status);
+        if (status == 0 && dem) {
+            snprintf(buf, cap, "%s", dem);
+            free(dem);
+            return true;
+        }
+        free(dem);
+    }
+    const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+    if (!name)
+        return false;
+    snprintf(buf, cap, "%s", name);
+    return true;
+}
+
+bool hpa_modmap_inlined_at(hpa_modmap *m, uint64_t pc, char *buf, size_t cap)
+{
+    const module *mod = find_module(m, pc);
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = mod ? cu_of(mod->elf, pc - mod->bias, &bias) : NULL;
+    Dwarf_Die *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, pc - mod->bias - bias, &scopes) : 0;
+    bool found = false;
+    for (int i = 0; i < n && !found; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+            found = die_name(&scopes[i], buf, cap);
+    free(scopes);
+    return found;
+}
+
+bool hpa_modmap_first_line(hpa_modmap *m, uint64_t pc, char *file, size_t cap, uint32_t *lineno)
+{
+    const module *mod = find_module(m, pc);
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = mod ? cu_of(mod->elf, pc - mod->bias, &bias) : NULL;
+    Dwarf_Lines *lines;
+    size_t n;
+    if (!cu || dwarf_getsrclines(cu, &lines, &n) != 0)
+        return false;
+    Dwarf_Addr addr = pc - mod->bias - bias;
+    for (size_t i = 0; i < n; i++) { /* rows are sorted by address: the first one at addr */
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int ln;
+        if (!l || dwarf_lineaddr(l, &a) != 0 || a < addr)
+            continue;
+        if (a > addr || dwarf_lineno(l, &ln) != 0 || ln <= 0)
+            return false;
+        const char *src = dwarf_linesrc(l, NULL, NULL);
+        Dwarf_Attribute at;
+        const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
+        if (!src)
+            return false;
+        if (src[0] != '/' && dir && dir[0] == '/')
+            snprintf(file, cap, "%s/%s", dir, src);
+        else
+            snprintf(file, cap, "%s", src);
+        *lineno = (uint32_t)ln;
+        return true;
+    }
+    return false;
+}
+
+bool hpa_modmap_read_string(hpa_modmap *m, uint64_t addr, char *buf, size_t cap)
+{
+    const module *mod = find_module(m, addr);
+    if (!mod || !mod->elf->mod || cap == 0)
+        return false;
+    GElf_Addr ebias;
+    Elf *elf = dwfl_module_getelf(mod->elf->mod, &ebias);
+    uint64_t a = addr - mod->bias;
+    for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type != SHT_PROGBITS ||
+            a < sh.sh_addr || a >= sh.sh_addr + sh.sh_size)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t off = (size_t)(a - sh.sh_addr);
+        if (!d || !d->d_buf || off >= d->d_size)
+            return false;
+        const char *s = (const char *)d->d_buf + off;
+        size_t len = strnlen(s, d->d_size - off);
+        if (len == d->d_size - off)
+            return false; /* not terminated inside its section */
+        snprintf(buf, cap, "%s", s);
+        return true;
+    }
+    return false;
+}
+
+/* True if symbol name s is a copy gcc made of function `name` ("solve.constprop.0",
+ * "solve.isra.0", "solve.part.0"): what -O2 leaves of a function under its own name. */
+static bool clone_of(const char *s, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(s, name, n) == 0 && s[n] == '.' && s[n + 1] >= 'a' && s[n + 1] <= 'z';
+}
+
+/* True if symbol name s (mangled or not) names function `name`: equal, or, demangled, equal
+ * or `name(...)` (C++ parameters); with `clones`, also a gcc clone of it. */
+static bool symbol_is(const char *s, const char *name, bool clones)
+{
+    char buf[1024];
+    s = unversioned(s, buf, sizeof(buf));
+    if (strcmp(s, name) == 0 || (clones && clone_of(s, name)))
+        return true;
+    if (s[0] != '_' || s[1] != 'Z')
+        return false;
+    int status = -1;
+    char *dem = __cxa_demangle(s, NULL, NULL, &status);
+    size_t n = strlen(name);
+    bool same = status == 0 && dem &&
+                (strcmp(dem, name) == 0 || (strncmp(dem, name, n) == 0 && dem[n] == '('));
+    free(dem);
+    return same;
+}
+
+uint32_t hpa_modmap_func_named(hpa_modmap *m, uint64_t pc, const char *name)
+{
+    const module *mod = find_module(m, pc);
+    Dwfl_Module *dm = mod ? mod->elf->mod : NULL;
+    int n = dm ? dwfl_module_getsymtab(dm) : 0;
+    for (int clones = 0; clones < 2; clones++) { /* the function itself first */
+        for (int i = 1; i < n; i++) {
+            GElf_Sym sym;
+            GElf_Addr addr;
+            const char *s = dwfl_module_getsym_info(dm, i, &sym, &addr, NULL, NULL, NULL);
+            if (s && is_code_symbol(&sym) && sym.st_shndx != SHN_UNDEF && addr != 0 &&
+                symbol_is(s, name, clones))
+                return hpa_modmap_resolve(m, addr + mod->bias).func;
+        }
+    }
+    return 0;
+}

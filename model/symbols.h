@@ -117,4 +117,33 @@ bool hpa_modmap_file_addr(hpa_modmap *m, uint64_t pc, uint64_t *addr);
 /* The module (basename) containing pc, or NULL; for views that look at libraries. */
 const char *hpa_modmap_module_of(hpa_modmap *m, uint64_t pc);
 
+/*
+ * Inlining at pc (DWARF DW_TAG_inlined_subroutine): the name of the innermost function
+ * whose code was inlined where pc is (its source function, not the one that received
+ * it) into buf (cap bytes). Returns false when pc is in no inlined code or the module has
+ * no DWARF.
+ */
+bool hpa_modmap_inlined_at(hpa_modmap *m, uint64_t pc, char *buf, size_t cap);
+
+/*
+ * The first row of the line table at pc (several rows may share an address: a function's
+ * entry often has its declaration or pragma line first, then its body's): file into file
+ * (cap bytes, made absolute with the unit's build directory), line into *lineno. Returns
+ * false when pc has no row of its own.
+ */
+bool hpa_modmap_first_line(hpa_modmap *m, uint64_t pc, char *file, size_t cap, uint32_t *lineno);
+
+/* The NUL-terminated string at address addr of the process, read from its module's file
+ * (constant data: a compiler's source-location string), into buf (cap bytes). Returns
+ * false when addr is in no readable module. */
+bool hpa_modmap_read_string(hpa_modmap *m, uint64_t addr, char *buf, size_t cap);
+
+/* The function of module-of-pc named `name` (a symbol's name, or its demangled name up to
+ * the parameters: "solve" finds "solve(int)"; else a copy gcc made of it,
+ * "solve.constprop.0"), or 0 when it has no code of its own there. */
+uint32_t hpa_modmap_func_named(hpa_modmap *m, uint64_t pc, const char *name);
+
+/* The line id of (func, file, lineno), made if new; func's no-line id for lineno 0. */
+uint32_t hpa_symtab_line_make(hpa_symtab *st, uint32_t func, const char *file, uint32_t lineno);
+
 #endif

@@ -17,6 +17,51 @@
  */
 #include "omptool.h"
 
+/* The record's thread type (enum hpc_omp_thread_type) of an OMPT one. */
+static unsigned thread_type(ompt_thread_t type)
+{
+    switch (type) {
+    case ompt_thread_initial:
+        return HPC_OMP_THREAD_INITIAL;
+    case ompt_thread_worker:
+        return HPC_OMP_THREAD_WORKER;
+    default:
+        return HPC_OMP_THREAD_OTHER;
+    }
+}
+
+/* The record's parallel flags (enum hpc_omp_parallel_flags) of OMPT's. */
+static unsigned parallel_flags(int flags)
+{
+    unsigned f = 0;
+    f |= flags & ompt_parallel_invoker_program ? HPC_OMP_PARALLEL_INVOKER_PROGRAM : 0;
+    f |= flags & ompt_parallel_invoker_runtime ? HPC_OMP_PARALLEL_INVOKER_RUNTIME : 0;
+    f |= flags & ompt_parallel_league ? HPC_OMP_PARALLEL_LEAGUE : 0;
+    f |= flags & ompt_parallel_team ? HPC_OMP_PARALLEL_TEAM : 0;
+    return f;
+}
+
+/* clang's source-location record (kmp.h's ident_t, the compiler's ABI). */
+typedef struct kmp_ident {
+    int32_t reserved_1, flags, reserved_2, reserved_3;
+    const char *psource;
+} kmp_ident;
+
+/* The outlined body and clang's source string of the fork that returns to codeptr_ra,
+ * from the slot fork.c's entry points filled on this thread (0 when it came another way);
+ * the slot is used up. */
+static void fork_taken(const void *codeptr_ra, uint64_t *outlined, uint64_t *psource)
+{
+    omptool_fork_slot *s = &omptool_fork;
+    *outlined = *psource = 0;
+    if (s->ra != 0 && s->ra == (uint64_t)(uintptr_t)codeptr_ra) {
+        *outlined = s->outlined;
+        if (s->ident)
+            *psource = (uint64_t)(uintptr_t)((const kmp_ident *)(uintptr_t)s->ident)->psource;
+    }
+    s->ra = 0;
+}
+
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
     omptool_thread *th = omptool_self();
@@ -32,7 +77,7 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
     hpc_thread *t = omptool_writer(th, now);
     if (t == NULL)
         return;
-    hpc_rec_omp_thread r = {.time = now, .type = (uint64_t)type};
+    hpc_rec_omp_thread r = {.time = now, .type = thread_type(type)};
     hpcollect_write_begin(t);
     int rc = hpc_write_omp_thread(&t->stream, &r);
     hpcollect_write_end(t);
@@ -59,7 +104,11 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     uint64_t parent = omptool_current_region(th);
     uint64_t id = omptool_next_region_id();
     parallel_data->value = id;
-    omptool_push(th, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id);
+    uint64_t outlined, psource;
+    fork_taken(codeptr_ra, &outlined, &psource);
+    omptool_frame *f = omptool_push(th, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id);
+    if (f != NULL)
+        f->codeptr = (uint64_t)(uintptr_t)codeptr_ra; /* tells its join barrier (cb_sync.c) */
 
     uint64_t now = hpcollect_now();
     hpc_thread *t = omptool_writer(th, now);
@@ -73,9 +122,11 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
         .region = id,
         .parent_region = parent,
         .team_size = requested_parallelism,
-        .flags = (uint64_t)(unsigned)flags,
+        .flags = parallel_flags(flags),
         .codeptr = (uint64_t)(uintptr_t)codeptr_ra,
         .node = node,
+        .outlined = outlined,
+        .psource = psource,
     };
     int rc = hpc_write_omp_parallel_begin(&t->stream, &r);
     hpcollect_write_end(t);
@@ -153,7 +204,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         omptool_frame *f = omptool_push(th, OMPTOOL_F_IMPLICIT, HPC_OMP_STATE_WORK, region);
         if (f != NULL)
             f->id = task_data->value;
-        write_implicit_task(th, 1, region, team_size_now(actual_parallelism), index);
+        write_implicit_task(th, HPC_OMP_BEGIN, region, team_size_now(actual_parallelism), index);
         return;
     }
 
@@ -167,7 +218,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         region = f.region;
     else if (parallel_data != NULL)
         region = parallel_data->value;
-    write_implicit_task(th, 2, region, actual_parallelism, index);
+    write_implicit_task(th, HPC_OMP_END, region, actual_parallelism, index);
 }
 
 void omptool_register_parallel(void)

@@ -28,9 +28,27 @@
 
 #include "omptool.h"
 
-/* enum hpc_omp_state and hpc_omp_sync for an OMPT sync region kind. */
-static void sync_kind(ompt_sync_region_t kind, unsigned *state, unsigned *sync)
+/* The code address of the innermost region this thread forked, 0 if none. */
+static uint64_t fork_codeptr(omptool_thread *th)
 {
+    uint32_t kept = th->depth < OMPTOOL_MAX_DEPTH ? th->depth : OMPTOOL_MAX_DEPTH;
+    for (uint32_t i = kept; i-- > 0;)
+        if (th->frames[i].kind == OMPTOOL_F_FORK)
+            return th->frames[i].codeptr;
+    return 0;
+}
+
+/*
+ * enum hpc_omp_state and hpc_omp_sync for an OMPT sync region kind. libomp 14 reports
+ * both the barrier ending a region and the one ending a worksharing construct as
+ * ompt_sync_region_barrier_implicit (OpenMP 5.1 tells them apart: implicit_parallel and
+ * implicit_workshare); the region's own barrier has no code address (a worker) or the
+ * fork's (its encountering thread), a worksharing construct's barrier its own.
+ */
+static void sync_kind(omptool_thread *th, ompt_sync_region_t kind, const void *codeptr,
+                      unsigned *state, unsigned *sync)
+{
+    uint64_t ra = (uint64_t)(uintptr_t)codeptr;
     switch ((int)kind) {
     case ompt_sync_region_barrier_explicit:
         *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_EXPLICIT_BARRIER;
@@ -47,7 +65,17 @@ static void sync_kind(ompt_sync_region_t kind, unsigned *state, unsigned *sync)
     case ompt_sync_region_reduction:
         *state = HPC_OMP_STATE_REDUCTION, *sync = HPC_OMP_SYNC_REDUCTION;
         return;
-    default: /* barrier, implicit, implicit_workshare, implicit_parallel, teams */
+    case ompt_sync_region_barrier_implicit_workshare:
+        *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_WORKSHARE_BARRIER;
+        return;
+    case 2: /* ompt_sync_region_barrier_implicit (deprecated in 5.1, libomp 14's) */
+        if (ra != 0 && ra != fork_codeptr(th)) {
+            *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_WORKSHARE_BARRIER;
+            return;
+        }
+        *state = HPC_OMP_STATE_IMPLICIT_BARRIER, *sync = HPC_OMP_SYNC_IMPLICIT_BARRIER;
+        return;
+    default: /* barrier, implicit_parallel, teams */
         *state = HPC_OMP_STATE_IMPLICIT_BARRIER, *sync = HPC_OMP_SYNC_IMPLICIT_BARRIER;
         return;
     }
@@ -77,7 +105,7 @@ static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t
 {
     omptool_thread *th = omptool_self();
     unsigned state, sync;
-    sync_kind(kind, &state, &sync);
+    sync_kind(th, kind, codeptr_ra, &state, &sync);
     uint64_t region = parallel_data ? parallel_data->value : omptool_current_region(th);
     omptool_frame *f = omptool_push(th, frame_kind, state, region);
     if (f == NULL)

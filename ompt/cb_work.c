@@ -35,7 +35,29 @@ static void write_work(omptool_thread *th, const omptool_work *w, uint64_t now, 
     omptool_check_write(t, rc);
 }
 
-/* ompt_work_t and enum hpc_omp_work have the same values (1..8). */
+/* The record's kind (enum hpc_omp_work) of an OMPT worksharing type. */
+static unsigned work_kind(ompt_work_t wstype)
+{
+    switch (wstype) {
+    case ompt_work_loop:
+        return HPC_OMP_WORK_LOOP;
+    case ompt_work_sections:
+        return HPC_OMP_WORK_SECTIONS;
+    case ompt_work_single_executor:
+        return HPC_OMP_WORK_SINGLE_EXECUTOR;
+    case ompt_work_single_other:
+        return HPC_OMP_WORK_SINGLE_OTHER;
+    case ompt_work_workshare:
+        return HPC_OMP_WORK_WORKSHARE;
+    case ompt_work_distribute:
+        return HPC_OMP_WORK_DISTRIBUTE;
+    case ompt_work_taskloop:
+        return HPC_OMP_WORK_TASKLOOP;
+    default:
+        return HPC_OMP_WORK_SCOPE;
+    }
+}
+
 static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                     ompt_data_t *task_data, uint64_t count, const void *codeptr_ra)
 {
@@ -47,7 +69,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
             th->work[th->nwork] = (omptool_work){.t_begin = now,
                                                  .count = count,
                                                  .codeptr = (uint64_t)(uintptr_t)codeptr_ra,
-                                                 .kind = (uint8_t)wstype};
+                                                 .kind = (uint8_t)work_kind(wstype)};
         th->nwork++;
         return;
     }
@@ -57,7 +79,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
     if (th->nwork >= OMPTOOL_MAX_WORK)
         return;
     omptool_work w = th->work[th->nwork];
-    if (w.kind != (uint8_t)wstype)
+    if (w.kind != (uint8_t)work_kind(wstype))
         return; /* unbalanced report: keep the stack, drop the record */
     if (w.count == 0)
         w.count = count;
@@ -91,7 +113,34 @@ static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data
     omptool_check_write(t, rc);
 }
 
-static void write_task(unsigned event, uint64_t task, uint64_t parent, int flags,
+/* The record's task flags (enum hpc_omp_task_flags) of OMPT's. */
+static unsigned task_flags(int flags)
+{
+    unsigned f = 0;
+    f |= flags & ompt_task_undeferred ? HPC_OMP_TASK_UNDEFERRED : 0;
+    f |= flags & ompt_task_untied ? HPC_OMP_TASK_UNTIED : 0;
+    f |= flags & ompt_task_final ? HPC_OMP_TASK_FINAL : 0;
+    f |= flags & ompt_task_mergeable ? HPC_OMP_TASK_MERGEABLE : 0;
+    f |= flags & ompt_task_merged ? HPC_OMP_TASK_MERGED : 0;
+    return f;
+}
+
+/* The record's end status (enum hpc_omp_task_status) of an OMPT one. */
+static unsigned task_status(ompt_task_status_t status)
+{
+    switch (status) {
+    case ompt_task_cancel:
+        return HPC_OMP_TASK_CANCEL;
+    case ompt_task_detach:
+        return HPC_OMP_TASK_DETACH;
+    case ompt_task_late_fulfill:
+        return HPC_OMP_TASK_LATE_FULFILL;
+    default:
+        return HPC_OMP_TASK_COMPLETE;
+    }
+}
+
+static void write_task(unsigned event, uint64_t task, uint64_t parent, unsigned flags,
                        const void *codeptr_ra)
 {
     uint64_t now = hpcollect_now();
@@ -103,7 +152,7 @@ static void write_task(unsigned event, uint64_t task, uint64_t parent, int flags
         .event = event,
         .task = task >> 1,
         .parent_task = parent >> 1,
-        .flags = (uint64_t)(unsigned)flags,
+        .flags = flags,
         .codeptr = (uint64_t)(uintptr_t)codeptr_ra,
     };
     hpcollect_write_begin(t);
@@ -124,7 +173,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     if (!(flags & ompt_task_explicit))
         return; /* initial/target tasks: the implicit-task callback covers them */
     write_task(HPC_OMP_TASK_CREATE, id, encountering_task_data ? encountering_task_data->value : 0,
-               flags, codeptr_ra);
+               task_flags(flags), codeptr_ra);
 }
 
 static bool task_finished(ompt_task_status_t status)
@@ -151,7 +200,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
 
     if ((prior & 1) && task_finished(prior_task_status)) {
         omptool_pop(th, OMPTOOL_F_EXPLICIT, prior, NULL);
-        write_task(HPC_OMP_TASK_END, prior, 0, prior_task_status, NULL);
+        write_task(HPC_OMP_TASK_END, prior, 0, task_status(prior_task_status), NULL);
     }
     if ((next & 1) && !on_stack(th, next)) {
         omptool_frame *f =

@@ -25,8 +25,14 @@ $(foreach n,$(OMP_TEST_PROGS),$(eval PROG_FLAGS_omp_$(n) := -fopenmp))
 $(foreach n,$(OMP_TEST_PROGS),$(eval $(TESTDIR)/omp/$(n): tests/omp/progs/omp_common.h))
 $(TESTDIR)/omp/%.clang: tests/omp/progs/%.c tests/omp/progs/omp_common.h
 	@mkdir -p $(dir $@)
-	clang $(PROG_CFLAGS) -fopenmp -o $@ $< $(PROG_LIBS_omp_$*)
+	clang $(PROG_CFLAGS) $(PROG_FLAGS_omp_$*) -o $@ $< $(PROG_LIBS_omp_$*)
 PROG_LIBS_omp_omp_kitchen := -latomic  # long double atomics (clang calls libatomic)
+# MPI + OpenMP (mpi_wrap/module.mk's flags: Open MPI's compile and link lines)
+PROG_FLAGS_omp_omp_mpi := -fopenmp $(MPI_CFLAGS)
+PROG_LIBS_omp_omp_mpi := $(MPI_LDFLAGS)
+# what -O2 does to OpenMP code (tail calls, inlining): built as a user would build it
+PROG_FLAGS_omp_omp_tail := -fopenmp -O2
+PROG_FLAGS_omp_omp_loops := -fopenmp -O2
 CHECK_DEPS += $(patsubst %,$(TESTDIR)/omp/%.clang,$(OMP_TEST_PROGS))
 
 # Fortran programs of tests/omp: gfortran -fopenmp (libgomp; hpcollect runs them on libomp).

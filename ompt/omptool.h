@@ -117,6 +117,16 @@ uint64_t omptool_current_region(omptool_thread *th);
 /* Write th's current state and region into the collector's per-thread record. */
 void omptool_publish(omptool_thread *th);
 
+/* ---- fork.c: what the last fork entry point of this thread was given ---- */
+
+typedef struct omptool_fork_slot {
+    uint64_t outlined; /* the outlined body */
+    uint64_t ident;    /* clang's ident_t *, 0 for gcc's entries */
+    uint64_t ra;       /* the entry's return address: OMPT's codeptr_ra of that fork */
+} omptool_fork_slot;   /* offsets 0, 8, 16: fork.c's trampolines write them */
+
+extern __thread omptool_fork_slot omptool_fork __attribute__((tls_model("initial-exec")));
+
 /* ---- write helpers ---- */
 
 /* The calling thread's collector state, or NULL. Not cached: the collector ends a

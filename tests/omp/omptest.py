@@ -85,3 +85,87 @@ def truths(path):
 
 def truth_sum(t, what, wall=False):
     return sum(v[1 if wall else 0] for (th, w), v in t.items() if w == what)
+
+
+def rank_truths(path):
+    """The "truth rank=R thread=T what=W cpu_ns=N wall_ns=N" lines of an MPI program's
+    ranks, as {(rank, thread, what): (cpu_s, wall_s)}."""
+    out = {}
+    for line in open(path):
+        if not line.startswith("truth "):
+            continue
+        f = dict(kv.split("=", 1) for kv in line.split()[1:])
+        out[(int(f["rank"]), int(f["thread"]), f["what"])] = (int(f["cpu_ns"]) * 1e-9,
+                                                              int(f["wall_ns"]) * 1e-9)
+    return out
+
+
+def recorded_mpi_calls(exp):
+    """Every mpi_call record of the experiment, as hpanalyze dump prints it:
+    {(rank, thread seq): [(time_enter, time_leave), ...]} in stream order."""
+    import re
+    text, _ = run(exp, "dump")
+    calls, where = {}, None
+    for line in text.splitlines():
+        m = re.match(r"== .*/rank(\d+)/t(\d+)\.hpe ", line)
+        if line.startswith("=="):
+            where = (int(m.group(1)), int(m.group(2))) if m else None
+            continue
+        if where and line.startswith("mpi_call "):
+            f = dict(kv.split("=", 1) for kv in line.split()[2:] if "=" in kv)
+            calls.setdefault(where, []).append((int(f["time_enter"]), int(f["time_leave"])))
+    return calls
+
+
+def otf2_mpi_calls(archive):
+    """The MPI calls of an OTF2 archive per location, {(rank, thread seq): [(enter, leave)]},
+    and the broken promises: Leaves that do not match the Enter on top, MPI collective
+    events outside an MPI region."""
+    import otf2
+    from otf2.events import (CallingContextEnter, CallingContextLeave, Enter, Leave,
+                             MpiCollectiveBegin, MpiCollectiveEnd)
+    calls, stacks, errors = {}, {}, []
+    with otf2.reader.open(archive) as r:
+        for loc, ev in r.events:
+            key = (loc._ref >> 32, loc._ref & 0xffffffff)
+            st = stacks.setdefault(key, [])
+            # hpmerge writes regions as calling contexts (OTF2's hybrid encoding)
+            region = (ev.calling_context.region
+                      if isinstance(ev, (CallingContextEnter, CallingContextLeave))
+                      else getattr(ev, "region", None))
+            if isinstance(ev, (Enter, CallingContextEnter)):
+                st.append((region, ev.time))
+            elif isinstance(ev, (Leave, CallingContextLeave)):
+                if not st or st[-1][0] != region:
+                    errors.append(f"{key}: Leave {region.name} at {ev.time} with "
+                                  f"{[s[0].name for s in st]} open")
+                    continue
+                region, t0 = st.pop()
+                if region.paradigm == otf2.Paradigm.MPI:
+                    calls.setdefault(key, []).append((t0, ev.time))
+            elif isinstance(ev, (MpiCollectiveBegin, MpiCollectiveEnd)):
+                if not st or st[-1][0].paradigm != otf2.Paradigm.MPI:
+                    errors.append(f"{key}: {type(ev).__name__} at {ev.time} outside an MPI call "
+                                  f"({[s[0].name for s in st]} open)")
+    return calls, errors
+
+
+def chrome_overlaps(path):
+    """Slices of one thread in a Chrome trace that overlap without nesting: OpenMP slices
+    against the MPI calls of the same thread, as [(omp slice, MPI slice)]."""
+    import json
+    events = [e for e in json.load(open(path))["traceEvents"] if e.get("ph") == "X"]
+    by = {}
+    for e in events:
+        by.setdefault((e["pid"], e["tid"]), []).append(e)
+    bad = []
+    for evs in by.values():
+        mpi = [e for e in evs if e["cat"] == "MPI"]
+        for o in (e for e in evs if e["cat"] == "OpenMP"):
+            ob, oe = o["ts"], o["ts"] + o["dur"]
+            for m in mpi:
+                mb, me = m["ts"], m["ts"] + m["dur"]
+                inside = ob <= mb and me <= oe or mb <= ob and oe <= me
+                if mb < oe and ob < me and not inside:
+                    bad.append((o["name"], ob, oe, m["name"], mb, me))
+    return bad

@@ -4,16 +4,24 @@
 # experiment says which runtime ran, reports say OpenMP states are unavailable and show
 # the machine view (without the collector's trampolines and internal functions in the
 # user view); sampling works as for any program. A bad value is refused.
+# --omp-runtime auto (the default) on the same gcc-built program runs it on LLVM libomp
+# instead of the libgomp it links: `header`, `omp` and hpmerge's summary say so and name
+# --omp-runtime native (libomp schedules differently: schedule(dynamic,1) ran about 4x
+# slower there); for a clang-built program, which links libomp, none of them says it.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp"
 "$HPCOLLECT" -q -p hi --omp-runtime native -o native.hpc "$PROGS/omp/omp_imbalance" 20 5 >/dev/null
+"$HPCOLLECT" -q -p hi -o auto.hpc "$PROGS/omp/omp_imbalance" 2 5 >/dev/null
+"$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_imbalance.clang" 2 5 >/dev/null
+"$HPMERGE" -q auto.hpc && "$HPMERGE" -q clang.hpc || fail "hpmerge failed"
 if "$HPCOLLECT" -q --omp-runtime bogus -o bad.hpc "$PROGS/omp/omp_imbalance" 1 1 2>err.txt; then
     fail "--omp-runtime bogus was accepted"
 fi
 grep -q -- "--omp-runtime" err.txt || fail "no message naming --omp-runtime: $(cat err.txt)"
 [ ! -e bad.hpc ] || fail "an experiment was made for a bad command line"
 $SYSPY - <<'PY'
+import json
 from hpctest import check, near
 from omptest import *
 
@@ -36,4 +44,18 @@ check({f["name"] for f in user} - ours_u == {f["name"] for f in machine} - ours_
 check(any(f["module"].startswith("libgomp") for f in machine), "libgomp frames are there")
 hdr = js("native.hpc", "header")["experiments"][0]["processes"][0]["omp_runtime"]
 check(hdr.startswith("GNU libgomp") and "unavailable" in hdr, f"header: {hdr!r}")
+
+said = "in place of the program's GNU libgomp"
+for exp, replaced in (("auto.hpc", True), ("clang.hpc", False)):
+    header, _ = run(exp, "header")
+    report, _ = run(exp, "omp")
+    summary = open(f"{exp}/summary.txt").read()
+    sj = json.load(open(f"{exp}/summary.json"))["processes"][0]["omp_runtime"]
+    jr = omp(exp)["processes"][0]
+    for what, text in (("header", header), ("omp", report), ("summary.txt", summary),
+                       ("summary.json", sj), ("omp JSON", jr["runtime_text"])):
+        says = said in text and "--omp-runtime native" in text
+        check(says == replaced, f"{exp}: {what} {'says' if replaced else 'does not say'} that "
+              f"libomp replaced libgomp")
+    check(jr["runtime_replaced"] == replaced and jr["ompt"], f"{exp}: JSON runtime_replaced")
 PY

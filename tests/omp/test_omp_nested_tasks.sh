@@ -5,7 +5,11 @@
 # then 40 tasks from a single thread. Nothing crashes or is lost: the region counts are
 # exact, every sample is kept, and in the user view the CPU burnt in tasks and inner
 # regions sits under the functions that hold the constructs (ground truth: 40 units in
-# nested regions, 40 in tasks, 5 ms each).
+# nested regions, 40 in tasks, 5 ms each). 4 threads on 2 cores (oversubscribed), and
+# time in nested regions is counted once: a thread's traced work and wait (wall-clock)
+# never exceed its life, and the outer region's traced work is its own only (the inner
+# regions' is theirs; on main before this issue a thread's work + wait exceeded the run
+# and the outer region showed the inner ones' wall time as its work).
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp" OMP_MAX_ACTIVE_LEVELS=2
@@ -37,4 +41,13 @@ for exp in ("gcc.hpc", "clang.hpc"):
     check(called_from(nodes, "burn_cpu") == {("main", "nested", "inner", "burn_cpu"),
                                              ("main", "tasks", "burn_cpu")},
           f"{exp}: burn_cpu nowhere else")
+    for t in j["threads"]:
+        busy = t["omp_work_wall_s"] + t["omp_wait_wall_s"]
+        print(f"# {exp} thread {t['thread']}: work {t['omp_work_wall_s']:.3f} + wait "
+              f"{t['omp_wait_wall_s']:.3f} in a life of {t['life_wall_s']:.3f} s")
+        check(busy <= t["life_wall_s"] + 1e-6 and t["omp_in_region_wall_s"] <= t["life_wall_s"],
+              f"{exp} thread {t['thread']}: traced work + wait within its life")
+    outer, inner = regs["nested"]["omp_work_wall_s"], regs["inner"]["omp_work_wall_s"]
+    check(outer < inner / 4, f"{exp}: the outer region's traced work is its own ({outer:.3f} s; "
+          f"the inner regions' {inner:.3f} s)")
 PY

@@ -4,7 +4,7 @@
  *
  *     mkjob EXP [--ranks N] [--threads T] [--iters I] [--samples S] [--bytes B]
  *               [--offset-ns D] [--drift-ppm P] [--missing R] [--kill R] [--damage R]
- *               [--counters] [--contexts N] [--expect FILE]
+ *               [--counters] [--contexts N] [--skew-ns K] [--expect FILE]
  *
  * Every rank runs the same global timeline; rank r's clock reads global + r*D plus
  * r*P ppm of drift, and its clock_offset records say so (at MPI_Init and MPI_Finalize),
@@ -30,6 +30,13 @@
  * in function FIVE[(j - 1) % 5] (j = 0: synth_main), so no two siblings share a
  * function and every context is a distinct path; one clock sample (1 ms, no state) at
  * every 500th context and at the last, before the first iteration.
+ *
+ * --skew-ns K: thread 0's MPI calls are stamped by another clock than its OpenMP events,
+ * K ns behind (as the MPI wrapper's TSC clock may be): each iteration's first MPI call
+ * begins K ns before the parallel region it follows has ended by the OpenMP clock. The
+ * recorded MPI times are the truth (expect: "skewed_items", the OpenMP items that end
+ * after that call begins: the implicit barrier, the implicit task and the join, per
+ * iteration).
  *
  * Fault injection: --missing R leaves rank R out (no directory: it died before
  * starting); --kill R stops rank R halfway without end records, as SIGKILL would
@@ -102,6 +109,7 @@ typedef struct opts {
     int missing, kill, damage;
     int counters;
     unsigned contexts;
+    uint64_t skew_ns;
 } opts;
 
 enum fn {
@@ -577,7 +585,7 @@ static void write_rank(unsigned r, truth *tr)
             uint64_t g = T0 + MS + (uint64_t)i * period();
             uint64_t pe = omp_region(&t, g, i);
             if (seq == 0)
-                mpi_phase(&t, pe + 1000, i);
+                mpi_phase(&t, o->skew_ns ? pe - o->skew_ns : pe + 1000, i);
         }
         thread_end(&t, g_end, killed);
     }
@@ -633,10 +641,10 @@ static void write_expect(truth *tr)
     fprintf(f,
             "{\"ranks\": %u, \"threads\": %u, \"iters\": %u, \"samples\": %u, \"bytes\": %llu,\n"
             " \"offset_ns\": %lld, \"drift_ppm\": %g, \"missing\": %d, \"killed\": %d,\n"
-            " \"t0\": %llu, \"period\": %llu, \"per_rank\": [\n",
+            " \"t0\": %llu, \"period\": %llu, \"skew_ns\": %llu, \"per_rank\": [\n",
             O->ranks, O->threads, O->iters, O->samples, (unsigned long long)O->bytes,
             (long long)O->offset_ns, O->drift_ppm, O->missing, O->kill, (unsigned long long)T0,
-            (unsigned long long)period());
+            (unsigned long long)period(), (unsigned long long)O->skew_ns);
     for (unsigned r = 0; r < O->ranks; r++) {
         truth *t = &tr[r];
         fprintf(f,
@@ -670,7 +678,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: mkjob EXP [--ranks N] [--threads T] [--iters I] [--samples S] "
                     "[--bytes B] [--offset-ns D] [--drift-ppm P] [--missing R] [--kill R] "
-                    "[--damage R] [--counters] [--contexts N] [--expect FILE]\n");
+                    "[--damage R] [--counters] [--contexts N] [--skew-ns K] [--expect FILE]\n");
     exit(2);
 }
 
@@ -689,7 +697,7 @@ int main(int argc, char **argv)
         {"samples", 1, NULL, 's'},   {"bytes", 1, NULL, 'b'},    {"offset-ns", 1, NULL, 'o'},
         {"drift-ppm", 1, NULL, 'd'}, {"missing", 1, NULL, 'm'},  {"kill", 1, NULL, 'k'},
         {"damage", 1, NULL, 'x'},    {"counters", 0, NULL, 'c'}, {"expect", 1, NULL, 'e'},
-        {"contexts", 1, NULL, 'C'},  {NULL, 0, NULL, 0}};
+        {"contexts", 1, NULL, 'C'},  {"skew-ns", 1, NULL, 'w'},  {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
@@ -731,6 +739,8 @@ int main(int argc, char **argv)
             break;
         case 'C':
             o.contexts = (unsigned)atoi(optarg);
+        case 'w':
+            o.skew_ns = strtoull(optarg, NULL, 10);
             break;
         default:
             usage();

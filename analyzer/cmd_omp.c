@@ -337,10 +337,10 @@ static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r
             if (m->parts[i].con == c && part_shown(m, i))
                 text_part(f, p, r, i);
     }
-    fprintf(f, "  (Work, Wait: CPU sec. sampled; (w): wall-clock sec. traced, summed over the "
-               "threads; Imbal.: the largest thread's CPU work over the mean (wall-clock where "
-               "nothing was sampled); indented: the worksharing constructs and barriers inside, "
-               "a barrier's work being its threads' time since their previous barrier)\n");
+    fprintf(f, "  Work, Wait: CPU sec., sampled; (w): wall-clock sec., traced; both summed over "
+               "the threads.\n  Imbal.: the largest thread's CPU work over the mean. Indented: "
+               "worksharing constructs and barriers\n  (a barrier's work: its threads' time "
+               "since their previous barrier).\n");
     fprintf(f, "\nThreads (Work, Wait, Idle, Overhead, MPI: CPU sec.; (w): traced wall-clock "
                "sec.):\n");
     fprintf(f, "  %5s %6s %8s %8s %8s %8s %8s %8s %8s  %s\n", "Rank", "Thread", "Work", "Wait",

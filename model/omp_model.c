@@ -212,10 +212,15 @@ unsigned hpa_omp_mutex_construct(uint64_t kind, unsigned *held)
         [HPC_OMP_MUTEX_ATOMIC] = HPA_OC_ATOMIC,
     };
     unsigned c = BY_KIND(table, kind, HPA_OC_LOCK);
-    *held = c == HPA_OC_CRITICAL  ? HPA_OC_CRITICAL_SBLOCK
-            : c == HPA_OC_ORDERED ? HPA_OC_ORDERED_SBLOCK
-                                  : HPA_OC_NONE;
+    *held = hpa_omp_held_construct(c);
     return c;
+}
+
+unsigned hpa_omp_held_construct(unsigned c)
+{
+    return c == HPA_OC_CRITICAL  ? HPA_OC_CRITICAL_SBLOCK
+           : c == HPA_OC_ORDERED ? HPA_OC_ORDERED_SBLOCK
+                                 : HPA_OC_NONE;
 }
 
 char *hpa_omp_construct_name(unsigned c, enum hpa_lang lang, char *buf, size_t cap)

@@ -156,6 +156,8 @@ unsigned hpa_omp_work_construct(uint64_t work_kind);
  * ordered: the whole construct) and, for critical and ordered, the block held
  * (*held, else HPA_OC_NONE). Unknown kinds are locks. */
 unsigned hpa_omp_mutex_construct(uint64_t mutex_kind, unsigned *held);
+/* The block held of a mutual-exclusion construct (critical, ordered), else HPA_OC_NONE. */
+unsigned hpa_omp_held_construct(unsigned c);
 
 /*
  * The construct's name as the code's language writes it: "#pragma omp for" (C, C++),

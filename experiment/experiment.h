@@ -246,8 +246,12 @@ enum hpc_omp_state {
     HPC_OMP_STATE_ORDERED_WAIT = 9,
     HPC_OMP_STATE_ATOMIC_WAIT = 10,
     HPC_OMP_STATE_REDUCTION = 11,
-    HPC_OMP_STATE_IDLE = 12,     /* worker outside parallel regions */
-    HPC_OMP_STATE_OVERHEAD = 13, /* runtime fork/join and scheduling */
+    HPC_OMP_STATE_IDLE = 12,              /* worker outside parallel regions */
+    HPC_OMP_STATE_OVERHEAD = 13,          /* runtime fork/join and scheduling */
+    HPC_OMP_STATE_WORKSHARE_BARRIER = 14, /* the implicit barrier ending a loop, sections or
+                                             single */
+    HPC_OMP_STATE_BARRIER = 15, /* a barrier the runtime cannot tell: explicit, or ending a
+                                   worksharing construct (gcc-built code on libomp) */
 };
 
 /* The OpenMP records' own enums: the OMPT tool maps the runtime's values onto these (the

@@ -87,8 +87,9 @@ int hpa_disasm_read(hpa_disasm *d, const char *object, uint64_t start, uint64_t 
     char a1[64], a2[64];
     snprintf(a1, sizeof(a1), "--start-address=0x%" PRIx64, start);
     snprintf(a2, sizeof(a2), "--stop-address=0x%" PRIx64, end);
-    char *argv[] = {"objdump", "-d", "-l",           "-w", "--no-show-raw-insn",
-                    a1,        a2,   (char *)object, NULL};
+    /* "--": a module path that begins with '-' is a path, not an option */
+    char *argv[] = {"objdump", "-d", "-l", "-w",           "--no-show-raw-insn",
+                    a1,        a2,   "--", (char *)object, NULL};
     int pipefd[2];
     if (pipe(pipefd)) {
         snprintf(err, cap, "pipe: %s", strerror(errno));

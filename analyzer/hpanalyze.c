@@ -357,6 +357,14 @@ static int open_experiments(hpa_ctx *ctx, char **exps, int nexp)
         fprintf(stderr, "hpanalyze: cannot read the experiment: %s\n", hpc_strerror(rc));
         return HPA_EXIT_DATA;
     }
+    for (unsigned i = 0; i < ctx->prof->nexps; i++)
+        if (ctx->prof->exps[i]->nprocs == 0) { /* an empty report would look like a result */
+            fprintf(stderr,
+                    "hpanalyze: %s: no process of this experiment can be read (none was "
+                    "recorded, or each is damaged as said above); nothing to report\n",
+                    exps[i]);
+            return HPA_EXIT_DATA;
+        }
     return 0;
 }
 

@@ -9,15 +9,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archive.h"
 
 int hpa_srcfile_read(hpa_srcfile *f, const char *path)
 {
     memset(f, 0, sizeof(*f));
-    FILE *in = fopen(path, "r");
-    if (!in)
+    int fd = hpc_open_regular(path, NULL); /* a FIFO in a source's place must not block */
+    FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!in) {
+        if (fd >= 0)
+            close(fd);
         return -1;
+    }
     size_t cap = 0, len = 0;
     char buf[65536];
     for (size_t got; (got = fread(buf, 1, sizeof(buf), in)) > 0;) {

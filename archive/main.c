@@ -36,8 +36,20 @@ int main(int argc, char **argv)
 {
     int mode = -1, quiet = 0;
     const char *only = NULL, *path = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, operands = 0; i < argc; i++) {
         const char *a = argv[i];
+        if (!operands && !strcmp(a, "--")) { /* what follows is the experiment's path */
+            operands = 1;
+            continue;
+        }
+        if (operands || a[0] != '-') {
+            if (path) {
+                fprintf(stderr, "hpcollect-archive: %s: one experiment at a time\n", a);
+                return usage(stderr, 2);
+            }
+            path = a;
+            continue;
+        }
         if (!strcmp(a, "--help"))
             return usage(stdout, 0);
         if (!strcmp(a, "-q")) {
@@ -54,12 +66,9 @@ int main(int argc, char **argv)
             }
             if (a[1] == '-')
                 only = v;
-        } else if (a[0] == '-' || path) {
-            fprintf(stderr, "hpcollect-archive: %s: %s\n", a,
-                    a[0] == '-' ? "unknown option or missing value" : "one experiment at a time");
-            return usage(stderr, 2);
         } else {
-            path = a;
+            fprintf(stderr, "hpcollect-archive: %s: unknown option or missing value\n", a);
+            return usage(stderr, 2);
         }
     }
     if (!path)

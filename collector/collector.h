@@ -6,6 +6,7 @@
 #define HPC_COLLECTOR_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -61,6 +62,28 @@ static inline int hpc_fd_moment_end(void)
     return __atomic_sub_fetch(&hpc_P.fd_moments, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * The collector's own system calls in a program thread (a stream's open and close, a
+ * chunk change, libunwind's validating read) are cancellation points: the program's
+ * pthread_cancel must not act there, between our first and last step (a thread
+ * cancelled inside hpc_thread_begin had no stream; one cancelled inside a sample
+ * handler never left it). Cancellation is held off around them and a pending cancel
+ * acts at the program's next cancellation point. glibc's pthread_setcancelstate is an
+ * atomic update of the thread's cancel word: safe in a signal handler. Returns the old
+ * state for hpc_nocancel_end.
+ */
+static inline int hpc_nocancel_begin(void)
+{
+    int old = PTHREAD_CANCEL_DISABLE;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    return old;
+}
+static inline void hpc_nocancel_end(int old)
+{
+    if (old != PTHREAD_CANCEL_DISABLE)
+        pthread_setcancelstate(old, NULL);
+}
+
 /* init.c */
 /* Start collecting in this process as sub-experiment `name` (directory made already).
  * Used by the constructor and by a fork child. Returns 0 or -1. NOT signal-safe. */
@@ -93,10 +116,9 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext);
 
 /* sigsafe_unwind.c: leaf-first pcs of the interrupted context; returns the count. */
 int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max);
-/* pcs of the caller of the caller, skipping `skip` more frames. NOT signal-safe. */
-/* hpc_unwind_here (unwinds from normal context), also giving where each frame's return address is
- * stored (slots[i] for frame i, 0 for the last frame and where unknown); slots has room for max
- * entries. */
+/* pcs of the caller of the caller, skipping `skip` more frames, and where each frame's
+ * return address is stored (slots[i] for frame i, 0 for the last frame and where
+ * unknown; slots may be NULL, else has room for max entries). NOT signal-safe. */
 int hpc_unwind_here_slots(hpc_thread_priv *t, int skip, uint64_t *pcs, uintptr_t *slots, int max);
 
 /* sigsafe_cct.c */
@@ -138,8 +160,6 @@ void hpc_last_thread_fork_child(void);
 struct dl_phdr_info;
 /* dl_iterate_phdr, counted. NOT signal-safe (as the original). */
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data);
-/* siglongjmp value to t->unwind_env when an unwind gives way to another caller */
-#define HPC_UNWIND_GAVE_WAY 2
 /* May a sample handler unwind now (libunwind calls dl_iterate_phdr)? Signal-safe. */
 int hpc_dl_unwind_ok(hpc_thread_priv *t);
 /* May this process scan its modules (or is it a child that inherited the lock held)? */

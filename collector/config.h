@@ -33,9 +33,10 @@
  *   HPCOLLECT_DEBUG_UNWIND_FAULT=N   tests only: fault on purpose in every N-th unwind of
  *                           a sample, to exercise the recovery (libunwind's own memory
  *                           validation makes real faults rare and racy).
- *   HPCOLLECT_DEBUG_UNWIND_NOCACHE=1  tests only: libunwind caches nothing, so every
- *                           unwind calls dl_iterate_phdr (races with the program's
- *                           callers become frequent enough to test).
+ *   HPCOLLECT_DEBUG_UNWIND_NOCACHE=1  tests only: libunwind's cache is flushed before
+ *                           every unwind, so each step calls dl_iterate_phdr, with the
+ *                           cache's lock held as in any cache miss (races with the
+ *                           program's callers become frequent enough to test).
  *   HPCOLLECT_PRELOAD       colon-separated list of the libraries hpcollect added to
  *                           LD_PRELOAD; removed again from descendants when -F off.
  *

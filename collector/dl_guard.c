@@ -12,10 +12,15 @@
  *   (unwinders++) and then looks for others; anybody else announces itself (others++)
  *   and then waits until no unwinder is inside. With sequentially consistent operations
  *   at least one of two racing parties sees the other: an unwinder that sees somebody
- *   gives way at once (its dl_iterate_phdr finds nothing, so libunwind ends the step
- *   normally and the walk stops there, HPC_UNWIND_GAVE_WAY; the sample keeps the frames
- *   found so far); the others wait only for unwinders, which
- *   never wait for anybody, so nobody waits in a cycle. The interrupted thread's own
+ *   gives way at once (its dl_iterate_phdr returns without visiting any object and
+ *   marks t->unwind_gave_way; the walk stops there and the sample keeps the frames
+ *   found so far); the others wait only for unwinders, which never wait for anybody, so
+ *   nobody waits in a cycle. Giving way must return through libunwind, never jump
+ *   out of it: libunwind (Debian's, without a per-thread cache) holds its global cache
+ *   lock across dl_iterate_phdr on every cache miss, and a siglongjmp from here left
+ *   that lock held for ever (every later sample of the process then waited for it: the
+ *   hangs of test_export_trace in MPI_Finalize, and of test_dl_contend with the cache
+ *   flushed before each unwind, 3 of 3 runs). The interrupted thread's own
  *   walk (a sample in a module scan's callback, or in the program's) is no reason to
  *   give way while it is inside its callback: the lock is then held, and recursive. On
  *   the way in or out it is: a recursive mutex interrupted between taking its lock word
@@ -38,7 +43,6 @@
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
-#include <setjmp.h>
 
 #include "collector.h"
 #include "real.h"
@@ -89,12 +93,8 @@ static int unwinder_iterate(hpc_thread_priv *t, int (*cb)(struct dl_phdr_info *,
     __atomic_add_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
     if (others_than(t) > 0 || load(&forking) || load(&child_stuck)) {
         __atomic_sub_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);
-        /* Give way by finding nothing: libunwind then returns "no unwind info" through
-         * its own code, releasing the locks it holds here (its register-state cache's);
-         * a siglongjmp from here would leave them held, and every later unwind of the
-         * process would wait for them for ever. The walk stops at this frame. */
-        t->gave_way = 1;
-        return 0;
+        t->unwind_gave_way = 1;
+        return 0; /* no object visited: libunwind finds no unwind info and unlocks */
     }
     int r = hpc_real.dl_iterate_phdr(cb, data);
     __atomic_sub_fetch(&unwinders, 1, __ATOMIC_SEQ_CST);

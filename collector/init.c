@@ -262,8 +262,9 @@ __attribute__((constructor)) static void hpc_init(void)
     }
     read_cmdline();
     hpc_schema_hash();
-    unw_set_caching_policy(unw_local_addr_space,
-                           hpc_P.cfg.debug_unwind_nocache ? UNW_CACHE_NONE : UNW_CACHE_PER_THREAD);
+    /* Debian's libunwind has no per-thread cache: this gives its global cache, under a
+     * lock held across its dl_iterate_phdr calls (dl_guard.c) */
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
     hpc_signals_install();
     hpc_signals_thread_init(0);
     hpc_descendants_init();

@@ -147,8 +147,11 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc)
     hpc_thread_priv *t = hpc_self();
     int counter = sig == HPC_CLOCK_SIGNAL && t ? hpc_counter_of_signal(t, si) : -1;
     if (counter >= 0) {
-        if (hpc_P.active)
+        if (hpc_P.active) {
+            int cancel = hpc_nocancel_begin();
             hpc_sample_counter(t, counter, uc);
+            hpc_nocancel_end(cancel);
+        }
         errno = saved;
         return;
     }
@@ -157,8 +160,11 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc)
         return;
     }
     if (sig == HPC_CLOCK_SIGNAL && hpc_clock_is_ours(t, si)) {
-        if (t && hpc_P.active)
+        if (t && hpc_P.active) {
+            int cancel = hpc_nocancel_begin();
             hpc_sample_clock(t, uc);
+            hpc_nocancel_end(cancel);
+        }
         errno = saved;
         return;
     }

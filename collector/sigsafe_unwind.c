@@ -12,8 +12,13 @@
  * loader's data are changing under libunwind's dl_iterate_phdr, and while a fork is
  * prepared (or in a child whose loader lock is stuck, dl_guard.c) it must not be
  * called: then only the leaf is kept. An unwind that meets another dl_iterate_phdr
- * caller gives way (dl_guard.c): libunwind's lookup finds nothing, the step ends and
- * the walk keeps the frames found so far (HPC_STAT_UNWIND_SKIPPED).
+ * caller gives way (dl_guard.c): libunwind's lookup finds nothing, the step that asked
+ * is not trusted, and the frames found before it are kept (HPC_STAT_UNWIND_SKIPPED).
+ *
+ * A fault's siglongjmp leaves libunwind wherever it was. Its global cache lock is held
+ * only while it looks up and parses unwind tables of mapped objects (no fault there
+ * unless the program unmaps code that is still on a stack); the stack reads that can
+ * fault come after it lets go.
  */
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -29,16 +34,11 @@
  * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
 static volatile uintptr_t fault_addr = 16;
 
-/* An unwind left by siglongjmp: it gave way to another dl_iterate_phdr caller
- * (HPC_UNWIND_GAVE_WAY) or faulted. */
-static void count_abandoned(hpc_thread_priv *t, int why)
-{
-    hpc_stat(t, why == HPC_UNWIND_GAVE_WAY ? HPC_STAT_UNWIND_SKIPPED : HPC_STAT_UNWIND_FAULTS, 1);
-}
-
-/* Walk from cursor c; n frames may already be in pcs. Returns the new count. slots (may
- * be NULL): for each frame i, the stack address that holds its return address into frame
- * i+1 (the caller's stack pointer after unw_step, minus the return address's 8 bytes). */
+/* Walk from cursor c; n frames may already be in pcs. Returns the new count. A step
+ * during which dl_guard.c made libunwind's lookup give way ends the walk: libunwind
+ * then guessed the caller from the frame pointer. slots (may be NULL): for each frame i,
+ * the stack address that holds its return address into frame i+1 (the caller's stack
+ * pointer after unw_step, minus the return address's 8 bytes). */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
                 int exact_first, uintptr_t *slots)
 {
@@ -54,8 +54,7 @@ static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int
         pcs[(*n)++] = exact ? (uint64_t)ip : (uint64_t)ip - 1;
         exact = unw_is_signal_frame(c) > 0;
         int r = unw_step(c);
-        if (t->gave_way) { /* dl_guard.c: another thread is in dl_iterate_phdr */
-            t->gave_way = 0;
+        if (t->unwind_gave_way) {
             hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
             break;
         }
@@ -84,20 +83,21 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
     /* the mask needs no saving: returning from the sample handler restores it; the
      * shadow mask does (libunwind may block signals around dl_iterate_phdr) */
     uint64_t user_blocked = hpc_user_blocked;
-    int why = sigsetjmp(t->unwind_env, 0);
-    if (why) {
+    t->unwind_gave_way = 0;
+    if (sigsetjmp(t->unwind_env, 0)) { /* a fault while unwinding */
         t->in_unwind = 0;
         hpc_user_blocked = user_blocked;
-        count_abandoned(t, why);
+        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
         if (n == 0)
             pcs[n++] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         return n;
     }
-    t->gave_way = 0;
     t->in_unwind = 1;
     uint64_t every = hpc_P.cfg.debug_unwind_fault;
     if (every && ++t->unwinds % every == 0)
         *(volatile int *)fault_addr = 1; /* tests: a SIGSEGV while unwinding */
+    if (hpc_P.cfg.debug_unwind_nocache)
+        unw_flush_cache(unw_local_addr_space, 0, 0); /* lock-free: a generation count */
     unw_cursor_t c;
     if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0) {
         t->in_unwind = 0;
@@ -111,7 +111,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
 }
 
 /* Unwind from normal context with the clock signal blocked for real: libunwind's
- * cache lock must not be re-entered by a sample of this thread. slots: as walk's. */
+ * cache lock must not be re-entered by a sample of this thread. */
 __attribute__((noinline)) int hpc_unwind_here_slots(hpc_thread_priv *t, int skip, uint64_t *pcs,
                                                     uintptr_t *slots, int max)
 {
@@ -125,12 +125,11 @@ __attribute__((noinline)) int hpc_unwind_here_slots(hpc_thread_priv *t, int skip
     sigaddset(&prof, SIGPROF);
     syscall(SYS_rt_sigprocmask, SIG_BLOCK, &prof, &old, 8);
     uint64_t user_blocked = hpc_user_blocked;
-    int why = sigsetjmp(t->unwind_env, 0);
-    if (why) {
-        count_abandoned(t, why);
+    t->unwind_gave_way = 0;
+    if (sigsetjmp(t->unwind_env, 0)) { /* a fault while unwinding */
+        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
         goto out;
     }
-    t->gave_way = 0;
     t->in_unwind = 1;
     if (unw_getcontext(&ctx) < 0 || unw_init_local(&c, &ctx) < 0)
         goto out;

@@ -230,10 +230,9 @@ static void *thread_start(void *arg)
     pthread_cleanup_push(program_thread_gone, NULL);
     /* Our setup has cancellation points (open, nanosleep): a cancel that comes now acts
      * at the program's first one instead, once the thread is recorded (test_cancel). */
-    int cancel_state;
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    int cancel = hpc_nocancel_begin();
     int begun = hpc_P.active && hpc_thread_begin(t) == 0;
-    pthread_setcancelstate(cancel_state, NULL);
+    hpc_nocancel_end(cancel);
     if (!begun) {
         if (t->stream_ok)
             hpc_stream_close(&t->pub.stream);

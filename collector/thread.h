@@ -33,15 +33,15 @@ typedef struct hpc_cct {
 typedef struct hpc_thread_priv {
     hpc_thread pub; /* must stay first: hpcollect_self() returns &pub */
     /* collector-private */
-    int stream_ok;                        /* pub.stream is open */
-    volatile sig_atomic_t in_handler;     /* re-entry guard of the sample handler */
-    volatile sig_atomic_t in_unwind;      /* a SIGSEGV/SIGBUS now is an unwinding fault */
-    volatile sig_atomic_t gave_way;       /* dl_guard.c refused this unwind a lookup */
-    volatile sig_atomic_t in_dl;          /* inside dlopen/dlclose: do not unwind */
-    volatile sig_atomic_t dl_inside;      /* its calls counted in dl_guard.c's `others` */
-    volatile sig_atomic_t dl_in_callback; /* ... and how many are in their callback */
-    volatile sig_atomic_t masked;         /* a sample holds every signal but faults blocked */
-    sigset_t sample_mask;                 /* the mask it set (what sigprocmask reports then) */
+    int stream_ok;                         /* pub.stream is open */
+    volatile sig_atomic_t in_handler;      /* re-entry guard of the sample handler */
+    volatile sig_atomic_t in_unwind;       /* a SIGSEGV/SIGBUS now is an unwinding fault */
+    volatile sig_atomic_t in_dl;           /* inside dlopen/dlclose: do not unwind */
+    volatile sig_atomic_t dl_inside;       /* its calls counted in dl_guard.c's `others` */
+    volatile sig_atomic_t dl_in_callback;  /* ... and how many are in their callback */
+    volatile sig_atomic_t unwind_gave_way; /* dl_guard.c: this unwind met another caller */
+    volatile sig_atomic_t masked;          /* a sample holds every signal but faults blocked */
+    sigset_t sample_mask;                  /* the mask it set (what sigprocmask reports then) */
     sigjmp_buf unwind_env;
     int clock_source; /* enum hpc_clock_source */
     int perf_fd;      /* perf source */

@@ -123,7 +123,7 @@ static int proc_cmp(const void *a, const void *b)
 static bool header_stats_add(const char *path, uint64_t *sum, hpc_diag *d)
 {
     uint8_t h[HPC_HDR_MIN_SIZE];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = hpc_open_regular(path, NULL);
     ssize_t n = fd >= 0 ? pread(fd, h, sizeof h, 0) : -1;
     if (fd >= 0)
         close(fd);

@@ -246,8 +246,12 @@ enum hpc_omp_state {
     HPC_OMP_STATE_ORDERED_WAIT = 9,
     HPC_OMP_STATE_ATOMIC_WAIT = 10,
     HPC_OMP_STATE_REDUCTION = 11,
-    HPC_OMP_STATE_IDLE = 12,     /* worker outside parallel regions */
-    HPC_OMP_STATE_OVERHEAD = 13, /* runtime fork/join and scheduling */
+    HPC_OMP_STATE_IDLE = 12,              /* worker outside parallel regions */
+    HPC_OMP_STATE_OVERHEAD = 13,          /* runtime fork/join and scheduling */
+    HPC_OMP_STATE_WORKSHARE_BARRIER = 14, /* the implicit barrier ending a loop, sections or
+                                             single */
+    HPC_OMP_STATE_BARRIER = 15, /* a barrier the runtime cannot tell: explicit, or ending a
+                                   worksharing construct (gcc-built code on libomp) */
 };
 
 /* The OpenMP records' own enums: the OMPT tool maps the runtime's values onto these (the
@@ -685,6 +689,12 @@ HPC_API void hpc_exp_close(hpc_exp *e);
 
 /* Iterate a process's loaded records of one kind: start with *i = 0. */
 HPC_API const hpc_record *hpc_proc_next_of(const hpc_proc *p, unsigned kind, size_t *i);
+
+/* Open path for reading only if it is a regular file, never blocking on the way (a FIFO
+ * or device in its place). Returns the descriptor (O_CLOEXEC) with *st filled (st may be
+ * NULL), or HPC_E_NOTFOUND, HPC_E_IO (errno says why) or HPC_E_NOTREG. */
+struct stat;
+HPC_API int hpc_open_regular(const char *path, struct stat *st);
 
 /* Copy an hpc_str into a NUL-terminated buffer (truncating); returns buf. */
 HPC_API char *hpc_str_copy(char *buf, size_t cap, hpc_str s);

@@ -102,17 +102,15 @@ static int header_parse(hpc_reader *r)
 
 static int file_map(hpc_reader *r)
 {
-    int fd = open(r->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        FILE_ERROR(r, HPC_NO_OFFSET, "cannot open: %s", strerror(e));
-        return e == ENOENT || e == ENOTDIR ? HPC_E_NOTFOUND : HPC_E_IO;
-    }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int fd = hpc_open_regular(r->path, &st);
+    if (fd == HPC_E_NOTREG) {
         FILE_ERROR(r, HPC_NO_OFFSET, "not a regular file");
-        close(fd);
         return HPC_E_FORMAT;
+    }
+    if (fd < 0) {
+        FILE_ERROR(r, HPC_NO_OFFSET, "cannot open: %s", strerror(errno));
+        return fd;
     }
     r->size = (uint64_t)st.st_size;
     if (r->size > 0) {

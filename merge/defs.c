@@ -547,6 +547,45 @@ out:
     return rc;
 }
 
+/* Bytes of a dense OTF2 id map of n ids below max_id (a compressed number: a length
+ * byte and the value's significant bytes), with room for the record's header. */
+static uint64_t map_bytes(size_t n, uint64_t max_id)
+{
+    unsigned b = 1;
+    while (b < 8 && max_id >> (8 * b))
+        b++;
+    return 64 + (uint64_t)n * (1 + b);
+}
+
+uint64_t mg_defs_chunk_size(const mg_job *job)
+{
+    size_t nlocs = 0, nccs = 0;
+    uint64_t need = 0;
+    for (size_t i = 0; i < job->nprocs; i++) {
+        const mg_proc *p = &job->procs[i];
+        nlocs += p->nlocs;
+        for (size_t k = 0; k < p->nlocs; k++)
+            nccs += p->locs[k].ncc;
+    }
+    uint64_t max_id = nccs > UINT32_MAX ? UINT32_MAX : nccs; /* global ids: at most all */
+    for (size_t i = 0; i < job->nprocs; i++) {
+        const mg_proc *p = &job->procs[i];
+        size_t most = p->nregions > p->ncomms ? p->nregions : p->ncomms;
+        if (map_bytes(most, UINT32_MAX) > need)
+            need = map_bytes(most, UINT32_MAX);
+        for (size_t k = 0; k < p->nlocs; k++)
+            if (map_bytes(p->locs[k].ncc, max_id) > need)
+                need = map_bytes(p->locs[k].ncc, max_id);
+    }
+    if (map_bytes(nlocs, UINT64_MAX) > need) /* a group of all locations (OTF2: 10 per) */
+        need = map_bytes(nlocs, UINT64_MAX);
+    need += 4096; /* the chunk's own header and a margin */
+    uint64_t size = OTF2_CHUNK_SIZE_MIN;
+    while (size < need && size < OTF2_CHUNK_SIZE_MAX)
+        size *= 2;
+    return size;
+}
+
 static int write_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint64_t *map, size_t n)
 {
     if (n == 0)
@@ -575,6 +614,11 @@ static int write_mappings(gdefs *g, OTF2_Archive *a)
                         MG_PROG, (unsigned long long)l->id);
                 return -1;
             }
+            if (l->ncc > MG_MAX_LOCATION_CCS) /* the regions added more than their half */
+                fprintf(stderr,
+                        "%s: %s: %zu calling contexts, more than one OTF2 mapping table holds "
+                        "(%zu)\n",
+                        MG_PROG, l->path ? l->path : "?", l->ncc, MG_MAX_LOCATION_CCS);
             if (write_map(dw, OTF2_MAPPING_REGION, g->region_map[i], p->nregions) ||
                 write_map(dw, OTF2_MAPPING_COMM, g->comm_map[i], p->ncomms) ||
                 write_map(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, g->ig_map[i], p->nigens) ||

@@ -21,6 +21,22 @@
 
 #include "job.h"
 
+/*
+ * OTF2 reads one mapping table per kind and location, and a record must fit in one
+ * definition chunk (16 MiB at most). A calling-context table takes at most 5 bytes per
+ * id (global ids are 32-bit): MG_MAX_LOCATION_CCS ids. Half of them are kept for the
+ * collector's nodes (the sampled stacks of one thread), half for the nodes the trace's
+ * regions add (cctx.h); a sample in a deeper sampled node is written at its nearest
+ * ancestor within (evgen.c), and the summary says how many were. The collector's trees
+ * reach this only after about 1.7 million distinct stacks in one thread.
+ */
+#define MG_MAX_LOCATION_CCS ((size_t)((OTF2_CHUNK_SIZE_MAX - 65536) / 5))
+#define MG_MAX_SAMPLED_CCS  (MG_MAX_LOCATION_CCS / 2)
+
+/* The definition chunk size the job's largest record needs: the largest mapping table
+ * or the group of all locations, at least OTF2_CHUNK_SIZE_MIN (rank 0, all parts in). */
+uint64_t mg_defs_chunk_size(const mg_job *job);
+
 /* Write the global definitions and each location's mapping tables into archive a,
  * whose definition files are open. Returns 0, or -1 after printing an OTF2 error. */
 int mg_defs_write(mg_job *job, OTF2_Archive *a);

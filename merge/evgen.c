@@ -80,7 +80,7 @@ typedef struct gen {
     uint32_t omp_thread_type;
     uint64_t pre_runtime_ns;
     /* problems counted once per location */
-    uint64_t bad_comm, bad_node, bad_fn, orphan_detail, bad_call_node;
+    uint64_t bad_comm, bad_node, cut_node, bad_fn, orphan_detail, bad_call_node;
     uint64_t to_missing; /* messages with a rank that left no data */
     uint64_t bad_peer;   /* peers beyond their communicator */
 
@@ -277,9 +277,35 @@ static void cc_reserve(mg_loc *l, size_t n)
         l->ncc = n;
 }
 
+/* A node beyond the calling contexts one OTF2 mapping table holds: only its parent is
+ * kept, for its samples to climb to an ancestor within the limit. */
+static void deep_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
+{
+    mg_loc *l = g->loc;
+    size_t limit = g->job->cc_limit, k = n->id - limit;
+    if (k > l->ndeep + MAX_NODE_GAP || n->parent >= n->id) {
+        if (g->pass == 1)
+            hpc_diag_report(g->job->diag, HPC_WARNING, l->path, offset, __FILE__, __LINE__,
+                            "CCT node id %llu out of range; ignored", (unsigned long long)n->id);
+        return;
+    }
+    if (k >= l->ndeep) {
+        size_t cap = l->ndeep;
+        mg_grow((void **)&l->deep, &cap, k + 1, sizeof(uint32_t));
+        memset(l->deep + l->ndeep, 0, (cap - l->ndeep) * sizeof(uint32_t));
+        l->ndeep = cap;
+    }
+    if (!l->deep[k])
+        l->deep[k] = (uint32_t)n->parent + 1;
+}
+
 static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
 {
     mg_loc *l = g->loc;
+    if (n->id >= g->job->cc_limit) {
+        deep_node(g, n, offset);
+        return;
+    }
     if (n->id == 0 || n->id > l->ncc + MAX_NODE_GAP) {
         if (g->pass == 1)
             hpc_diag_report(g->job->diag, HPC_WARNING, l->path, offset, __FILE__, __LINE__,
@@ -315,6 +341,13 @@ static uint32_t sample_node(gen *g, uint64_t node)
 {
     if (node == 0)
         return 0;
+    if (node >= g->job->cc_limit) {
+        const mg_loc *l = g->loc;
+        g->cut_node++;
+        while (node >= g->job->cc_limit && node - g->job->cc_limit < l->ndeep &&
+               l->deep[node - g->job->cc_limit])
+            node = l->deep[node - g->job->cc_limit] - 1;
+    }
     if (node < g->loc->ncc && g->loc->cc[node].depth)
         return (uint32_t)node;
     g->bad_node++;
@@ -797,7 +830,6 @@ static uint32_t implicit_barrier_of(gen *g, uint64_t region)
  * ordered also of the block held, locks and atomics only of the wait. */
 static void omp_span(gen *g, const hpa_omp_item *it)
 {
-    unsigned held;
     uint64_t tb = ct(g, it->begin), ta = ct(g, it->acquired), te = ct(g, it->end);
     uint64_t hint = caller_hint(g, it->codeptr);
     switch (it->construct) {
@@ -809,11 +841,8 @@ static void omp_span(gen *g, const hpa_omp_item *it)
         return;
     case HPA_OC_CRITICAL:
     case HPA_OC_ORDERED: {
-        hpa_omp_mutex_construct(it->construct == HPA_OC_CRITICAL ? HPC_OMP_MUTEX_CRITICAL
-                                                                 : HPC_OMP_MUTEX_ORDERED,
-                                &held);
         uint32_t outer = omp_region(g, it->construct, it->codeptr);
-        uint32_t inner = omp_region(g, held, it->codeptr);
+        uint32_t inner = omp_region(g, hpa_omp_held_construct(it->construct), it->codeptr);
         emit_enter(g, tb, outer, hint);
         emit_enter(g, ta, inner, 0);
         emit(g, te, MG_EV_LEAVE, inner, 0, 0, 0, 0);
@@ -985,6 +1014,11 @@ static void report_counts(gen *g)
                  "MPI events name a communicator the process never defined; left out of the "
                  "trace");
     report_count(g, g->bad_node, "samples name an undefined calling context; shown as <no stack>");
+    if (g->cut_node)
+        mg_job_problem(g->job,
+                       "%s: %llu samples in calling contexts beyond the %zu one OTF2 mapping "
+                       "table holds; written at their nearest ancestor within",
+                       g->loc->path, (unsigned long long)g->cut_node, g->job->cc_limit);
     report_count(g, g->bad_fn, "MPI calls name a function id without mpi_fn record");
     report_count(g, g->bad_peer,
                  "messages name a peer beyond their communicator's size; left out of the trace");

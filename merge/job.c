@@ -309,6 +309,13 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
         return rc;
     }
     hpc_exp *e = job->exp;
+    if (e->nprocs == 0) { /* placeholders only would make an empty trace look merged */
+        fprintf(stderr,
+                "%s: %s: no process of this experiment can be read (none was recorded, or "
+                "each is damaged as said above); nothing to merge\n",
+                MG_PROG, path);
+        return HPC_E_NOTFOUND;
+    }
     job->world_size = e->has_job ? e->job.world_size : -1;
     if (e->has_job) {
         job->collect_command = argv_line(e->job.argv);
@@ -435,6 +442,7 @@ void mg_proc_free(mg_proc *p)
         mg_loc *l = &p->locs[i];
         free(l->path);
         free(l->cc);
+        free(l->deep);
         free(l->claims);
         mg_map_free(&l->claim_set);
         mg_tsum_free(&l->sum);

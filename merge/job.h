@@ -30,6 +30,10 @@ typedef struct mg_loc {
     /* calling contexts: index = CCT node id; node 0 = "no stack" */
     mg_ccnode *cc;
     size_t ncc, capcc;
+    /* CCT nodes at or above job->cc_limit: deep[id - cc_limit] = parent + 1 (0: none);
+     * their samples are taken at their nearest ancestor below the limit (defs.h) */
+    uint32_t *deep;
+    size_t ndeep;
     /* OpenMP team membership seen: team_size << 32 | thread_num */
     uint64_t *claims;
     size_t nclaims, capclaims;
@@ -111,8 +115,9 @@ typedef struct mg_job {
     uint64_t progress_records;
     void (*tick)(struct mg_job *job);
     void *tick_ctx;
-    unsigned top; /* functions listed in the summary */
-    bool replay;  /* pass 2: damage was reported in pass 1 already */
+    unsigned top;    /* functions listed in the summary */
+    size_t cc_limit; /* sampled calling contexts kept per location (defs.h) */
+    bool replay;     /* pass 2: damage was reported in pass 1 already */
     /* merge statistics */
     uint64_t records, events;
     double merge_seconds;

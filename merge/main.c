@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "merge.h"
+#include "defs.h"
 #include "run.h"
 
 static void usage(FILE *f)
@@ -159,6 +160,14 @@ int main(int argc, char **argv)
     hook = getenv("HPMERGE_TEST_STOP_AFTER");
     if (hook && !parse_count(hook, &opts.stop_after))
         opts.stop_after = 0;
+    /* HPMERGE_TEST_MAX_CONTEXTS=N lowers the sampled calling contexts one location keeps
+     * (defs.h), so tests reach the cut with small experiments */
+    opts.cc_limit = MG_MAX_SAMPLED_CCS;
+    hook = getenv("HPMERGE_TEST_MAX_CONTEXTS");
+    if (hook && (!parse_count(hook, &v) || v < 1 || v > MG_MAX_SAMPLED_CCS))
+        v = MG_MAX_SAMPLED_CCS;
+    if (hook)
+        opts.cc_limit = v;
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);

@@ -248,10 +248,12 @@ static int otf2_fail(const char *what, OTF2_ErrorCode rc)
 
 static int open_archive(run *R)
 {
-    /* small chunks: every location's writers get (and OTF2 clears) at least one, and
-     * local definition files hold only a few mapping tables */
-    R->archive = OTF2_Archive_Open(R->archive_dir, "traces", OTF2_FILEMODE_WRITE, 512 * 1024,
-                                   256 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    /* small event chunks: every location's writers get (and OTF2 clears) at least one;
+     * the definition chunk size is chosen from the data before definitions are written
+     * (mg_defs_chunk_size) */
+    R->archive =
+        OTF2_Archive_Open(R->archive_dir, "traces", OTF2_FILEMODE_WRITE, 512 * 1024,
+                          OTF2_UNDEFINED_UINT64, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!R->archive) {
         fprintf(stderr, "%s: cannot create the OTF2 archive in %s\n", MG_PROG, R->archive_dir);
         return -1;
@@ -438,6 +440,11 @@ static int write_definitions(run *R)
 {
     OTF2_ErrorCode orc = OTF2_Archive_CloseEvtFiles(R->archive);
     int bad = orc != OTF2_SUCCESS ? otf2_fail("closing OTF2 event files", orc) : 0;
+    /* collective: the primary archive (rank 0, which has every location) gives the size */
+    orc = OTF2_Archive_SetDefChunkSize(R->archive, R->par->rank == 0 ? mg_defs_chunk_size(&R->job)
+                                                                     : OTF2_UNDEFINED_UINT64);
+    if (orc != OTF2_SUCCESS)
+        bad = otf2_fail("setting the OTF2 definition chunk size", orc);
     orc = OTF2_Archive_OpenDefFiles(R->archive);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("opening OTF2 definition files", orc);
@@ -534,6 +541,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
     R.job.tick = tick;
     R.job.tick_ctx = &R;
     R.job.merge_ranks = par->size;
+    R.job.cc_limit = opts->cc_limit;
     R.job.top = opts->top;
     R.progress = par->rank == 0 && (opts->progress > 0 || (opts->progress < 0 && isatty(2)));
     int rc = MG_EXIT_FAIL;

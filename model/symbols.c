@@ -276,10 +276,11 @@ static void check_build_id(hpa_symtab *st, elf_entry *e)
 
 static void open_elf(hpa_symtab *st, elf_entry *e)
 {
-    int fd = open(e->path, O_RDONLY | O_CLOEXEC);
+    int fd = hpc_open_regular(e->path, NULL);
     if (fd < 0) {
         char why[400];
-        snprintf(why, sizeof(why), "%s)%s", strerror(errno), no_archive(e));
+        snprintf(why, sizeof(why), "%s)%s",
+                 fd == HPC_E_NOTREG ? "not a regular file" : strerror(errno), no_archive(e));
         warn(st, e->path, "cannot open object file (%s; its code is shown as %s", why, e->name);
         return;
     }
@@ -733,7 +734,9 @@ static bool symbol_is(const char *s, const char *name, bool clones)
     s = unversioned(s, buf, sizeof(buf));
     if (strcmp(s, name) == 0 || (clones && clone_of(s, name)))
         return true;
-    if (s[0] != '_' || s[1] != 'Z')
+    /* demangle only what may be it: a mangled name holds the identifier's last part */
+    const char *last = strrchr(name, ':');
+    if (s[0] != '_' || s[1] != 'Z' || !strstr(s, last ? last + 1 : name))
         return false;
     int status = -1;
     char *dem = __cxa_demangle(s, NULL, NULL, &status);

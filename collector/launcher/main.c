@@ -225,9 +225,9 @@ static void archive_run(const hpc_opts *o, const char *exp, const char *sub)
         return;
     tool[n] = 0;
     strcpy(strrchr(tool, '/') + 1, "hpcollect-archive");
-    char *argv[] = {
-        tool,        "-q",        "-a",        (char *)hpc_archive_mode_name(o->archive),
-        "--process", (char *)sub, (char *)exp, NULL};
+    char *argv[] = {tool,        "-q",        "-a", (char *)hpc_archive_mode_name(o->archive),
+                    "--process", (char *)sub, "--", (char *)exp,
+                    NULL};
     extern char **environ;
     pid_t pid;
     int rc = posix_spawn(&pid, tool, NULL, NULL, argv, environ), status = 0;

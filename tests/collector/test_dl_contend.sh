@@ -3,9 +3,12 @@
 # Sample handlers against dl_iterate_phdr callers (progs/dl_contend.c). A helper thread's
 # callback holds the loader lock until main makes progress, so a handler of main that
 # waits for the lock stalls both (the helper gives up after 5 s and says so). With
-# HPCOLLECT_DEBUG_UNWIND_NOCACHE=1 every unwind calls dl_iterate_phdr; one that meets
-# the helper inside must give way (dl_guard.c): the collector before that stalled in 3
-# of 3 runs here. Checks: no stall; main's 1.3 s of CPU all sampled; some unwinds gave
+# HPCOLLECT_DEBUG_UNWIND_NOCACHE=1 libunwind's cache is flushed before every unwind, so
+# each step calls dl_iterate_phdr with libunwind's cache lock held, as any cache miss
+# does; one that meets the helper inside must give way (dl_guard.c) and let go of that
+# lock: the collector that waited stalled in 3 of 3 runs here, and the one that gave way
+# by siglongjmp out of libunwind left the lock held (every later sample of the process
+# waited for it: 3 of 3 runs hung, and so did test_export_trace now and then). Checks: no stall; main's 1.3 s of CPU all sampled; some unwinds gave
 # way (how many depends on scheduling: on a loaded machine most do, so no more is
 # asked); main's 0.3 s inside its own walk's callback keeps whole stacks (its own call
 # is no reason to give way; nor is a thread that ended itself inside its callback

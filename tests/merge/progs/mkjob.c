@@ -4,7 +4,7 @@
  *
  *     mkjob EXP [--ranks N] [--threads T] [--iters I] [--samples S] [--bytes B]
  *               [--offset-ns D] [--drift-ppm P] [--missing R] [--kill R] [--damage R]
- *               [--counters] [--skew-ns K] [--expect FILE]
+ *               [--counters] [--contexts N] [--skew-ns K] [--expect FILE]
  *
  * Every rank runs the same global timeline; rank r's clock reads global + r*D plus
  * r*P ppm of drift, and its clock_offset records say so (at MPI_Init and MPI_Finalize),
@@ -24,6 +24,12 @@
  *     MPI_Barrier    on a dup of the world
  *   with --counters, thread 0 also takes one page-faults counter sample of 7 events.
  * Ground truth for every count goes to --expect FILE as JSON.
+ *
+ * --contexts N: rank 0's main thread also has N calling contexts in a 5-ary tree under
+ * synth_main: context j (id 6 + j) is a child of j == 0 ? N_MAIN : context (j - 1) / 5,
+ * in function FIVE[(j - 1) % 5] (j = 0: synth_main), so no two siblings share a
+ * function and every context is a distinct path; one clock sample (1 ms, no state) at
+ * every 500th context and at the last, before the first iteration.
  *
  * --skew-ns K: thread 0's MPI calls are stamped by another clock than its OpenMP events,
  * K ns behind (as the MPI wrapper's TSC clock may be): each iteration's first MPI call
@@ -102,6 +108,7 @@ typedef struct opts {
     double drift_ppm;
     int missing, kill, damage;
     int counters;
+    unsigned contexts;
     uint64_t skew_ns;
 } opts;
 
@@ -390,6 +397,23 @@ static void thread_begin(thr *t, const char *dir, unsigned seq, uint64_t g)
     }
 }
 
+/* --contexts: the tree described at the top, and its samples. */
+static void many_contexts(thr *t, uint64_t g)
+{
+    static void (*const five[5])(void) = {synth_main, synth_compute, synth_exchange, synth_worker,
+                                          synth_kernel};
+    unsigned n = O->contexts, k = 0;
+    for (unsigned j = 0; j < n; j++) {
+        hpc_rec_cct_node c = {6 + j, j ? 6 + (j - 1) / 5 : N_MAIN,
+                              pc_in(j ? five[(j - 1) % 5] : synth_main)};
+        CHECK(hpc_write_cct_node(&t->s, &c));
+        rec_done(t);
+    }
+    for (unsigned j = 0; j < n; j++)
+        if (j % 500 == 499 || j == n - 1)
+            write_clock_sample(t, g + 100 + 50 * (uint64_t)k++, 6 + j, 0, 0, 0);
+}
+
 static void thread_end(thr *t, uint64_t g, bool killed)
 {
     if (!killed) {
@@ -555,6 +579,8 @@ static void write_rank(unsigned r, truth *tr)
     for (unsigned seq = 0; seq < o->threads; seq++) {
         thr t = {.rank = r, .tr = tr};
         thread_begin(&t, dir, seq, T0 + seq * 1000);
+        if (r == 0 && seq == 0 && o->contexts)
+            many_contexts(&t, T0);
         for (unsigned i = 0; i < iters; i++) {
             uint64_t g = T0 + MS + (uint64_t)i * period();
             uint64_t pe = omp_region(&t, g, i);
@@ -652,7 +678,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: mkjob EXP [--ranks N] [--threads T] [--iters I] [--samples S] "
                     "[--bytes B] [--offset-ns D] [--drift-ppm P] [--missing R] [--kill R] "
-                    "[--damage R] [--counters] [--skew-ns K] [--expect FILE]\n");
+                    "[--damage R] [--counters] [--contexts N] [--skew-ns K] [--expect FILE]\n");
     exit(2);
 }
 
@@ -671,7 +697,7 @@ int main(int argc, char **argv)
         {"samples", 1, NULL, 's'},   {"bytes", 1, NULL, 'b'},    {"offset-ns", 1, NULL, 'o'},
         {"drift-ppm", 1, NULL, 'd'}, {"missing", 1, NULL, 'm'},  {"kill", 1, NULL, 'k'},
         {"damage", 1, NULL, 'x'},    {"counters", 0, NULL, 'c'}, {"expect", 1, NULL, 'e'},
-        {"skew-ns", 1, NULL, 'w'},   {NULL, 0, NULL, 0}};
+        {"contexts", 1, NULL, 'C'},  {"skew-ns", 1, NULL, 'w'},  {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
@@ -711,6 +737,8 @@ int main(int argc, char **argv)
         case 'e':
             o.expect = optarg;
             break;
+        case 'C':
+            o.contexts = (unsigned)atoi(optarg);
         case 'w':
             o.skew_ns = strtoull(optarg, NULL, 10);
             break;

@@ -30,6 +30,7 @@ MPIW_openmpi_CFLAGS  := $(MPI_CFLAGS)
 MPIW_openmpi_LDFLAGS := $(MPI_LDFLAGS)
 MPIW_openmpi_LIB     := $(LIBDIR)/libhpcollect-mpi.so
 MPIW_openmpi_FORTRAN := openmpi
+MPIW_openmpi_CFLAGS  += -DHPCW_FORTRAN_WRAPPERS
 
 # MPICH: `mpicc -compile_info` prints the whole command line; keep its -I/-D flags.
 ifneq ($(MPICC_MPICH),)

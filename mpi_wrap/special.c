@@ -65,6 +65,11 @@ HPCW_EXPORT int MPI_Pcontrol(const int level, ...)
 
 /* ------------------------------------------------------------ Fortran bindings */
 
+/* Only where the generator writes Fortran wrappers (Open MPI, mpi_wrap/module.mk): MPICH's
+ * Fortran bindings call the C MPI_ functions above, and their entry points must stay
+ * theirs (MPICH has no pmpi_init_f08_ to call on). */
+#ifdef HPCW_FORTRAN_WRAPPERS
+
 /* Each special has one body for both Fortran bindings: `real` names the binding's PMPI
  * entry (pmpi_init_ or pmpi_init_f08_) and `site` is the entry point's return address.
  * IERROR is NULL when an mpi_f08 caller leaves it out. */
@@ -187,3 +192,5 @@ HPCW_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level)
 {
     f_pcontrol("pmpi_pcontrol_f08_", __builtin_return_address(0), level);
 }
+
+#endif /* HPCW_FORTRAN_WRAPPERS */

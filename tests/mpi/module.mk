@@ -25,3 +25,13 @@ $(TESTDIR)/mpi/mpich/%: tests/mpi/progs/%.c
 	$(CC) $(PROG_CFLAGS) $(MPICH_CFLAGS) -o $@ $< $(MPICH_LDFLAGS)
 CHECK_DEPS += $(MPICH_TEST_BINS)
 endif
+
+# The Fortran programs built against MPICH (mpif90.mpich), for test_fortran.
+MPICH_F90 := $(if $(MPICC_MPICH),$(shell command -v mpif90.mpich 2>/dev/null))
+ifneq ($(MPICH_F90),)
+MPICH_FORTRAN_PROGS := $(patsubst tests/mpi/progs/%.f90,$(TESTDIR)/mpi/mpich/%,$(wildcard tests/mpi/progs/*.f90))
+$(MPICH_FORTRAN_PROGS): $(TESTDIR)/mpi/mpich/%: tests/mpi/progs/%.f90
+	@mkdir -p $(dir $@)
+	$(MPICH_F90) -O1 -g -J $(dir $@) -o $@ $<
+CHECK_DEPS += $(MPICH_FORTRAN_PROGS)
+endif

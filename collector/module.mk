@@ -1,23 +1,17 @@
-# collector/ - bin/hpcollect (the launcher, collector/launcher/) and lib/libhpcollect.so
-# (the sampling engine preloaded into the program, collector/*.c).
+# collector/ - lib/libhpcollect.so, the sampling engine preloaded into the program
+# (collector/*.c). The launcher bin/hpcollect is launcher/ (launcher/module.mk).
 #
 # Other stages that live inside the preloaded library (ompt/) add their objects with
 #     $(LIBHPCOLLECT): $(call preload_objs,ompt/foo.c ...)
 # and libraries with LIBHPCOLLECT_LDLIBS += ... ; objects are compiled with
 # PRELOAD_CFLAGS (see below) into $(OBJDIR)/preload/.
 
-HPCOLLECT_BIN := $(BINDIR)/hpcollect
 LIBHPCOLLECT  := $(LIBDIR)/libhpcollect.so
 
 # experiment/module.mk is read after this file: name its outputs directly.
 COLLECTOR_EXP_SRCS := $(wildcard experiment/*.c)
 
-LAUNCHER_SRCS  := $(wildcard collector/launcher/*.c)
 COLLECTOR_SRCS := $(wildcard collector/*.c)
-
-$(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpfm
 
 # The preloaded library runs inside other people's programs. Under SANITIZE=1 it gets
 # UBSan only: ASan would have to come first in the LD_PRELOAD of every profiled program,
@@ -51,8 +45,7 @@ $(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS) $(COLLECTOR_EXP_SRCS))
 	$(CC) -shared $(PRELOAD_LDFLAGS) -Wl,-z,defs -Wl,--as-needed -o $@ $(filter %.o,$^) \
 	    $(LIBHPCOLLECT_LDLIBS)
 
-ALL_TARGETS += $(HPCOLLECT_BIN) $(LIBHPCOLLECT)
-INSTALL_BIN += $(HPCOLLECT_BIN)
+ALL_TARGETS += $(LIBHPCOLLECT)
 INSTALL_LIB += $(LIBHPCOLLECT)
 # tests/collector/ ground-truth programs with special needs:
 #

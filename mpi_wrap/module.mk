@@ -47,7 +47,7 @@ $(MPIW_LIB): $(MPIW_OBJS)
 	$(CC) -shared $(PRELOAD_LDFLAGS) -o $@ $(MPIW_OBJS) $(MPI_LDFLAGS) -ldl -lpthread
 
 # The launcher preloads the wrappers into programs that need this very MPI library.
-$(OBJDIR)/collector/launcher/mpi_preload.o: CFLAGS += $(if $(MPI_SONAME),-DHPC_MPI_SONAME='"$(MPI_SONAME)"')
+$(OBJDIR)/launcher/mpi_preload.o: CFLAGS += $(if $(MPI_SONAME),-DHPC_MPI_SONAME='"$(MPI_SONAME)"')
 
 ALL_TARGETS += $(MPIW_LIB)
 INSTALL_LIB += $(MPIW_LIB)

@@ -8,9 +8,6 @@
 
 LIBHPCOLLECT  := $(LIBDIR)/libhpcollect.so
 
-# experiment/module.mk is read after this file: name its outputs directly.
-COLLECTOR_EXP_SRCS := $(wildcard experiment/*.c)
-
 COLLECTOR_SRCS := $(wildcard collector/*.c)
 
 # The preloaded library runs inside other people's programs. Under SANITIZE=1 it gets
@@ -19,7 +16,8 @@ COLLECTOR_SRCS := $(wildcard collector/*.c)
 # handling and stack bookkeeping collide with the collector's signal interposition and
 # its siglongjmp out of unwinding faults: the program would no longer behave as it does
 # without us. UBSan's runtime needs no such place, so it is a plain dependency. The
-# experiment writer is compiled again with these flags for the same reason.
+# experiment writer is compiled again with these flags for the same reason
+# ($(EXP_WRITER_LIB), experiment/module.mk).
 PRELOAD_CFLAGS := $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) \
                   $(if $(filter 1,$(SANITIZE)),-fsanitize=undefined -fno-sanitize-recover=undefined)
 PRELOAD_LDFLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=undefined)
@@ -40,10 +38,10 @@ $(OBJDIR)/preload/%.o: %.c
 LIBHPCOLLECT_LDLIBS = -Wl,--no-as-needed -lgcc_s -Wl,--as-needed \
                       -lunwind -lunwind-x86_64 -ldl -lpthread -lrt
 
-$(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS) $(COLLECTOR_EXP_SRCS))
+$(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS)) $(EXP_WRITER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(PRELOAD_LDFLAGS) -Wl,-z,defs -Wl,--as-needed -o $@ $(filter %.o,$^) \
-	    $(LIBHPCOLLECT_LDLIBS)
+	    $(EXP_WRITER_LIB) $(LIBHPCOLLECT_LDLIBS)
 
 ALL_TARGETS += $(LIBHPCOLLECT)
 INSTALL_LIB += $(LIBHPCOLLECT)

@@ -4,6 +4,7 @@
 # shares with the preloaded library only the collector's contract headers (counters.h).
 LAUNCHER_SRCS := $(wildcard launcher/*.c)
 HPCOLLECT_BIN := $(BINDIR)/hpcollect
+$(OBJDIR)/launcher/%.o: CFLAGS += -Icollector
 
 $(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
 	@mkdir -p $(dir $@)

@@ -15,7 +15,7 @@
 #
 # The libraries are preloaded into the program like libhpcollect.so, so they are built
 # the same way (collector/module.mk): PRELOAD_CFLAGS (UBSan only under SANITIZE=1) and
-# the experiment writer compiled with those flags. The MPICH-ABI library has no
+# the experiment writer compiled with those flags ($(EXP_WRITER_LIB)). The MPICH-ABI library has no
 # DT_NEEDED on an MPI library: its PMPI_ references bind to whichever libmpi.so.12 the
 # program loaded (an Intel MPI program's too). Open MPI's is linked against its libmpi.
 
@@ -51,7 +51,8 @@ MPIW_SRCS   := $(wildcard mpi_wrap/*.c)
 # Open MPI hides the MPI-1 functions MPI-3 removed (MPI_Address ...) unless asked; the
 # library still has them and the reference lists them, so they are wrapped too. Calling
 # the deprecated ones through PMPI is what a wrapper must do: no warning for that.
-MPIW_COMMON_CFLAGS := -Impi_wrap -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 -Wno-deprecated-declarations
+MPIW_COMMON_CFLAGS := -Icollector -Impi_wrap -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 \
+                      -Wno-deprecated-declarations
 
 # $(call mpiw_abi,ABI): the wrapper library of one ABI.
 define mpiw_abi
@@ -60,8 +61,7 @@ MPIW_$(1)_OBJ  := $$(OBJDIR)/preload/mpi_wrap/$(1)
 MPIW_$(1)_DECLS := $$(MPIW_$(1)_GEN)/mpi_decls.i
 MPIW_$(1)_GENSRC := $$(addprefix $$(MPIW_$(1)_GEN)/,mpiw_fns.c wrappers_c.c wrappers_f.c)
 MPIW_$(1)_SRCOBJ := $$(patsubst mpi_wrap/%.c,$$(MPIW_$(1)_OBJ)/%.o,$$(MPIW_SRCS))
-MPIW_$(1)_OBJS := $$(MPIW_$(1)_SRCOBJ) $$(MPIW_$(1)_GENSRC:.c=.o) \
-                  $$(call preload_objs,$$(COLLECTOR_EXP_SRCS))
+MPIW_$(1)_OBJS := $$(MPIW_$(1)_SRCOBJ) $$(MPIW_$(1)_GENSRC:.c=.o)
 MPIW_$(1)_ALLCFLAGS := $$(MPIW_$(1)_CFLAGS) $$(MPIW_COMMON_CFLAGS) -I$$(MPIW_$(1)_GEN)
 
 $$(MPIW_$(1)_OBJ)/%.o: mpi_wrap/%.c | $$(MPIW_$(1)_GEN)/mpiw_fns.h
@@ -80,9 +80,10 @@ $$(MPIW_$(1)_GEN)/mpiw_fns.h $$(MPIW_$(1)_GENSRC) &: mpi_wrap/gen_wrappers.py $$
 $$(MPIW_$(1)_GEN)/%.o: $$(MPIW_$(1)_GEN)/%.c
 	$$(CC) $$(PRELOAD_CFLAGS) $$(MPIW_$(1)_ALLCFLAGS) -MMD -MP -c $$< -o $$@
 
-$$(MPIW_$(1)_LIB): $$(MPIW_$(1)_OBJS)
+$$(MPIW_$(1)_LIB): $$(MPIW_$(1)_OBJS) $$(EXP_WRITER_LIB)
 	@mkdir -p $$(dir $$@)
-	$$(CC) -shared $$(PRELOAD_LDFLAGS) -o $$@ $$(MPIW_$(1)_OBJS) $$(MPIW_$(1)_LDFLAGS) -ldl -lpthread
+	$$(CC) -shared $$(PRELOAD_LDFLAGS) -o $$@ $$(MPIW_$(1)_OBJS) $$(EXP_WRITER_LIB) \
+	    $$(MPIW_$(1)_LDFLAGS) -ldl -lpthread
 
 ALL_TARGETS += $$(MPIW_$(1)_LIB)
 INSTALL_LIB += $$(MPIW_$(1)_LIB)

@@ -15,9 +15,10 @@
 #
 # The libraries are preloaded into the program like libhpcollect.so, so they are built
 # the same way (collector/module.mk): PRELOAD_CFLAGS (UBSan only under SANITIZE=1) and
-# the experiment writer compiled with those flags ($(EXP_WRITER_LIB)). The MPICH-ABI library has no
-# DT_NEEDED on an MPI library: its PMPI_ references bind to whichever libmpi.so.12 the
-# program loaded (an Intel MPI program's too). Open MPI's is linked against its libmpi.
+# the experiment writer compiled with those flags ($(EXP_WRITER_LIB)). The MPICH-ABI
+# library has no DT_NEEDED on an MPI library: its PMPI_ references bind to whichever
+# libmpi.so.12 the program loaded (an Intel MPI program's too). Open MPI's is linked
+# against its libmpi.
 
 MPICC       ?= mpicc
 MPICC_OPENMPI ?= $(MPICC)

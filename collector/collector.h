@@ -30,6 +30,8 @@ typedef struct hpc_process {
     uint64_t start_ns;        /* proc_begin time; -t is relative to it */
     int clock_source;         /* main thread's source */
     char clock_note[160];     /* why a fallback ran */
+    int states_source;        /* main thread's thread states: enum hpc_states_source */
+    char states_note[160];    /* why they are off or partial */
     unsigned fork_count;      /* .f<k> */
     unsigned exec_count;      /* .x<k> */
     volatile int paused;      /* hpcollect_pause */
@@ -110,6 +112,10 @@ bool hpc_recording_at(uint64_t now);
 void hpc_limit_reached(void);
 /* Write a limit record (time window crossings). Signal-safe. */
 void hpc_note_limit(unsigned what, uint64_t when, const char *detail);
+
+/* blocking_calls.c: resolve the real functions behind the blocking-call wrappers.
+ * NOT signal-safe (the constructor calls it). */
+void hpc_blocking_init(void);
 
 /* sigsafe_sample.c */
 void hpc_sample_clock(hpc_thread_priv *t, void *ucontext);

@@ -51,6 +51,7 @@ void hpc_config_init(hpc_config *cfg)
                         : !strcmp(src, "perf")  ? HPC_CLOCK_CHOICE_PERF
                         : !strcmp(src, "timer") ? HPC_CLOCK_CHOICE_TIMER
                                                 : HPC_CLOCK_CHOICE_AUTO;
+    cfg->states = (int)env_u64("HPCOLLECT_STATES", 1);
     cfg->follow = (int)env_u64("HPCOLLECT_FOLLOW", 1);
     env_str("HPCOLLECT_FOLLOW_REGEX", cfg->follow_regex, sizeof cfg->follow_regex, "");
     cfg->archive = (unsigned)env_u64("HPCOLLECT_ARCHIVE", HPC_ARCHIVE_DEFAULT);

@@ -18,6 +18,7 @@
  *   HPCOLLECT_CLOCK_NS      clock-profiling interval in ns, 0 = clock profiling off.
  *   HPCOLLECT_CLOCK_SOURCE  auto (default) | perf | timer: force a clock source; "timer"
  *                           is how tests exercise the fallback.
+ *   HPCOLLECT_STATES        1 (default) thread states with clock profiling, 0 CPU time only.
  *   HPCOLLECT_FOLLOW        1 (default) follow fork/exec descendants, 0 do not.
  *   HPCOLLECT_FOLLOW_REGEX  -F =REGEX: follow only descendants whose executable (basename)
  *                           or sub-experiment name matches; "" = all. The others run
@@ -74,6 +75,7 @@ typedef struct hpc_config {
     int owner_ok; /* HPCOLLECT_OWNER matches this process */
     uint64_t clock_ns;
     int clock_choice; /* enum hpc_clock_choice */
+    int states;       /* thread states (states.h) */
     int follow;
     char follow_regex[1024]; /* -F =REGEX, "" = none */
     unsigned archive;        /* -a */

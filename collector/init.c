@@ -172,6 +172,8 @@ static void write_settings(hpc_stream *s)
         .unwinder = hpc_cstr(unwinder),
         .archive = c->archive,
         .follow_regex = hpc_cstr(c->follow_regex),
+        .states = (uint64_t)hpc_P.states_source,
+        .states_note = hpc_cstr(hpc_P.states_note),
     };
     hpc_write_settings(s, &r);
     hpc_counters_write_defs(s);
@@ -246,6 +248,7 @@ __attribute__((constructor)) static void hpc_init(void)
 {
     int saved = errno;
     hpc_real_init();
+    hpc_blocking_init();
     hpc_config_init(&hpc_P.cfg);
     if (!hpc_P.cfg.active)
         goto out;

@@ -62,52 +62,57 @@ static void release_counter_signal(bool held, const sigset_t *old)
     }
 }
 
-#define QUIETLY(call)                                                                              \
+/* The wait's time off the CPU is charged to its stack as Other Wait (states.h). */
+#define QUIETLY(real, call)                                                                        \
     sigset_t old_;                                                                                 \
+    hpc_call c_;                                                                                   \
+    hpc_thread_priv *t_ = hpc_states_call_begin(&c_, HPC_MSTATE_OTHER_WAIT, (void *)real);         \
     bool held_ = hold_counter_signal(&old_);                                                       \
     __typeof__(call) rc_ = call;                                                                   \
     release_counter_signal(held_, &old_);                                                          \
+    if (t_)                                                                                        \
+        hpc_states_call_end(t_, &c_);                                                              \
     return rc_
 
 HPC_INTERPOSE int nanosleep(const struct timespec *req, struct timespec *rem)
 {
     NEXT(nanosleep);
-    QUIETLY(real_nanosleep(req, rem));
+    QUIETLY(real_nanosleep, real_nanosleep(req, rem));
 }
 
 HPC_INTERPOSE int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
                                   struct timespec *rem)
 {
     NEXT(clock_nanosleep);
-    QUIETLY(real_clock_nanosleep(clk, flags, req, rem));
+    QUIETLY(real_clock_nanosleep, real_clock_nanosleep(clk, flags, req, rem));
 }
 
 HPC_INTERPOSE unsigned int sleep(unsigned int seconds)
 {
     NEXT(sleep);
-    QUIETLY(real_sleep(seconds));
+    QUIETLY(real_sleep, real_sleep(seconds));
 }
 
 HPC_INTERPOSE int usleep(useconds_t usec)
 {
     NEXT(usleep);
-    QUIETLY(real_usleep(usec));
+    QUIETLY(real_usleep, real_usleep(usec));
 }
 
 HPC_INTERPOSE int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
     NEXT(poll);
-    QUIETLY(real_poll(fds, n, timeout));
+    QUIETLY(real_poll, real_poll(fds, n, timeout));
 }
 
 HPC_INTERPOSE int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 {
     NEXT(select);
-    QUIETLY(real_select(n, r, w, e, timeout));
+    QUIETLY(real_select, real_select(n, r, w, e, timeout));
 }
 
 HPC_INTERPOSE int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 {
     NEXT(epoll_wait);
-    QUIETLY(real_epoll_wait(epfd, ev, max, timeout));
+    QUIETLY(real_epoll_wait, real_epoll_wait(epfd, ev, max, timeout));
 }

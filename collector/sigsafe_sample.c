@@ -61,14 +61,16 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
     if (err) {
         record_failure(t, err);
     } else {
+        uint64_t cpu_ns = cpu - t->last_cpu_ns;
         hpc_rec_sample_clock r = {
             .time = now,
             .node = node,
-            .cpu_ns = cpu - t->last_cpu_ns,
+            .cpu_ns = cpu_ns,
             .cpu = (uint64_t)sched_getcpu(),
             .state = t->pub.state,
             .region = t->pub.region,
             .mpi_fn = t->pub.mpi_fn,
+            .sys_ns = hpc_states_sys_ns(t, cpu_ns),
         };
         err = hpc_write_sample_clock(&t->pub.stream, &r);
         if (err) {
@@ -77,6 +79,7 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
             t->last_cpu_ns = cpu;
             t->samples++;
             hpc_stat(t, HPC_STAT_SAMPLES, 1);
+            hpc_states_at_sample(t, node, now, cpu); /* off-CPU time since: states.h */
         }
     }
     hpcollect_write_end(&t->pub);

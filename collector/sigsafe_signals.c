@@ -145,6 +145,15 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno;
     hpc_thread_priv *t = hpc_self();
+    if (sig == HPC_CLOCK_SIGNAL && hpc_states_is_fault(t, si)) { /* states.h */
+        if (hpc_P.active) {
+            int cancel = hpc_nocancel_begin();
+            hpc_states_fault(t, uc);
+            hpc_nocancel_end(cancel);
+        }
+        errno = saved;
+        return;
+    }
     int counter = sig == HPC_CLOCK_SIGNAL && t ? hpc_counter_of_signal(t, si) : -1;
     if (counter >= 0) {
         if (hpc_P.active) {

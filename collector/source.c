@@ -1,9 +1,9 @@
 /*
  * source.c - the table of clock sources and the fallback between them.
  *
- * A thread's counter group (-h, source_counter.c) lives and dies with its clock: each
- * arm/start/stop/abandon below does the same for the counters, so new threads, fork
- * children and exec see both.
+ * A thread's counter group (-h, source_counter.c) and its thread-state events
+ * (states.c) live and die with its clock: each arm/start/stop/abandon below does the same
+ * for them, so new threads, fork children and exec see all three.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +29,7 @@ void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *n
     t->clock_source = HPC_CLOCK_NONE;
     t->perf_fd = -1;
     hpc_counters_open(t, note, cap);
+    hpc_states_open(t);
     if (interval_ns == 0)
         return;
     size_t first = choice == HPC_CLOCK_CHOICE_TIMER ? 1 : 0;
@@ -48,6 +49,7 @@ void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *n
 void hpc_clock_start(hpc_thread_priv *t)
 {
     hpc_counters_start(t);
+    hpc_states_start(t);
     const hpc_clock_ops *o = ops_of(t->clock_source);
     if (o && o->start(t) != 0) {
         o->stop(t);
@@ -58,6 +60,7 @@ void hpc_clock_start(hpc_thread_priv *t)
 void hpc_clock_stop(hpc_thread_priv *t)
 {
     hpc_counters_stop(t);
+    hpc_states_stop(t);
     const hpc_clock_ops *o = ops_of(t->clock_source);
     if (o)
         o->stop(t);
@@ -66,6 +69,7 @@ void hpc_clock_stop(hpc_thread_priv *t)
 void hpc_clock_abandon(hpc_thread_priv *t)
 {
     hpc_counters_abandon(t);
+    hpc_states_abandon(t);
     const hpc_clock_ops *o = ops_of(t->clock_source);
     if (o)
         o->abandon(t);

@@ -167,6 +167,8 @@ int hpc_thread_begin(hpc_thread_priv *t)
     if (t->pub.seq == 0) { /* the process's settings record shows the main thread's */
         hpc_P.clock_source = t->clock_source;
         snprintf(hpc_P.clock_note, sizeof hpc_P.clock_note, "%s", note);
+        hpc_P.states_source = t->st.source;
+        snprintf(hpc_P.states_note, sizeof hpc_P.states_note, "%s", t->st.note);
     }
     hpc_rec_thread_begin r = {
         .time = hpc_now_ns(),
@@ -176,8 +178,11 @@ int hpc_thread_begin(hpc_thread_priv *t)
         .start_routine = t->start_routine,
         .clock_source = (uint64_t)t->clock_source,
         .name = hpc_cstr(""),
+        .states = (uint64_t)t->st.source,
     };
     hpc_write_thread_begin(&t->pub.stream, &r);
+    if (t->st.source)
+        hpc_states_write_account(t);
     t->last_cpu_ns = hpc_thread_cpu_ns();
     hpc_set_self(t);
     hpc_clock_start(t);
@@ -189,6 +194,12 @@ void hpc_thread_end(void)
     hpc_thread_priv *t = hpc_self();
     if (!t)
         return;
+    if (t->st.source && t->stream_ok) { /* its last off-CPU time, while its events live */
+        hpcollect_write_begin(&t->pub);
+        hpc_states_end(t);
+        hpc_states_write_account(t);
+        hpcollect_write_end(&t->pub);
+    }
     hpc_clock_stop(t);
     hpcollect_write_begin(&t->pub);
     uint64_t cpu = hpc_thread_cpu_ns();

@@ -14,6 +14,7 @@
 
 #include "collector_api.h"
 #include "counters.h"
+#include "states.h"
 
 #define HPC_MAX_DEPTH 512 /* frames kept per stack; deeper stacks are cut and counted */
 
@@ -49,6 +50,7 @@ typedef struct hpc_thread_priv {
     struct itimerspec timer_spec;
     int timer_ok;
     hpc_counter_group ctr; /* -h counters (source_counter.c) */
+    hpc_states st;         /* thread states (states.h) */
     uint64_t last_cpu_ns;  /* thread CPU time at the previous recorded sample */
     uint64_t samples;
     uint64_t unwinds; /* HPCOLLECT_DEBUG_UNWIND_FAULT counter */

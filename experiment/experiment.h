@@ -156,6 +156,37 @@ enum hpc_clock_source {
     HPC_CLOCK_POSIX_CPU_TIMER = 2
 };
 
+/*
+ * Thread states (docs/thread-states.md): where each moment of a thread's life went, as
+ * the reference's microstates. User and System CPU are in sample_clock (cpu_ns, sys_ns);
+ * the others in sample_state. Values are on disk: append only.
+ */
+enum hpc_mstate {
+    HPC_MSTATE_USER = 0,       /* running in user mode */
+    HPC_MSTATE_SYSTEM = 1,     /* running in the kernel (system calls, page faults) */
+    HPC_MSTATE_WAIT_CPU = 2,   /* runnable, waiting for a CPU */
+    HPC_MSTATE_USER_LOCK = 3,  /* asleep waiting for a lock (mutex, rwlock, semaphore, futex) */
+    HPC_MSTATE_TEXT_PF = 4,    /* asleep in a page fault on code */
+    HPC_MSTATE_DATA_PF = 5,    /* asleep in a page fault on data */
+    HPC_MSTATE_OTHER_WAIT = 6, /* any other sleep: I/O, sleeps, condition waits, stopped */
+    HPC_NMSTATES = 7
+};
+
+/* How thread states were collected (settings.states, thread_begin.states). */
+enum hpc_states_source {
+    HPC_STATES_NONE = 0,        /* off (-p off, or nothing worked): CPU time only */
+    HPC_STATES_PERF_SWITCH = 1, /* perf_event context-switch records + blocking-call wrappers */
+};
+
+/* sample_state.how: where its time was charged. */
+enum hpc_state_how {
+    HPC_STATE_AT_CALL = 0,   /* at the blocking call or fault it happened in */
+    HPC_STATE_AT_SAMPLE = 1, /* at the thread's next clock sample (preempted while computing,
+                                or asleep where no wrapper saw it) */
+    HPC_STATE_AT_END = 2,    /* what was left when the thread's recording ended */
+    HPC_STATE_UNSEEN = 3     /* off-CPU time whose switch records the kernel lost */
+};
+
 enum hpc_module_flags {
     HPC_MODULE_MAIN = 1,
     HPC_MODULE_DLOPEN = 2,

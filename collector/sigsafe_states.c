@@ -1,0 +1,499 @@
+/*
+ * sigsafe_states.c - reading a thread's context-switch records and charging its time off
+ * the CPU to call stacks (states.h; docs/thread-states.md). Everything here runs in the
+ * thread itself, in a signal handler or in a blocking-call wrapper, and is signal-safe.
+ *
+ * Records, in the order the kernel writes them: SWITCH out (PREEMPT flag when the thread
+ * was still runnable), SWITCH in, and a major-fault SAMPLE right after the sleep of the
+ * fault it ended (the thread sleeps, runs again, finishes the fault). An interval from a
+ * switch-out to its switch-in is:
+ *   - preempted: Wait CPU;
+ *   - followed by a fault sample: Text Page Fault when the faulting address is the
+ *     instruction's own, else Data Page Fault;
+ *   - otherwise a sleep of the innermost blocking call it began in (hpc_call.head <= its
+ *     offset): User Lock or Other Wait; Other Wait outside every call.
+ *
+ * Where it is charged (acc: here, to the stack of what is reading now; pend: to the
+ * thread's next clock sample) depends on who reads: a call's wrapper takes the
+ * intervals inside it; a fault's handler the fault's sleep; a clock sample everything
+ * (what happened inside a call it interrupted as the call's, the rest as its own).
+ *
+ * The intervals read go into a window first; before anything is written the window is
+ * settled against the thread's own clocks (states_window.c: the records overshoot each
+ * interval a little and miss run-queue delay after wakeups), which needs its CPU time
+ * and schedstat (two system calls and a /proc read, about 4 us): done only when a state
+ * is due, never for a thread that did not leave the CPU. A state's acc is written when
+ * it reaches the clock interval, pend at every clock sample, and what is left at the
+ * thread's end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "collector.h"
+
+#define REC_MAX 64 /* bytes of a record we read: switch 16, fault sample 32, lost 24 */
+
+enum place { PLACE_CALL, PLACE_SAMPLE, PLACE_FAULT, PLACE_END };
+
+typedef struct reading {
+    enum place place;
+    const hpc_call *call; /* PLACE_CALL: the call being left */
+    bool fault_here;      /* PLACE_FAULT: a fault sleep was charged here */
+} reading;
+
+/* ------------------------------------------------------------------ the buffer */
+
+static uint64_t now_head(const hpc_states *s)
+{
+    return __atomic_load_n(&s->rb->data_head, __ATOMIC_ACQUIRE);
+}
+
+static const unsigned char *data_of(const hpc_states *s)
+{
+    return (const unsigned char *)s->rb + s->data_off;
+}
+
+/* Copy n bytes at offset off of the circular data area. */
+static void copy_out(const hpc_states *s, uint64_t off, void *dst, size_t n)
+{
+    const unsigned char *d = data_of(s);
+    unsigned char *o = dst;
+    for (size_t i = 0; i < n; i++)
+        o[i] = d[(off + i) & s->mask];
+}
+
+static uint64_t u64_at(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* --------------------------------------------------------------- classifying */
+
+/* The state of a sleep that began at buffer offset off: the innermost call that had
+ * begun by then decides. */
+static unsigned sleep_state(const hpc_states *s, uint64_t off)
+{
+    for (const hpc_call *c = s->call; c; c = c->outer)
+        if (c->head <= off)
+            return c->state;
+    return HPC_MSTATE_OTHER_WAIT;
+}
+
+static bool in_call(const hpc_states *s, uint64_t off)
+{
+    for (const hpc_call *c = s->call; c; c = c->outer)
+        if (c->head <= off)
+            return true;
+    return false;
+}
+
+/* Put an interval of ns in state st that began at offset off into the window, as
+ * here (acc) or for the next clock sample (pend), as r says. */
+static void charge(hpc_states *s, const reading *r, unsigned st, uint64_t ns, uint64_t off,
+                   bool fault)
+{
+    bool here;
+    switch (r->place) {
+    case PLACE_CALL:
+        here = off >= r->call->head;
+        break;
+    case PLACE_SAMPLE:
+        here = in_call(s, off);
+        break;
+    case PLACE_FAULT:
+        here = fault;
+        break;
+    default:
+        here = false;
+    }
+    if (here) {
+        s->win.raw_acc[st] += ns;
+        s->win.n_acc[st]++;
+    } else {
+        s->win.raw_pend[st] += ns;
+        s->win.n_pend[st]++;
+    }
+}
+
+/* A sleep read but not charged yet: a fault sample may follow it. */
+typedef struct held {
+    bool valid;
+    uint64_t ns, off;
+} held;
+
+static void flush_sleep(hpc_states *s, const reading *r, held *h)
+{
+    if (h->valid)
+        charge(s, r, sleep_state(s, h->off), h->ns, h->off, false);
+    h->valid = false;
+}
+
+static void on_switch(hpc_states *s, const reading *r, held *h, uint16_t misc, uint64_t time,
+                      uint64_t off)
+{
+    if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
+        s->out_time = time;
+        s->out_seen = true;
+        s->out_preempt = (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
+        s->out_off = off;
+        return;
+    }
+    if (!s->out_seen || time < s->out_time)
+        return;
+    uint64_t ns = time - s->out_time;
+    s->out_seen = false;
+    if (s->out_preempt) {
+        charge(s, r, HPC_MSTATE_WAIT_CPU, ns, s->out_off, false);
+        return;
+    }
+    flush_sleep(s, r, h);
+    *h = (held){true, ns, s->out_off};
+}
+
+/* A major fault ended: the sleep just read was its own. */
+static void on_fault(hpc_states *s, reading *r, held *h, const unsigned char *body)
+{
+    uint64_t ip = u64_at(body), addr = u64_at(body + 16);
+    if (!h->valid)
+        return; /* the page was read without a sleep */
+    unsigned st = addr >= ip && addr - ip < 16 ? HPC_MSTATE_TEXT_PF : HPC_MSTATE_DATA_PF;
+    charge(s, r, st, h->ns, h->off, true);
+    r->fault_here = r->fault_here || r->place == PLACE_FAULT;
+    h->valid = false;
+}
+
+/* Read every record the kernel wrote since the last read. */
+static void read_records(hpc_thread_priv *t, reading *r)
+{
+    hpc_states *s = &t->st;
+    uint64_t head = now_head(s), tail = s->rb->data_tail;
+    held h = {0};
+    while (tail < head) {
+        struct perf_event_header eh;
+        copy_out(s, tail, &eh, sizeof eh);
+        if (eh.size < sizeof eh || tail + eh.size > head) {
+            tail = head; /* cannot happen with a sane kernel: give up on what is left */
+            break;
+        }
+        unsigned char body[REC_MAX];
+        size_t n = eh.size - sizeof eh < sizeof body ? eh.size - sizeof eh : sizeof body;
+        copy_out(s, tail + sizeof eh, body, n);
+        if (eh.type == PERF_RECORD_SWITCH && n >= 8)
+            on_switch(s, r, &h, eh.misc, u64_at(body), tail);
+        else if (eh.type == PERF_RECORD_SAMPLE && n >= 24)
+            on_fault(s, r, &h, body);
+        else if (eh.type == PERF_RECORD_LOST && n >= 16) {
+            s->win.lost = true;
+            hpc_stat(t, HPC_STAT_SWITCHES_LOST, u64_at(body + 8));
+            s->out_seen = false; /* its switch-in may be among the lost */
+        }
+        tail += eh.size;
+    }
+    flush_sleep(s, r, &h);
+    __atomic_store_n(&s->rb->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* ------------------------------------------------------------ run-queue delay */
+
+/* The thread's schedstat: time on a CPU, run delay, timeslices. Returns 0 or -1. */
+static int read_schedstat(uint64_t v[3])
+{
+    char buf[96];
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
+    syscall(SYS_close, fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    const char *p = buf;
+    for (int i = 0; i < 3; i++) {
+        uint64_t x = 0;
+        while (*p == ' ')
+            p++;
+        if (*p < '0' || *p > '9')
+            return -1;
+        while (*p >= '0' && *p <= '9')
+            x = x * 10 + (uint64_t)(*p++ - '0');
+        v[i] = x;
+    }
+    return 0;
+}
+
+static uint64_t run_delay_now(void)
+{
+    uint64_t v[3];
+    return read_schedstat(v) == 0 ? v[1] : UINT64_MAX;
+}
+
+void hpc_states_window_open(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    memset(&s->win, 0, sizeof s->win);
+    s->win_time = hpc_now_ns();
+    s->win_cpu = hpc_thread_cpu_ns();
+    s->win_run_delay = run_delay_now();
+}
+
+/* Settle the window into acc and pend (states_window.c) and open the next. now and cpu
+ * are the thread's clocks, read by the caller. */
+static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
+{
+    hpc_states *s = &t->st;
+    uint64_t rd = run_delay_now();
+    uint64_t wall = now - s->win_time, used = cpu - s->win_cpu;
+    uint64_t delay = rd != UINT64_MAX && s->win_run_delay != UINT64_MAX && rd >= s->win_run_delay
+                         ? rd - s->win_run_delay
+                         : UINT64_MAX;
+    s->unseen +=
+        hpc_states_window_settle(&s->win, wall > used ? wall - used : 0, delay, s->acc, s->pend);
+    memset(&s->win, 0, sizeof s->win);
+    s->win_time = now;
+    s->win_cpu = cpu;
+    s->win_run_delay = rd;
+}
+
+static bool window_empty(const hpc_states *s)
+{
+    for (unsigned st = 0; st < HPC_NMSTATES; st++)
+        if (s->win.n_acc[st] || s->win.n_pend[st])
+            return false;
+    return !s->win.lost;
+}
+
+/* ------------------------------------------------------------------ writing */
+
+static void write_state(hpc_thread_priv *t, unsigned st, uint64_t ns, uint64_t node, unsigned how,
+                        uint64_t now)
+{
+    t->st.last_node[st] = node;
+    if (!hpc_recording_at(now)) {
+        hpc_stat(t, HPC_STAT_STATES_DROPPED, 1);
+        return;
+    }
+    hpc_rec_sample_state r = {
+        .time = now,
+        .node = node,
+        .mstate = st,
+        .ns = ns,
+        .how = how,
+        .state = t->pub.state,
+        .region = t->pub.region,
+        .mpi_fn = t->pub.mpi_fn,
+    };
+    int err = hpc_write_sample_state(&t->pub.stream, &r);
+    if (err == HPC_E_LIMIT)
+        hpc_limit_reached();
+    hpc_stat(t, err ? HPC_STAT_STATES_DROPPED : HPC_STAT_STATE_SAMPLES, 1);
+}
+
+/* Could a state's acc reach the interval once the window is settled? */
+static bool acc_due(const hpc_states *s)
+{
+    for (unsigned st = 0; st < HPC_NMSTATES; st++)
+        if (s->acc[st] + s->win.raw_acc[st] >= hpc_P.cfg.clock_ns &&
+            s->acc[st] + s->win.raw_acc[st])
+            return true;
+    return false;
+}
+
+/* Write every acc that reached the interval (all of them when `all`) at node. */
+static void write_acc(hpc_thread_priv *t, uint64_t node, uint64_t now, bool all, unsigned how)
+{
+    hpc_states *s = &t->st;
+    for (unsigned st = 0; st < HPC_NMSTATES; st++) {
+        if (!s->acc[st] || (!all && s->acc[st] < hpc_P.cfg.clock_ns))
+            continue;
+        write_state(t, st, s->acc[st], node, how, now);
+        s->acc[st] = 0;
+    }
+}
+
+static void write_pend(hpc_thread_priv *t, uint64_t node, uint64_t now, unsigned how)
+{
+    hpc_states *s = &t->st;
+    for (unsigned st = 0; st < HPC_NMSTATES; st++) {
+        if (!s->pend[st])
+            continue;
+        write_state(t, st, s->pend[st], node, how, now);
+        s->pend[st] = 0;
+    }
+}
+
+/* ------------------------------------------------------------ the readers */
+
+static uint64_t tv_ns(struct timeval tv)
+{
+    return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
+}
+
+uint64_t hpc_states_sys_ns(hpc_thread_priv *t, uint64_t cpu_ns)
+{
+    hpc_states *s = &t->st;
+    struct rusage ru;
+    if (!s->rb || getrusage(RUSAGE_THREAD, &ru) != 0)
+        return 0;
+    uint64_t st = tv_ns(ru.ru_stime);
+    uint64_t sys = st > s->stime_ns ? st - s->stime_ns : 0;
+    s->stime_ns = st;
+    return sys < cpu_ns ? sys : cpu_ns;
+}
+
+void hpc_states_at_sample(hpc_thread_priv *t, uint64_t node, uint64_t now, uint64_t cpu)
+{
+    hpc_states *s = &t->st;
+    if (!s->rb)
+        return;
+    reading r = {.place = PLACE_SAMPLE};
+    read_records(t, &r);
+    if (!window_empty(s))
+        close_window(t, now, cpu);
+    write_pend(t, node, now, HPC_STATE_AT_SAMPLE);
+    if (s->unseen) {
+        write_state(t, HPC_MSTATE_OTHER_WAIT, s->unseen, node, HPC_STATE_UNSEEN, now);
+        s->unseen = 0;
+    }
+    write_acc(t, node, now, false, HPC_STATE_AT_CALL);
+    s->last_sample_node = node;
+}
+
+bool hpc_states_is_fault(const hpc_thread_priv *t, const siginfo_t *si)
+{
+    return t && t->st.fault_sig_fd >= 0 && si->si_code == POLL_IN &&
+           si->si_fd == t->st.fault_sig_fd;
+}
+
+void hpc_states_fault(hpc_thread_priv *t, void *ucontext)
+{
+    hpc_states *s = &t->st;
+    if (!s->rb || t->in_handler || t->pub.busy)
+        return; /* read later: the fault's sleep then counts as an ordinary one */
+    t->in_handler = 1;
+    hpcollect_write_begin(&t->pub);
+    reading r = {.place = PLACE_FAULT};
+    read_records(t, &r);
+    if (r.fault_here && acc_due(s)) {
+        uint64_t now = hpc_now_ns();
+        close_window(t, now, hpc_thread_cpu_ns());
+        t->masked = 1;
+        hpc_sample_mask(&t->sample_mask);
+        int n = hpc_unwind_signal(t, ucontext, t->pcs, HPC_MAX_DEPTH);
+        t->masked = 0;
+        int err = 0;
+        uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+        if (!err)
+            write_acc(t, node, now, false, HPC_STATE_AT_CALL);
+    }
+    hpcollect_write_end(&t->pub);
+    t->in_handler = 0;
+}
+
+/* ------------------------------------------------------------ blocking calls */
+
+hpc_thread_priv *hpc_states_call_begin(hpc_call *c, unsigned state, void *fn)
+{
+    hpc_thread_priv *t = hpc_self();
+    if (!t || !t->st.rb || t->pub.busy || t->in_handler)
+        return NULL;
+    c->head = now_head(&t->st);
+    c->fn = (uint64_t)(uintptr_t)fn;
+    c->state = state;
+    c->outer = t->st.call;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->st.call = c;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return t;
+}
+
+/* The call's stack: the real function, then the wrapper's callers outside the
+ * collector. Returns its CCT node (0 if none could be taken). */
+static __attribute__((noinline)) uint64_t call_node(hpc_thread_priv *t, const hpc_call *c)
+{
+    int n = hpc_unwind_here_slots(t, 0, t->pcs + 1, NULL, HPC_MAX_DEPTH - 1);
+    int skip = 0;
+    while (skip < n && hpc_in_collector(t->pcs[1 + skip]))
+        skip++;
+    t->pcs[skip] = c->fn;
+    int err = 0;
+    uint64_t node = hpc_cct_insert(t, t->pcs + skip, n - skip + 1, &err);
+    return err ? 0 : node;
+}
+
+static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, hpc_call *c)
+{
+    hpcollect_write_begin(&t->pub);
+    reading r = {.place = PLACE_CALL, .call = c};
+    read_records(t, &r);
+    if (acc_due(&t->st)) {
+        uint64_t now = hpc_now_ns();
+        close_window(t, now, hpc_thread_cpu_ns());
+        uint64_t node = call_node(t, c);
+        write_acc(t, node, now, false, HPC_STATE_AT_CALL);
+    }
+    hpcollect_write_end(&t->pub);
+}
+
+void hpc_states_call_end(hpc_thread_priv *t, hpc_call *c)
+{
+    if (now_head(&t->st) != c->head && !t->pub.busy && !t->in_handler) {
+        int saved = errno;
+        leave_call(t, c);
+        errno = saved;
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->st.call = c->outer;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* ------------------------------------------------------------------ the end */
+
+void hpc_states_write_account(hpc_thread_priv *t)
+{
+    struct rusage ru;
+    uint64_t v[3] = {0, 0, 0};
+    memset(&ru, 0, sizeof ru);
+    getrusage(RUSAGE_THREAD, &ru);
+    read_schedstat(v);
+    hpc_rec_thread_account a = {
+        .time = hpc_now_ns(),
+        .utime_ns = tv_ns(ru.ru_utime),
+        .stime_ns = tv_ns(ru.ru_stime),
+        .run_ns = v[0],
+        .run_delay_ns = v[1],
+        .timeslices = v[2],
+        .minflt = (uint64_t)ru.ru_minflt,
+        .majflt = (uint64_t)ru.ru_majflt,
+        .nvcsw = (uint64_t)ru.ru_nvcsw,
+        .nivcsw = (uint64_t)ru.ru_nivcsw,
+    };
+    hpc_write_thread_account(&t->pub.stream, &a);
+}
+
+void hpc_states_end(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    if (!s->rb)
+        return;
+    reading r = {.place = PLACE_END};
+    read_records(t, &r);
+    uint64_t now = hpc_now_ns();
+    close_window(t, now, hpc_thread_cpu_ns());
+    for (unsigned st = 0; st < HPC_NMSTATES; st++) {
+        if (s->acc[st])
+            write_state(t, st, s->acc[st], s->last_node[st], HPC_STATE_AT_END, now);
+        s->acc[st] = 0;
+    }
+    write_pend(t, s->last_sample_node, now, HPC_STATE_AT_END);
+    if (s->unseen)
+        write_state(t, HPC_MSTATE_OTHER_WAIT, s->unseen, 0, HPC_STATE_UNSEEN, now);
+    s->unseen = 0;
+    s->call = NULL;
+}

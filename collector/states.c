@@ -1,0 +1,228 @@
+/*
+ * states.c - opening and closing a thread's thread-state events (states.h): a dummy
+ * event with context-switch records and a major-faults event, both writing into one
+ * small ring buffer. Neither is ever read by the kernel's wakeups: the switch event has
+ * no O_ASYNC owner (its buffer's watermark wakeups would otherwise signal the thread as
+ * it goes to sleep and cut the sleep short: docs/thread-states.md), and only the fault
+ * event signals, after the fault, on a running thread.
+ *
+ * The buffer is 8 data pages (1024 context switches between two reads); where the
+ * kernel's locked-memory budget for perf buffers refuses that (perf_event_mlock_kb, then
+ * RLIMIT_MEMLOCK), 2, then 1.
+ */
+#include <errno.h>
+#include <link.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "source.h"
+
+static long perf_open(struct perf_event_attr *a)
+{
+    long fd = syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && (errno == EACCES || errno == EPERM) && !a->exclude_kernel) {
+        a->exclude_kernel = 1; /* perf_event_paranoid 2 */
+        a->exclude_hv = 1;
+        fd = syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+    return fd;
+}
+
+/* Our events may take at most half of the program's descriptor limit (as the clock's). */
+static int fd_allowed(long fd)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return 1;
+    return (rlim_t)fd < rl.rlim_cur / 2;
+}
+
+static void base_attr(struct perf_event_attr *a)
+{
+    memset(a, 0, sizeof *a);
+    a->size = sizeof *a;
+    a->type = PERF_TYPE_SOFTWARE;
+    a->disabled = 1;
+    a->use_clockid = 1; /* record times on the collector's clock */
+    a->clockid = CLOCK_MONOTONIC;
+    a->sample_id_all = 1;
+}
+
+static int open_switches(hpc_states *s)
+{
+    struct perf_event_attr a;
+    base_attr(&a);
+    a.config = PERF_COUNT_SW_DUMMY;
+    a.sample_type = PERF_SAMPLE_TIME;
+    a.context_switch = 1;
+    long fd = perf_open(&a);
+    if (fd < 0)
+        return -errno;
+    if (!fd_allowed(fd)) {
+        close((int)fd);
+        return -EMFILE;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    static const int data_pages[] = {8, 2, 1};
+    int err = 0;
+    for (size_t i = 0; i < sizeof data_pages / sizeof data_pages[0]; i++) {
+        size_t len = (size_t)page * (size_t)(data_pages[i] + 1);
+        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+        if (p != MAP_FAILED) {
+            s->fd = (int)fd;
+            s->rb = p;
+            s->rb_map = len;
+            s->data_off = s->rb->data_offset ? s->rb->data_offset : (uint64_t)page;
+            s->mask = (uint64_t)page * (uint64_t)data_pages[i] - 1;
+            return 0;
+        }
+        err = -errno;
+    }
+    close((int)fd);
+    return err;
+}
+
+/* The major-faults event: samples into the switch buffer, SIGPROF to this thread. */
+static int open_faults(hpc_states *s)
+{
+    struct perf_event_attr a;
+    base_attr(&a);
+    a.config = PERF_COUNT_SW_PAGE_FAULTS_MAJ;
+    a.sample_period = 1;
+    a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
+    a.wakeup_events = 1;
+    a.exclude_kernel = 1; /* a fault the kernel takes for a system call is the call's */
+    long fd = perf_open(&a);
+    if (fd < 0)
+        return -errno;
+    struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
+    if (!fd_allowed(fd) || ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd) != 0 ||
+        fcntl((int)fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
+        fcntl((int)fd, F_SETSIG, HPC_CLOCK_SIGNAL) != 0 ||
+        fcntl((int)fd, F_SETOWN_EX, &owner) != 0) {
+        int err = errno ? errno : EMFILE;
+        close((int)fd);
+        return -err;
+    }
+    s->fault_fd = s->fault_sig_fd = (int)fd;
+    return 0;
+}
+
+/* A clock sample may come in the middle (a pending SIGPROF): the handler's way in is
+ * the buffer pointer, so it goes first. */
+static void release(hpc_states *s)
+{
+    struct perf_event_mmap_page *rb = s->rb;
+    int fault_fd = s->fault_fd;
+    s->rb = NULL;
+    s->fault_fd = -1;
+    s->source = HPC_STATES_NONE;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (fault_fd >= 0)
+        close(fault_fd);
+    if (rb)
+        munmap(rb, s->rb_map);
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+}
+
+/* ------------------------------------------------------- the collector's code */
+
+static uint64_t own_lo, own_hi; /* executable segments of libhpcollect.so */
+
+static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    uint64_t me = (uint64_t)(uintptr_t)arg, lo = UINT64_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uint64_t b = info->dlpi_addr + ph->p_vaddr;
+        lo = b < lo ? b : lo;
+        hi = b + ph->p_memsz > hi ? b + ph->p_memsz : hi;
+    }
+    if (me < lo || me >= hi)
+        return 0;
+    own_lo = lo;
+    own_hi = hi;
+    return 1;
+}
+
+bool hpc_in_collector(uint64_t pc)
+{
+    return pc >= own_lo && pc < own_hi;
+}
+
+int hpc_states_open(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    memset(s, 0, sizeof *s);
+    s->fd = s->fault_fd = s->fault_sig_fd = -1;
+    if (!hpc_P.cfg.states || hpc_P.cfg.clock_ns == 0)
+        return 0;
+    if (!own_hi)
+        dl_iterate_phdr(find_own, (void *)(uintptr_t)hpc_states_open);
+    hpc_fd_moment_begin();
+    int err = open_switches(s);
+    if (err == 0 && (err = open_faults(s)) != 0) {
+        /* without it, faults are sleeps like others: keep the rest */
+        snprintf(s->note, sizeof s->note, "major-faults event: %s (page-fault sleeps count as Other Wait)",
+                 strerror(-err));
+        err = 0;
+    } else if (err) {
+        snprintf(s->note, sizeof s->note, "context-switch records: %s", strerror(-err));
+    }
+    hpc_fd_moment_end();
+    if (err)
+        return err;
+    s->source = HPC_STATES_PERF_SWITCH;
+    return 0;
+}
+
+void hpc_states_start(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    if (s->fd < 0)
+        return;
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0)
+        s->stime_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
+                      (uint64_t)ru.ru_stime.tv_usec * 1000ull;
+    hpc_states_window_open(t);
+    if (ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+        release(s);
+        return;
+    }
+    if (s->fault_fd >= 0 && ioctl(s->fault_fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+        close(s->fault_fd);
+        s->fault_fd = -1;
+    }
+}
+
+void hpc_states_stop(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    if (s->fd >= 0)
+        ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+    if (s->fault_fd >= 0)
+        ioctl(s->fault_fd, PERF_EVENT_IOC_DISABLE, 0);
+    release(s);
+}
+
+void hpc_states_abandon(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    s->rb = NULL; /* perf buffers are not copied into a fork child */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    release(s);
+}

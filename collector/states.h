@@ -1,0 +1,136 @@
+/*
+ * states.h - thread states: where each moment of a followed thread's life goes, charged
+ * to call stacks (the reference's microstates; docs/thread-states.md says why it works
+ * this way and what was measured).
+ *
+ * Per thread, with clock profiling on (states.c opens them, NOT signal-safe):
+ *   - a dummy perf event with context_switch=1 and a small mmap'd ring buffer, no
+ *     signal: the kernel writes a record each time the thread leaves the CPU (flagged
+ *     when it was preempted, i.e. still runnable) and each time it comes back;
+ *   - a major-faults event writing its samples (address, pc) into the same buffer, and
+ *     SIGPROF right after each major fault (its fd is the signal's si_fd).
+ * The records are read by the thread itself (sigsafe_states.c, signal-safe) at three
+ * kinds of moments, each with a call stack at hand:
+ *   - leaving a blocking call of the program (blocking_calls.c, through
+ *     hpc_states_call_begin/end below): the intervals inside the call are charged to the
+ *     call's stack (unwound only when a sample_state is written), as User Lock or Other
+ *     Wait by the call, Wait CPU when preempted;
+ *   - a major fault's SIGPROF: the sleep before it is charged to the faulting
+ *     instruction's stack, as Text or Data Page Fault;
+ *   - a clock sample: intervals no call saw are charged to the sample's stack.
+ * Time accumulates per state and is written as one sample_state once it reaches the
+ * clock interval (the clock's own rule: a weight since the previous sample), so a thread
+ * that blocks thousands of times per second is unwound about once per interval.
+ */
+#ifndef HPC_COLLECTOR_STATES_H
+#define HPC_COLLECTOR_STATES_H
+
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "experiment.h"
+
+struct hpc_thread_priv;
+
+/* A blocking call in progress: lives on the wrapper's stack, linked innermost first. */
+typedef struct hpc_call {
+    struct hpc_call *outer;
+    uint64_t head;  /* the ring buffer's head when the call began */
+    uint64_t fn;    /* the real function: the leaf of the call's stack */
+    unsigned state; /* enum hpc_mstate a sleep inside the call is (USER_LOCK, OTHER_WAIT) */
+} hpc_call;
+
+/* The intervals read since the thread's clocks were last read (states_window.c). */
+typedef struct hpc_states_window {
+    uint64_t raw_acc[HPC_NMSTATES], raw_pend[HPC_NMSTATES]; /* ns, as the records say */
+    uint32_t n_acc[HPC_NMSTATES], n_pend[HPC_NMSTATES];     /* intervals */
+    bool lost;                                              /* records were lost */
+} hpc_states_window;
+
+/*
+ * Turn a window's intervals into the time the kernel accounts: off_ns is the window's
+ * elapsed time minus the thread's CPU time in it (exact), run_delay_ns schedstat's run
+ * delay in it (UINT64_MAX = unknown). Adds each state's time to acc[] (what was read
+ * where it happened) and pend[] (what waits for the next clock sample). Returns the
+ * off-CPU time no interval covered when records were lost, else 0. Signal-safe.
+ */
+uint64_t hpc_states_window_settle(const hpc_states_window *w, uint64_t off_ns,
+                                  uint64_t run_delay_ns, uint64_t acc[HPC_NMSTATES],
+                                  uint64_t pend[HPC_NMSTATES]);
+
+/* One thread's thread-state machinery (inside hpc_thread_priv). */
+typedef struct hpc_states {
+    int source;   /* enum hpc_states_source */
+    int fd;       /* switch-record event, -1 = none */
+    int fault_fd; /* major-faults event, -1 = none */
+    int fault_sig_fd; /* its number, kept after it is closed: a SIGPROF it sent that was
+                         still pending then is ours, never the program's; -1 = none */
+    struct perf_event_mmap_page *rb;
+    size_t rb_map;     /* bytes mapped (header page + data) */
+    uint64_t data_off; /* where the data area starts in the mapping */
+    uint64_t mask;     /* data bytes - 1 */
+    hpc_call *call;    /* innermost blocking call in progress */
+    /* reading */
+    uint64_t out_time; /* the last switch-out, while its switch-in has not been read */
+    uint64_t out_off;  /* ... and its offset in the buffer */
+    bool out_seen, out_preempt;
+    hpc_states_window win;
+    /* the window's start: CLOCK_MONOTONIC, thread CPU time, schedstat run delay
+     * (UINT64_MAX: unreadable) */
+    uint64_t win_time, win_cpu, win_run_delay;
+    /* settled time not yet written: acc where it happened (the call or fault that read
+     * it), pend at the thread's next clock sample; unseen: lost records' time */
+    uint64_t acc[HPC_NMSTATES], pend[HPC_NMSTATES], unseen;
+    uint64_t last_node[HPC_NMSTATES]; /* where each state was last written */
+    uint64_t last_sample_node;        /* the last clock sample's stack */
+    uint64_t stime_ns; /* the thread's rusage system time at its previous clock sample */
+    char note[120];    /* why states are off or partial for this thread, "" if not */
+} hpc_states;
+
+/* Open the calling thread's events and map the buffer, without enabling them (nothing
+ * when HPCOLLECT_STATES is off or clock profiling is). Returns 0, or a negative errno
+ * with the reason in t->st.note (states are then off for the thread; the clock is not
+ * affected). NOT signal-safe. */
+int hpc_states_open(struct hpc_thread_priv *t);
+/* Enable (after thread_begin is written). NOT signal-safe. */
+void hpc_states_start(struct hpc_thread_priv *t);
+/* Disable, close, unmap. Signal-safe. */
+void hpc_states_stop(struct hpc_thread_priv *t);
+/* Fork child: forget the parent's events (the buffer is not inherited). Signal-safe. */
+void hpc_states_abandon(struct hpc_thread_priv *t);
+
+/* Is this SIGPROF the major-fault event of t? Signal-safe. */
+bool hpc_states_is_fault(const struct hpc_thread_priv *t, const siginfo_t *si);
+/* The fault's SIGPROF: charge its sleep to the interrupted stack. Signal-safe. */
+void hpc_states_fault(struct hpc_thread_priv *t, void *ucontext);
+
+/* The System CPU part of a clock sample's weight cpu_ns (the thread's rusage since its
+ * previous sample); 0 when states are off. Signal-safe. */
+uint64_t hpc_states_sys_ns(struct hpc_thread_priv *t, uint64_t cpu_ns);
+/* A clock sample of t was written at CCT node `node` (0 = no stack) at `now`, the
+ * thread's CPU time being `cpu`: charge what no call saw there. Inside the sample
+ * handler, between hpcollect_write_begin/end. Signal-safe. */
+void hpc_states_at_sample(struct hpc_thread_priv *t, uint64_t node, uint64_t now, uint64_t cpu);
+
+/* The thread's recording ends: charge everything left; write its thread_account.
+ * NOT signal-safe (normal context, before the events are stopped). */
+void hpc_states_end(struct hpc_thread_priv *t);
+/* Open the first window: the thread's clocks now. Signal-safe. */
+void hpc_states_window_open(struct hpc_thread_priv *t);
+/* Is pc inside the collector's own code (libhpcollect.so)? Signal-safe once
+ * hpc_states_open ran. */
+bool hpc_in_collector(uint64_t pc);
+/* Write a thread_account record with the kernel's figures for the calling thread (at
+ * begin and at end). Signal-safe. */
+void hpc_states_write_account(struct hpc_thread_priv *t);
+
+/* The blocking-call wrappers (blocking_calls.c, quiet_wait.c). begin fills c and returns
+ * the thread when its states are on (else NULL: nothing more to do); end, called with
+ * errno as the call left it, charges what happened inside the call. Both signal-safe. */
+struct hpc_thread_priv *hpc_states_call_begin(hpc_call *c, unsigned state, void *fn);
+void hpc_states_call_end(struct hpc_thread_priv *t, hpc_call *c);
+
+#endif

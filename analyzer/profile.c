@@ -161,7 +161,7 @@ static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state, uint32_t omp
     uint64_t key = node | (uint64_t)((state & 0xff) | omp_ctx << 8) << 32;
     if (key == L->last_key)
         return L->last_bucket;
-    uint32_t b;
+    uint64_t b;
     if (!hpa_u64map_get(&L->map, key, &b)) {
         hpa_thread *t = L->t;
         unsigned nm = L->p->metrics.n;
@@ -569,7 +569,8 @@ static int replay_thread(loader *L, const char *path, hpa_sample_fn sfn, hpa_rec
                 continue;
             uint32_t state = (uint32_t)s->state;
             uint32_t octx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
-            uint32_t node = s->node < t->nnodes ? (uint32_t)s->node : 0, b;
+            uint32_t node = s->node < t->nnodes ? (uint32_t)s->node : 0;
+            uint64_t b;
             if (!hpa_u64map_get(&map, bucket_key(node, state, octx), &b))
                 continue;
             ctx.bucket = &t->buckets[b];

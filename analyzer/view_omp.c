@@ -180,7 +180,7 @@ hpa_loc hpa_omp_construct_loc(const hpa_profile *p, const hpa_process *pr, uint3
         if (program_code(p->syms, l.func))
             con->loc = l;
     }
-    uint32_t parent;
+    uint64_t parent;
     if (fkind(p->syms, con->loc.func) == FK_OUTLINED && con->rep_parent &&
         hpa_u64map_get(&pr->omp->region_index, con->rep_parent, &parent)) {
         uint32_t f = hpa_omp_construct_loc(p, pr, pr->omp->regions[parent].con).func;

@@ -462,3 +462,41 @@ int hpa_omp_views_prepare(const hpa_profile *p)
     int rc = hpa_profile_paths(p, &hpa_view_omp_user, ignore_path, NULL);
     return rc ? rc : hpa_profile_paths(p, &hpa_view_omp_expert, ignore_path, NULL);
 }
+
+/* ---------------------------------------------------------------- load hooks */
+
+/* The note about runtimes without OMPT comes with the metrics, once per load. */
+static int add_metrics(hpa_profile *p)
+{
+    int rc = hpa_omp_add_metrics(p);
+    hpa_omp_note_native(p);
+    return rc;
+}
+
+static uint32_t classify(hpa_process *pr, uint32_t seq, uint64_t time, uint64_t region,
+                         uint32_t *state)
+{
+    return hpa_omp_classify(pr->omp, seq, time, region, state);
+}
+
+static void sampled(hpa_process *pr, uint32_t seq, uint64_t time, uint64_t region, uint32_t state,
+                    uint64_t cpu_ns)
+{
+    hpa_omp_sample_part(pr->omp, seq, time, region, state, cpu_ns);
+}
+
+static void close_process(hpa_process *pr)
+{
+    hpa_omp_free(pr->omp);
+    pr->omp = NULL;
+}
+
+const hpa_load_hooks hpa_view_omp_hooks = {
+    .load_process = hpa_omp_load,
+    .add_metrics = add_metrics,
+    .classify = classify,
+    .sampled = sampled,
+    .loaded = hpa_omp_views_prepare,
+    .path_room = hpa_omp_context_room,
+    .close_process = close_process,
+};

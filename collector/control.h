@@ -6,7 +6,8 @@
  * A signal handler may interrupt the holder of the process-stream lock, so the -l / -y
  * handler never writes: it toggles the pause flag at once (a phase is excluded from the
  * first instruction after the signal), takes the time and the rusage and queues the sample point in
- * a fixed ring; the sampler thread (periodic.c) is woken and writes it. Whoever writes a sample
+ * a fixed ring, and writes the ring if the lock is free (periodic.c); else the next
+ * sample or thread event does. Whoever writes a sample
  * point writes the queued ones first (hpc_control_drain_locked, called by
  * hpc_write_sample_point_locked), so process.hpe keeps its points in time order, which
  * is how the analyzer numbers sample periods.
@@ -41,16 +42,15 @@ void hpc_control_queue_reset(void);
 /* Label of -l sample points: the signal's name ("SIGUSR2"). */
 extern char hpc_control_label[32];
 
-/* Address the sampler thread waits on; bumped (and woken) by every post. */
-extern uint32_t hpc_control_wake;
-/* Bump it and wake the sampler. Signal-safe. */
-void hpc_control_wake_sampler(void);
+/* True while points are queued. Signal-safe. */
+bool hpc_control_queued(void);
 
-/* periodic.c: start the sampler thread when -S, -l or -y asks for one (at process begin,
- * also in a fork child, where the parent's sampler does not exist). NOT signal-safe. */
-void hpc_sampler_start(void);
-/* The program's threads are all gone: the sampler writes the points still queued and
- * ends, so that glibc can end the process (last_thread.c). */
-void hpc_sampler_quit(void);
+/* periodic.c: the first periodic point is due one -S period from now (at process begin,
+ * also in a fork child). NOT signal-safe. */
+void hpc_points_start(void);
+/* Write the queued points and a periodic point that is due at `now`, if the process
+ * stream's lock is free at once; else the next caller does. Called at the end of every
+ * sample, by -l / -y handlers and at thread start and end. Signal-safe. */
+void hpc_points_catch_up(uint64_t now);
 
 #endif

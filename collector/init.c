@@ -80,6 +80,19 @@ hpc_stream *hpc_proc_trylock(void)
     return &hpc_P.proc;
 }
 
+hpc_stream *hpc_proc_trylock_once(void)
+{
+    if (!hpc_P.proc.open || proc_lock_held ||
+        __atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE))
+        return NULL;
+    if (!hpc_P.proc.open) {
+        __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    proc_lock_held = 2; /* 2: nothing to restore */
+    return &hpc_P.proc;
+}
+
 void hpc_proc_lock_reset(void)
 {
     __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
@@ -231,7 +244,7 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
         hpc_write_sample_point_locked(s, HPC_SAMPLE_START, "start");
         hpc_proc_unlock();
     }
-    hpc_sampler_start();
+    hpc_points_start();
     return 0;
 }
 

@@ -11,7 +11,6 @@
  * process.hpe's HPC_STAT_POINTS_DROPPED (a handler may not touch that stream: its
  * holder may be the thread it interrupted, closing it).
  */
-#include <linux/futex.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -32,7 +31,6 @@ typedef struct pending_point {
 static pending_point queue[QUEUE_SLOTS];
 static uint64_t queue_head, queue_tail;
 static uint64_t queue_dropped;
-uint32_t hpc_control_wake;
 char hpc_control_label[32];
 
 void hpc_control_queue_reset(void)
@@ -41,10 +39,10 @@ void hpc_control_queue_reset(void)
     queue_head = queue_tail = queue_dropped = 0;
 }
 
-void hpc_control_wake_sampler(void)
+bool hpc_control_queued(void)
 {
-    __atomic_add_fetch(&hpc_control_wake, 1, __ATOMIC_RELEASE);
-    syscall(SYS_futex, &hpc_control_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    return __atomic_load_n(&queue_head, __ATOMIC_ACQUIRE) !=
+           __atomic_load_n(&queue_tail, __ATOMIC_ACQUIRE);
 }
 
 void hpc_control_post(unsigned reason, const char *label, uint64_t time)
@@ -63,7 +61,7 @@ void hpc_control_post(unsigned reason, const char *label, uint64_t time)
     p->label = label;
     hpc_get_usage(&p->usage);
     __atomic_store_n(&p->seq, h + 1, __ATOMIC_RELEASE);
-    hpc_control_wake_sampler();
+    hpc_points_catch_up(hpc_now_ns());
 }
 
 static void write_point_usage(hpc_stream *s, uint64_t time, unsigned reason, const char *label,

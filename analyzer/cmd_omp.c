@@ -37,7 +37,8 @@
  * imbalance, omp_wait_<kind>_s, parts (kind: "loop", "barrier", "workshare_barrier",
  * "implicit_barrier" ...; construct, function, file, line, executions, threads,
  * omp_work_s, omp_wait_s, omp_work_wall_s, omp_wait_wall_s, imbalance, imbalance_wall,
- * threads_work_s); processes: process, rank, runtime, ompt, runtime_replaced,
+ * per_thread: thread, executions, omp_work_s, omp_wait_s, omp_work_wall_s,
+ * omp_wait_wall_s); processes: process, rank, runtime, ompt, runtime_replaced,
  * runtime_text. rank is the MPI rank, or the process's position when not MPI.
  */
 #include <stdlib.h>
@@ -336,10 +337,10 @@ static void text_process(FILE *f, const hpa_profile *p, const omp_proc_report *r
             if (m->parts[i].con == c && part_shown(m, i))
                 text_part(f, p, r, i);
     }
-    fprintf(f, "  (Work, Wait: CPU sec. sampled; (w): wall-clock sec. traced, summed over the "
-               "threads; Imbal.: the largest thread's CPU work over the mean (wall-clock where "
-               "nothing was sampled); indented: the worksharing constructs and barriers inside, "
-               "a barrier's work being its threads' time since their previous barrier)\n");
+    fprintf(f, "  Work, Wait: CPU sec., sampled; (w): wall-clock sec., traced; both summed over "
+               "the threads.\n  Imbal.: the largest thread's CPU work over the mean. Indented: "
+               "worksharing constructs and barriers\n  (a barrier's work: its threads' time "
+               "since their previous barrier).\n");
     fprintf(f, "\nThreads (Work, Wait, Idle, Overhead, MPI: CPU sec.; (w): traced wall-clock "
                "sec.):\n");
     fprintf(f, "  %5s %6s %8s %8s %8s %8s %8s %8s %8s  %s\n", "Rank", "Thread", "Work", "Wait",
@@ -482,7 +483,7 @@ static void json_parts(hpa_json *j, const hpa_profile *p, const omp_proc_report 
         hpa_json_kdouble(j, "omp_wait_wall_s", sec(x.wait_w));
         hpa_json_kdouble(j, "imbalance", part_imbalance(&x, false));
         hpa_json_kdouble(j, "imbalance_wall", part_imbalance(&x, true));
-        hpa_json_key(j, "threads_work_s");
+        hpa_json_key(j, "per_thread");
         hpa_json_begin_arr(j);
         for (size_t k = 0; k < m->ncells; k++)
             if (m->cells[k].part == i) {

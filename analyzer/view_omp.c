@@ -7,9 +7,11 @@
  *         master there), with the OpenMP runtime's frames removed and the compiler's
  *         outlined body folded into the function that holds the construct. The thread's
  *         OpenMP state, when it is not working, is a pseudo leaf: <OMP-implicit_barrier>,
- *         <OMP-explicit_barrier>, <OMP-taskwait>, <OMP-taskgroup>, <OMP-lock_wait>,
- *         <OMP-critical_section_wait>, <OMP-ordered_section_wait>, <OMP-atomic_wait>,
- *         <OMP-reduction>, <OMP-overhead>; a worker outside any region is <OMP-idle>.
+ *         <OMP-explicit_barrier>, <OMP-workshare_barrier>, <OMP-barrier> (gcc-built code
+ *         on libomp: explicit or worksharing), <OMP-taskwait>, <OMP-taskgroup>,
+ *         <OMP-lock_wait>, <OMP-critical_section_wait>, <OMP-ordered_section_wait>,
+ *         <OMP-atomic_wait>, <OMP-reduction>, <OMP-overhead>; a worker outside any region
+ *         is <OMP-idle>.
  *
  *             native (worker)                        user view
  *             start_thread                           main

@@ -246,8 +246,12 @@ enum hpc_omp_state {
     HPC_OMP_STATE_ORDERED_WAIT = 9,
     HPC_OMP_STATE_ATOMIC_WAIT = 10,
     HPC_OMP_STATE_REDUCTION = 11,
-    HPC_OMP_STATE_IDLE = 12,     /* worker outside parallel regions */
-    HPC_OMP_STATE_OVERHEAD = 13, /* runtime fork/join and scheduling */
+    HPC_OMP_STATE_IDLE = 12,              /* worker outside parallel regions */
+    HPC_OMP_STATE_OVERHEAD = 13,          /* runtime fork/join and scheduling */
+    HPC_OMP_STATE_WORKSHARE_BARRIER = 14, /* the implicit barrier ending a loop, sections or
+                                             single */
+    HPC_OMP_STATE_BARRIER = 15, /* a barrier the runtime cannot tell: explicit, or ending a
+                                   worksharing construct (gcc-built code on libomp) */
 };
 
 /* The OpenMP records' own enums: the OMPT tool maps the runtime's values onto these (the
@@ -721,15 +725,17 @@ HPC_API bool hpc_str_eq(hpc_str s, const char *c);
  * On success writes the absolute path into out and returns 1 if this call created the
  * directory (the caller then writes job.hpe), 0 if it joined an existing one.
  * Returns a negative hpc_err (errno set) on failure; out then names the path refused
- * when it is known ("" otherwise).
+ * when it is known ("" otherwise). With HPC_LAYOUT_DRYRUN nothing is made (not even the
+ * lock file): 1 = would be created, 2 = -O would replace the experiment there, or the
+ * hpc_err a real call would meet (job ids are not looked at).
  */
 HPC_API int hpc_layout_job_dir(char *out, size_t cap, const char *dir, const char *name,
                                const char *prog, const char *job_id, unsigned flags);
 
 /*
- * Create the sub-experiment directory EXP/name; if it exists (a rerun into the same -o
- * experiment), a free variant "name_2", "name_3", ... is made instead. The name chosen is
- * written to out (cap bytes). Returns 0 or a negative hpc_err. Signal-safe (mkdir only).
+ * Create the sub-experiment directory EXP/name; if it exists (two launchers of one job
+ * that claim the same name), a free variant "name_2", "name_3", ... is made instead. The name
+ * chosen is written to out (cap bytes). Returns 0 or a negative hpc_err. Signal-safe (mkdir only).
  */
 HPC_API int hpc_layout_subexp(char *out, size_t cap, const char *job_dir, const char *name);
 

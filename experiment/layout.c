@@ -350,9 +350,24 @@ static int split_name(const char *name, const char *dir, char *parent, size_t pc
     return !make || make_parents(parent) == 0 ? 0 : err_from_errno();
 }
 
+/* -n of an existing directory NAME: taken (1), replaced (2), or refused. */
+static int would_replace(int dfd, const char *leaf, unsigned flags)
+{
+    int err, fd = open_own_dir(dfd, leaf, &err);
+    if (fd < 0)
+        return err;
+    int rc = is_empty_dir(fd)                  ? 1
+             : !(flags & HPC_LAYOUT_OVERWRITE) ? HPC_E_EXISTS
+             : is_experiment(fd)               ? 2
+                                               : HPC_E_NOTEXP;
+    close(fd);
+    return rc;
+}
+
 /*
- * -n: what hpc_layout_job_dir would do, doing nothing. Returns 1 (would create; path to
- * out), 0 (would join or take an existing NAME), or the hpc_err it would meet.
+ * -n: what hpc_layout_job_dir would do, doing nothing. Returns 1 (would create, or take
+ * an empty directory; path to out), 2 (-O would replace the experiment there), or the
+ * hpc_err it would meet.
  */
 static int dry_run(char *out, size_t cap, const char *dir, const char *name, const char *prog,
                    unsigned flags)
@@ -376,7 +391,7 @@ static int dry_run(char *out, size_t cap, const char *dir, const char *name, con
         else if (!S_ISDIR(st.st_mode))
             rc = HPC_E_NOTDIR;
         else
-            rc = flags & HPC_LAYOUT_OVERWRITE ? 1 : HPC_E_EXISTS;
+            rc = would_replace(dfd, leaf, flags);
     } else {
         unsigned long max = 0;
         DIR *d = dfd >= 0 ? dir_stream(dfd) : NULL;

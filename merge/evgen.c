@@ -825,7 +825,6 @@ static uint32_t implicit_barrier_of(gen *g, uint64_t region)
  * ordered also of the block held, locks and atomics only of the wait. */
 static void omp_span(gen *g, const hpa_omp_item *it)
 {
-    unsigned held;
     uint64_t tb = ct(g, it->begin), ta = ct(g, it->acquired), te = ct(g, it->end);
     uint64_t hint = caller_hint(g, it->codeptr);
     switch (it->construct) {
@@ -837,11 +836,8 @@ static void omp_span(gen *g, const hpa_omp_item *it)
         return;
     case HPA_OC_CRITICAL:
     case HPA_OC_ORDERED: {
-        hpa_omp_mutex_construct(it->construct == HPA_OC_CRITICAL ? HPC_OMP_MUTEX_CRITICAL
-                                                                 : HPC_OMP_MUTEX_ORDERED,
-                                &held);
         uint32_t outer = omp_region(g, it->construct, it->codeptr);
-        uint32_t inner = omp_region(g, held, it->codeptr);
+        uint32_t inner = omp_region(g, hpa_omp_held_construct(it->construct), it->codeptr);
         emit_enter(g, tb, outer, hint);
         emit_enter(g, ta, inner, 0);
         emit(g, te, MG_EV_LEAVE, inner, 0, 0, 0, 0);

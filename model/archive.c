@@ -200,16 +200,13 @@ static void archive_source(arch *a, const char *path)
              src < 0 ? strerror(errno) : "larger than 64 MB");
         return;
     }
-    char *slash = strrchr(name, '/');
-    int dirfd = -1;
-    if (slash) {
+    char *slash = strrchr(name, '/'), rel[PATH_MAX + 32];
+    const char *leaf = slash ? slash + 1 : name;
+    if (slash)
         *slash = 0;
-        char rel[PATH_MAX + 32];
-        snprintf(rel, sizeof rel, "%s/%s", HPA_ARCHIVE_SOURCES, name);
-        dirfd = open_dirs(a->jobfd, rel, true);
-        *slash = '/';
-    }
-    int rc = dirfd < 0 ? -1 : copy_in(a, src, 0644, dirfd, slash + 1);
+    snprintf(rel, sizeof rel, "%s%s%s", HPA_ARCHIVE_SOURCES, slash ? "/" : "", slash ? name : "");
+    int dirfd = open_dirs(a->jobfd, rel, true);
+    int rc = dirfd < 0 ? -1 : copy_in(a, src, 0644, dirfd, leaf);
     if (rc > 0)
         a->r->sources++;
     else if (rc == 0)
@@ -273,12 +270,18 @@ static bool build_id_matches(int fd, hpc_str bid)
     return same;
 }
 
-static void archive_object(arch *a, const char *path, hpc_str bid, bool sources)
+/* recorded: the module's path as the process named it; cwd: the process's working
+ * directory, for a path the program gave relative (dlopen("./libx.so")). */
+static void archive_object(arch *a, const char *recorded, const char *cwd, hpc_str bid,
+                           bool sources)
 {
-    char name[NAME_MAX + 1];
-    if (path[0] != '/' || hpa_archive_object_name(name, sizeof name, path, bid) != 0 ||
-        !first_time(a, name))
+    char name[NAME_MAX + 1], path[2 * PATH_MAX + 2];
+    if (hpa_archive_object_name(name, sizeof name, recorded, bid) != 0 || !first_time(a, name))
         return;
+    if (recorded[0] == '/' || !cwd[0])
+        snprintf(path, sizeof path, "%s", recorded);
+    else
+        snprintf(path, sizeof path, "%s/%s", cwd, recorded);
     struct stat st;
     int src = open_original(path, &st);
     if (src < 0) {
@@ -375,12 +378,14 @@ static void archive_proc(arch *a, const hpc_proc *p)
             u.map = hpa_modmap_open(a->syms, p);
         scan_pcs(a, p, &u);
     }
-    char path[PATH_MAX];
+    char path[PATH_MAX], cwd[PATH_MAX];
+    hpc_str_copy(cwd, sizeof cwd, p->has_begin ? p->begin.cwd : (hpc_str){0});
     for (size_t k = 0; k < u.nmods; k++) {
         const hpc_rec_module_load *m = u.mods[k];
-        if ((m->flags & HPC_MODULE_ANON) || m->archived.n || (only_used && !u.hit[k]))
+        if ((m->flags & HPC_MODULE_ANON) || m->archived.n || (only_used && !u.hit[k]) ||
+            !m->path.n || m->path.p[0] == '[')
             continue; /* the vDSO is archived in the process's directory already */
-        archive_object(a, hpc_str_copy(path, sizeof path, m->path), m->build_id,
+        archive_object(a, hpc_str_copy(path, sizeof path, m->path), cwd, m->build_id,
                        sources && !only_used);
     }
     hpa_modmap_close(u.map);

@@ -54,6 +54,10 @@ int hpa_omp_state_wait(unsigned s)
         return HPA_OMP_W_ATOMIC;
     case HPC_OMP_STATE_REDUCTION:
         return HPA_OMP_W_REDUCTION;
+    case HPC_OMP_STATE_WORKSHARE_BARRIER:
+        return HPA_OMP_W_WORKSHARE_BARRIER;
+    case HPC_OMP_STATE_BARRIER:
+        return HPA_OMP_W_BARRIER;
     default:
         return -1;
     }
@@ -75,6 +79,8 @@ const char *hpa_omp_state_name(unsigned s)
         [HPC_OMP_STATE_REDUCTION] = "reduction",
         [HPC_OMP_STATE_IDLE] = "idle",
         [HPC_OMP_STATE_OVERHEAD] = "overhead",
+        [HPC_OMP_STATE_WORKSHARE_BARRIER] = "workshare_barrier",
+        [HPC_OMP_STATE_BARRIER] = "barrier",
     };
     return s < sizeof(names) / sizeof(names[0]) ? names[s] : NULL;
 }
@@ -91,6 +97,8 @@ static const struct {
     [HPA_OMP_W_ORDERED] = {"ordered", "Ordered"},
     [HPA_OMP_W_ATOMIC] = {"atomic", "Atomic"},
     [HPA_OMP_W_REDUCTION] = {"reduction", "Reduction"},
+    [HPA_OMP_W_WORKSHARE_BARRIER] = {"workshare_barrier", "Worksharing barrier"},
+    [HPA_OMP_W_BARRIER] = {"barrier", "Barrier (explicit or worksharing)"},
 };
 
 const char *hpa_omp_wait_key(int w)
@@ -124,11 +132,10 @@ static const hpa_omp_construct_info constructs[HPA_OC_COUNT] = {
                                  HPA_OMP_ROLE_IMPLICIT_BARRIER, W(IMPLICIT_BARRIER)},
     /* the wait ending a worksharing construct: where the construct's imbalance shows */
     [HPA_OC_WORKSHARE_BARRIER] = {"implicit barrier (worksharing)", NULL, "workshare_barrier",
-                                  false, HPA_OMP_ROLE_IMPLICIT_BARRIER, W(EXPLICIT_BARRIER)},
-    [HPA_OC_BARRIER] = {"barrier", NULL, "barrier", false, HPA_OMP_ROLE_BARRIER,
+                                  false, HPA_OMP_ROLE_IMPLICIT_BARRIER, W(WORKSHARE_BARRIER)},
+    [HPA_OC_BARRIER] = {"barrier", NULL, "explicit_barrier", false, HPA_OMP_ROLE_BARRIER,
                         W(EXPLICIT_BARRIER)},
-    [HPA_OC_BARRIER_OTHER] = {"barrier", NULL, "barrier", false, HPA_OMP_ROLE_BARRIER,
-                              W(EXPLICIT_BARRIER)},
+    [HPA_OC_BARRIER_OTHER] = {"barrier", NULL, "barrier", false, HPA_OMP_ROLE_BARRIER, W(BARRIER)},
     [HPA_OC_TASKWAIT] = {"taskwait", NULL, "taskwait", false, HPA_OMP_ROLE_TASK_WAIT, W(TASKWAIT)},
     [HPA_OC_TASKGROUP] = {"taskgroup", NULL, "taskgroup", false, HPA_OMP_ROLE_TASK_WAIT,
                           W(TASKGROUP)},
@@ -205,10 +212,15 @@ unsigned hpa_omp_mutex_construct(uint64_t kind, unsigned *held)
         [HPC_OMP_MUTEX_ATOMIC] = HPA_OC_ATOMIC,
     };
     unsigned c = BY_KIND(table, kind, HPA_OC_LOCK);
-    *held = c == HPA_OC_CRITICAL  ? HPA_OC_CRITICAL_SBLOCK
-            : c == HPA_OC_ORDERED ? HPA_OC_ORDERED_SBLOCK
-                                  : HPA_OC_NONE;
+    *held = hpa_omp_held_construct(c);
     return c;
+}
+
+unsigned hpa_omp_held_construct(unsigned c)
+{
+    return c == HPA_OC_CRITICAL  ? HPA_OC_CRITICAL_SBLOCK
+           : c == HPA_OC_ORDERED ? HPA_OC_ORDERED_SBLOCK
+                                 : HPA_OC_NONE;
 }
 
 char *hpa_omp_construct_name(unsigned c, enum hpa_lang lang, char *buf, size_t cap)

@@ -54,6 +54,8 @@ enum hpa_omp_wait {
     HPA_OMP_W_ORDERED,
     HPA_OMP_W_ATOMIC,
     HPA_OMP_W_REDUCTION,
+    HPA_OMP_W_WORKSHARE_BARRIER, /* the implicit barrier ending a worksharing construct */
+    HPA_OMP_W_BARRIER,           /* explicit or worksharing: gcc-built code on libomp */
     HPA_OMP_W_COUNT
 };
 
@@ -71,8 +73,8 @@ const char *hpa_omp_state_name(unsigned omp_state);
 const char *hpa_omp_wait_key(int w);
 const char *hpa_omp_wait_title(int w);
 
-/* Wait kind of a traced omp_sync record's kind (enum hpc_omp_sync): explicit barrier for
- * libomp's "implementation" barrier of gcc-built code and unknown kinds. */
+/* Wait kind of a traced omp_sync record's kind (enum hpc_omp_sync): "barrier" (explicit or
+ * worksharing) for libomp's "implementation" barrier of gcc-built code and unknown kinds. */
 int hpa_omp_sync_wait(uint64_t sync_kind);
 /* Wait kind of a traced omp_mutex record's kind (enum hpc_omp_mutex): lock if unknown. */
 int hpa_omp_mutex_wait(uint64_t mutex_kind);
@@ -154,6 +156,8 @@ unsigned hpa_omp_work_construct(uint64_t work_kind);
  * ordered: the whole construct) and, for critical and ordered, the block held
  * (*held, else HPA_OC_NONE). Unknown kinds are locks. */
 unsigned hpa_omp_mutex_construct(uint64_t mutex_kind, unsigned *held);
+/* The block held of a mutual-exclusion construct (critical, ordered), else HPA_OC_NONE. */
+unsigned hpa_omp_held_construct(unsigned c);
 
 /*
  * The construct's name as the code's language writes it: "#pragma omp for" (C, C++),

@@ -734,7 +734,9 @@ static bool symbol_is(const char *s, const char *name, bool clones)
     s = unversioned(s, buf, sizeof(buf));
     if (strcmp(s, name) == 0 || (clones && clone_of(s, name)))
         return true;
-    if (s[0] != '_' || s[1] != 'Z')
+    /* demangle only what may be it: a mangled name holds the identifier's last part */
+    const char *last = strrchr(name, ':');
+    if (s[0] != '_' || s[1] != 'Z' || !strstr(s, last ? last + 1 : name))
         return false;
     int status = -1;
     char *dem = __cxa_demangle(s, NULL, NULL, &status);

@@ -20,8 +20,8 @@
  *
  * libomp 14 reports barriers of gcc-built code (GOMP_barrier) as
  * ompt_sync_region_barrier_implementation: the runtime cannot tell an explicit barrier
- * from the one ending a worksharing construct there; we call them explicit barriers
- * (state) and keep the kind HPC_OMP_SYNC_BARRIER_OTHER in the record.
+ * from the one ending a worksharing construct there; we call them barriers, neither
+ * (HPC_OMP_STATE_BARRIER, record kind HPC_OMP_SYNC_BARRIER_OTHER).
  */
 #include <dlfcn.h>
 #include <link.h>
@@ -54,7 +54,7 @@ static void sync_kind(omptool_thread *th, ompt_sync_region_t kind, const void *c
         *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_EXPLICIT_BARRIER;
         return;
     case ompt_sync_region_barrier_implementation:
-        *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_BARRIER_OTHER;
+        *state = HPC_OMP_STATE_BARRIER, *sync = HPC_OMP_SYNC_BARRIER_OTHER;
         return;
     case ompt_sync_region_taskwait:
         *state = HPC_OMP_STATE_TASKWAIT, *sync = HPC_OMP_SYNC_TASKWAIT;
@@ -66,11 +66,11 @@ static void sync_kind(omptool_thread *th, ompt_sync_region_t kind, const void *c
         *state = HPC_OMP_STATE_REDUCTION, *sync = HPC_OMP_SYNC_REDUCTION;
         return;
     case ompt_sync_region_barrier_implicit_workshare:
-        *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_WORKSHARE_BARRIER;
+        *state = HPC_OMP_STATE_WORKSHARE_BARRIER, *sync = HPC_OMP_SYNC_WORKSHARE_BARRIER;
         return;
     case 2: /* ompt_sync_region_barrier_implicit (deprecated in 5.1, libomp 14's) */
         if (ra != 0 && ra != fork_codeptr(th)) {
-            *state = HPC_OMP_STATE_EXPLICIT_BARRIER, *sync = HPC_OMP_SYNC_WORKSHARE_BARRIER;
+            *state = HPC_OMP_STATE_WORKSHARE_BARRIER, *sync = HPC_OMP_SYNC_WORKSHARE_BARRIER;
             return;
         }
         *state = HPC_OMP_STATE_IMPLICIT_BARRIER, *sync = HPC_OMP_SYNC_IMPLICIT_BARRIER;

@@ -24,11 +24,17 @@
  *
  * The runtime's functions are found with dlsym(RTLD_NEXT) at load, or on first use from
  * the trampoline's slow path (all argument registers saved) when the runtime was opened
- * later. x86-64 only; elsewhere nothing is interposed and outlined bodies are 0.
+ * later, also outside the global scope (a plugin opened with RTLD_LOCAL, as Python opens
+ * its extensions, binds to our trampoline before its own runtime). One limit: two
+ * different OpenMP runtimes loaded in separate local scopes would both be served by the
+ * first one found. x86-64 only; elsewhere nothing is interposed and outlined bodies are 0.
  */
 #include <dlfcn.h>
+#include <link.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "omptool.h"
@@ -70,14 +76,55 @@ static const char *const fork_names[NFORK] = {FORK_ENTRIES(NAME_OF)};
 /* The runtime's functions, by entry index; read by the trampolines. */
 __attribute__((visibility("hidden"))) void *omptool_fork_real[NFORK];
 
+/* OpenMP runtimes among the loaded objects, for a runtime outside the global scope. */
+typedef struct runtimes {
+    unsigned n;
+    char path[4][512];
+} runtimes;
+
+static int note_runtime(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    runtimes *r = arg;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    bool omp = strncmp(base, "libomp.so", 9) == 0 || strncmp(base, "libgomp.so", 10) == 0 ||
+               strncmp(base, "libiomp5.so", 11) == 0;
+    if (omp && r->n < 4)
+        snprintf(r->path[r->n++], sizeof(r->path[0]), "%s", name);
+    return 0;
+}
+
+/* The runtime's function `name`: the next definition in the global scope, else one in a
+ * runtime loaded outside it (a plugin opened with RTLD_LOCAL binds to our trampoline
+ * first: the preloaded library comes before its own scope). */
+static void *find_real(const char *name)
+{
+    void *fn = dlsym(RTLD_NEXT, name);
+    if (fn != NULL)
+        return fn;
+    runtimes r = {0};
+    dl_iterate_phdr(note_runtime, &r); /* no dlopen inside: it holds the loader's lock */
+    for (unsigned k = 0; k < r.n && fn == NULL; k++) {
+        void *h = dlopen(r.path[k], RTLD_LAZY | RTLD_NOLOAD);
+        if (h != NULL) {
+            fn = dlsym(h, name);
+            dlclose(h);
+        }
+    }
+    return fn;
+}
+
 /* Slow path of a trampoline (argument registers saved): the runtime's function i. */
 __attribute__((visibility("hidden"), used)) void *omptool_fork_resolve(unsigned i)
 {
     void *fn = omptool_fork_real[i];
     if (fn == NULL) {
-        fn = dlsym(RTLD_NEXT, fork_names[i]);
+        fn = find_real(fork_names[i]);
         if (fn == NULL) { /* the program called it: some library of its must define it */
-            static const char msg[] = "hpcollect: an OpenMP entry point has no definition\n";
+            static const char msg[] = "hpcollect: no OpenMP runtime defines the entry point "
+                                      "the program called (ompt/fork.c)\n";
             (void)!write(2, msg, sizeof(msg) - 1);
             abort();
         }

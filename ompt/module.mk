@@ -33,6 +33,16 @@ PROG_LIBS_omp_omp_mpi := $(MPI_LDFLAGS)
 # what -O2 does to OpenMP code (tail calls, inlining): built as a user would build it
 PROG_FLAGS_omp_omp_tail := -fopenmp -O2
 PROG_FLAGS_omp_omp_loops := -fopenmp -O2
+# a program without OpenMP that opens an OpenMP library RTLD_LOCAL (both compilers' library)
+PROG_FLAGS_omp_omp_dlopen :=
+PROG_LIBS_omp_omp_dlopen := -ldl
+$(TESTDIR)/omp/libomp_plugin.gcc.so: tests/omp/progs/plugin/omp_plugin.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PROG_CFLAGS) -fopenmp -fPIC -shared -o $@ $<
+$(TESTDIR)/omp/libomp_plugin.clang.so: tests/omp/progs/plugin/omp_plugin.c
+	@mkdir -p $(dir $@)
+	clang $(PROG_CFLAGS) -fopenmp -fPIC -shared -o $@ $<
+CHECK_DEPS += $(TESTDIR)/omp/libomp_plugin.gcc.so $(TESTDIR)/omp/libomp_plugin.clang.so
 CHECK_DEPS += $(patsubst %,$(TESTDIR)/omp/%.clang,$(OMP_TEST_PROGS))
 
 # Fortran programs of tests/omp: gfortran -fopenmp (libgomp; hpcollect runs them on libomp).

@@ -43,9 +43,7 @@ static void row_target(const hpc_opts *o, const char *program)
 static void row_experiment(const char *exp, int rc)
 {
     char buf[8192];
-    const char *verdict = rc == 1   ? "new"
-                          : rc == 0 ? "joined: another launcher of this job made it"
-                                    : hpc_strerror(rc);
+    const char *verdict = rc == 1 ? "new" : rc == 2 ? "exists: -O replaces it" : hpc_strerror(rc);
     snprintf(buf, sizeof buf, "%s (%s)", *exp ? exp : "?", verdict);
     row("experiment", buf);
 }
@@ -139,6 +137,7 @@ static void row_preload(const hpc_opts *o, const char *program, const char *libd
     const char *ours =
         hpc_env_prepare(&env, &l) == 0 ? hpc_env_get(&env, "HPCOLLECT_PRELOAD") : NULL;
     row("preloaded", ours ? ours : "? (see the message above)");
+    hpc_env_free(&env);
 }
 
 int hpc_dry_run(const hpc_opts *o, const char *program, const char *libdir, const char *exp,

@@ -60,6 +60,14 @@ void hpc_env_from_current(hpc_env *e)
     }
 }
 
+void hpc_env_free(hpc_env *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        free(e->v[i]);
+    free(e->v);
+    memset(e, 0, sizeof *e);
+}
+
 static ssize_t env_find(const hpc_env *e, const char *name)
 {
     size_t len = strlen(name);

@@ -26,6 +26,8 @@ typedef struct hpc_env {
 
 /* Copy of the current environment; exits with a message when out of memory. */
 void hpc_env_from_current(hpc_env *e);
+/* Free e's strings and array (e is then empty). */
+void hpc_env_free(hpc_env *e);
 /* Set NAME=value, replacing an existing NAME. */
 void hpc_env_set(hpc_env *e, const char *name, const char *value);
 /* Value of NAME in e, or NULL. */

@@ -81,6 +81,11 @@ done
 [ ! -e dry.hpc ] || fail "-n made the experiment"
 run 2 -n -o runs/a/r1 true
 grep -q "a run would stop here: .*r1.hpc already exists" err.txt || fail "-n of a refused run"
+run 0 -n -O runs/a/r1 true
+grep -q "experiment .*/runs/a/r1.hpc (exists: -O replaces it)" out.txt || fail "-n -O: $(cat out.txt)"
+run 2 -n -O notes true
+grep -q "notes.hpc exists and is not an hpcollect experiment" err.txt || fail "-n -O of a non-experiment"
+[ -f runs/a/r1.hpc/main/launcher.hpe ] && [ -f notes.hpc/thesis.tex ] || fail "-n -O removed something"
 echo "ok: -n shows the parameters and makes nothing"
 
 # -C: up to 10, in header; -t units

@@ -31,7 +31,7 @@ for build in gcc clang; do
     done
 done
 $SYSPY - <<'PY'
-from hpctest import check, near
+from hpctest import check, near, near_time_share, nsamples
 from omptest import *
 
 for build in ("gcc", "clang"):
@@ -47,10 +47,15 @@ for build in ("gcc", "clang"):
             print(f"# {exp} rank {rank}: MPI {t['mpi_s']:.3f} (program {mpi_cpu:.3f}), OpenMP "
                   f"{omp_cpu:.3f} (program {other_cpu:.3f}); traced work {t['omp_work_wall_s']:.3f} "
                   f"(program's time outside MPI {other_wall:.3f})")
-            # a sample weighs its thread's CPU since the previous one (1 ms apart): at each
+            # shares of the master's samples (5 binomial standard deviations), and 12 ms:
+            # a sample weighs its thread's CPU since the previous one (1 ms apart), so at each
             # of the ~12 entries to and exits from MPI calls up to 1 ms goes to the wrong side
-            near(t["mpi_s"], mpi_cpu, 0.03, f"{exp} rank {rank} master: MPI CPU (s)")
-            near(omp_cpu, other_cpu, 0.03, f"{exp} rank {rank} master: OpenMP CPU (s)")
+            tot = mpi_cpu + other_cpu
+            n = nsamples(tot, 0.001)
+            near_time_share(t["mpi_s"], mpi_cpu, tot, n, f"{exp} rank {rank} master: MPI CPU (s)",
+                            slack_s=0.012)
+            near_time_share(omp_cpu, other_cpu, tot, n, f"{exp} rank {rank} master: OpenMP CPU (s)",
+                            slack_s=0.012)
             # wall-clock: its life as the stream shows it is the program's run but for the
             # start-up before main and the exit after MPI_Finalize
             check(t["omp_work_wall_s"] + t["omp_wait_wall_s"] <= other_wall + 0.05,

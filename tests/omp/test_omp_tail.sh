@@ -22,7 +22,7 @@ export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp"
 "$HPCOLLECT" -q -p hi -o clang.hpc "$PROGS/omp/omp_tail.clang" 5 10 2 >/dev/null
 $SYSPY - "$HPC_ROOT/tests/omp/progs/omp_tail.c" <<'PY'
 import re, sys
-from hpctest import check, near
+from hpctest import check, near, near_time_share
 from omptest import *
 
 lines = {m.group(1): i + 1 for i, l in enumerate(open(sys.argv[1]))
@@ -32,13 +32,13 @@ for exp in ("gcc.hpc", "clang.hpc"):
     nodes = calltree(exp, "user")
     print(f"# {exp}: work_par from {called_from(nodes, 'work_par')}, "
           f"work_task_b from {called_from(nodes, 'work_task_b')}")
-    # sampled CPU: each sample weighs the thread's CPU since the one before, so the sum
-    # over a function is off by at most a sample (1 ms) at each of its entries and exits
-    near(under(nodes, ["main", "par_tail", "work_par"]), 2 * reps * unit, 0.02,
-         f"{exp}: work_par under main > par_tail (s)")
+    # sampled CPU: a share of the run's samples, within 5 binomial standard deviations
+    t = js(exp, "functions")["functions"][0]
+    near_time_share(under(nodes, ["main", "par_tail", "work_par"]), 2 * reps * unit,
+                    t["incl_cpu_s"], t["incl_samples"], f"{exp}: work_par under main > par_tail (s)")
     for f in ("work_task_a", "work_task_b"):
-        near(under(nodes, ["main", "task_tail", f]), 2 * reps * unit, 0.02,
-             f"{exp}: {f} under main > task_tail (s)")
+        near_time_share(under(nodes, ["main", "task_tail", f]), 2 * reps * unit, t["incl_cpu_s"],
+                        t["incl_samples"], f"{exp}: {f} under main > task_tail (s)")
     check(called_from(nodes, "work_par") == {("main", "par_tail", "work_par")},
           f"{exp}: work_par nowhere else")
     regs = {r["function"]: r for r in omp(exp)["regions"]}

@@ -215,6 +215,15 @@ static void test_symlinks(const char *base)
     snprintf(link, sizeof link, "%s/.hpcollect.lock", ldir);
     REQUIRE(mkfifo(link, 0644) == 0, "mkfifo");
     CHECK_EQ(hpc_layout_job_dir(out, sizeof out, ldir, NULL, "x", NULL, 0), HPC_E_NOTREG);
+    /* a stream file planted as a link: not created through it */
+    hpc_stream s;
+    snprintf(link, sizeof link, "%s/t0.hpe", dir);
+    snprintf(target, sizeof target, "%s/stream_target", victim);
+    REQUIRE(symlink(target, link) == 0, "symlink %s", link);
+    errno = 0;
+    CHECK_EQ(hpc_stream_create(&s, link, HPC_STREAM_THREAD, 0, 0, NULL, 0), HPC_E_IO);
+    CHECK(errno == ELOOP && !exists(victim, "stream_target"), "stream through a link: errno %d",
+          errno);
 }
 
 /* -n: names what would be made, makes nothing (not even the lock file). */
@@ -227,10 +236,22 @@ static void test_dry_run(const char *base)
     CHECK_EQ(hpc_layout_job_dir(out, sizeof out, dir, NULL, "prog", NULL, HPC_LAYOUT_DRYRUN), 1);
     CHECK(strstr(out, "/dry/prog.5.hpc") != NULL, "next number: %s", out);
     CHECK_EQ(hpc_layout_job_dir(out, sizeof out, dir, "prog.4", "prog", NULL, HPC_LAYOUT_DRYRUN),
+             1); /* empty: taken as it is */
+    touch(exp_test_path("dry/prog.4.hpc"), HPC_JOB_FILE);
+    CHECK_EQ(hpc_layout_job_dir(out, sizeof out, dir, "prog.4", "prog", NULL, HPC_LAYOUT_DRYRUN),
              HPC_E_EXISTS);
     CHECK_EQ(hpc_layout_job_dir(out, sizeof out, dir, "a/b/c", "prog", NULL, HPC_LAYOUT_DRYRUN), 1);
     CHECK(!exists(dir, "prog.5.hpc") && !exists(dir, ".hpcollect.lock") && !exists(dir, "a"),
           "the dry run made nothing");
+    CHECK_EQ(hpc_layout_job_dir(out, sizeof out, dir, "prog.4", "prog", NULL,
+                                HPC_LAYOUT_DRYRUN | HPC_LAYOUT_OVERWRITE),
+             2);
+    CHECK(exists(exp_test_path("dry/prog.4.hpc"), HPC_JOB_FILE), "-n -O removed nothing");
+    mkdir(exp_test_path("dry/other.hpc"), 0755);
+    touch(exp_test_path("dry/other.hpc"), "notes.txt");
+    CHECK_EQ(hpc_layout_job_dir(out, sizeof out, dir, "other", "prog", NULL,
+                                HPC_LAYOUT_DRYRUN | HPC_LAYOUT_OVERWRITE),
+             HPC_E_NOTEXP);
 }
 
 int main(void)

@@ -73,7 +73,9 @@ static void categories(void)
         {HPC_OMP_STATE_REDUCTION, HPA_OMP_CAT_WAIT, HPA_OMP_W_REDUCTION},
         {HPC_OMP_STATE_IDLE, HPA_OMP_CAT_IDLE, -1},
         {HPC_OMP_STATE_OVERHEAD, HPA_OMP_CAT_OVERHEAD, -1},
-        {14, HPA_OMP_CAT_NONE, -1},
+        {HPC_OMP_STATE_WORKSHARE_BARRIER, HPA_OMP_CAT_WAIT, HPA_OMP_W_WORKSHARE_BARRIER},
+        {HPC_OMP_STATE_BARRIER, HPA_OMP_CAT_WAIT, HPA_OMP_W_BARRIER},
+        {16, HPA_OMP_CAT_NONE, -1},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         CHECK(hpa_omp_state_cat(cases[i].state) == cases[i].cat, "state %u: category %d",
@@ -81,7 +83,9 @@ static void categories(void)
         CHECK(hpa_omp_state_wait(cases[i].state) == cases[i].wait, "state %u: wait kind %d",
               cases[i].state, hpa_omp_state_wait(cases[i].state));
     }
-    CHECK_EQ(hpa_omp_sync_wait(HPC_OMP_SYNC_BARRIER_OTHER), HPA_OMP_W_EXPLICIT_BARRIER);
+    CHECK_EQ(hpa_omp_sync_wait(HPC_OMP_SYNC_BARRIER_OTHER), HPA_OMP_W_BARRIER);
+    CHECK_EQ(hpa_omp_sync_wait(HPC_OMP_SYNC_EXPLICIT_BARRIER), HPA_OMP_W_EXPLICIT_BARRIER);
+    CHECK_EQ(hpa_omp_sync_wait(HPC_OMP_SYNC_WORKSHARE_BARRIER), HPA_OMP_W_WORKSHARE_BARRIER);
     CHECK_EQ(hpa_omp_mutex_wait(HPC_OMP_MUTEX_NEST_LOCK), HPA_OMP_W_LOCK);
     CHECK(strcmp(hpa_omp_state_name(HPC_OMP_STATE_IDLE), "idle") == 0, "idle's name");
 }

@@ -112,7 +112,10 @@ hpc_stream *hpc_proc_lock(void);
 hpc_stream *hpc_proc_trylock(void);
 /* One attempt, no wait: NULL if the lock is held (by this thread or another). */
 hpc_stream *hpc_proc_trylock_once(void);
+/* Unlock, then write a sample point left to the holder (periodic.c). */
 void hpc_proc_unlock(void);
+/* Unlock only (the points writer itself). */
+void hpc_proc_unlock_quiet(void);
 /* Fork child: the lock may have been held by a thread that the child does not have. */
 void hpc_proc_lock_reset(void);
 

@@ -99,7 +99,7 @@ void hpc_proc_lock_reset(void)
     proc_lock_held = 0;
 }
 
-void hpc_proc_unlock(void)
+void hpc_proc_unlock_quiet(void)
 {
     int held = proc_lock_held;
     if (!held)
@@ -108,6 +108,18 @@ void hpc_proc_unlock(void)
     __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
     if (held == 1)
         syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
+}
+
+/* A sample point that came due, or a -l / -y point queued, while the lock was held was
+ * left to its holder (periodic.c): write it now. */
+void hpc_proc_unlock(void)
+{
+    if (!proc_lock_held)
+        return;
+    hpc_proc_unlock_quiet();
+    uint64_t now = hpc_now_ns();
+    if (hpc_points_pending(now))
+        hpc_points_catch_up(now);
 }
 
 /* ------------------------------------------------------------- begin */
@@ -341,6 +353,7 @@ void hpc_process_end(int reason, int status)
 {
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
+    hpc_points_stop();
     if (reason != HPC_END_EXEC)
         hpc_thread_end();
     if (hpc_P.end_hook)
@@ -362,6 +375,7 @@ void hpc_process_end_sigsafe(int sig)
 {
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
+    hpc_points_stop();
     if (hpc_P.end_hook)
         hpc_P.end_hook(1);
     hpc_stream *s = hpc_proc_trylock();

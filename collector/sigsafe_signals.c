@@ -155,6 +155,11 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc)
         errno = saved;
         return;
     }
+    if (hpc_points_is_timer(sig, si)) { /* periodic.c */
+        hpc_points_catch_up(hpc_now_ns());
+        errno = saved;
+        return;
+    }
     if (hpc_control_signal(sig)) { /* -l, -y: control.h */
         errno = saved;
         return;

@@ -106,6 +106,9 @@ void hpc_proc_unlock_quiet(void)
         return;
     proc_lock_held = 0;
     __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+    /* the unlocker then looks for points queued meanwhile (periodic.c); a queuer looks
+     * at the lock after publishing its point: neither load may pass the other's store */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (held == 1)
         syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
 }

@@ -135,18 +135,23 @@ bool hpc_points_pending(uint64_t now)
 
 void hpc_points_catch_up(uint64_t now)
 {
-    if (!hpc_points_pending(now))
-        return;
-    hpc_stream *s = hpc_proc_trylock_once();
-    if (!s) {
-        /* the holder writes it as it unlocks; should it never (a thread that died
-         * holding it), the timer tries again */
-        arm_timer(now + grace_ns());
-        return;
-    }
     /* the program's pthread_cancel must not end this thread with the lock held */
     hpc_nocancel cancel = hpc_nocancel_begin();
-    if (!hpc_P.ended) { /* not between an exec's end point and the exec */
+    /* A -l / -y point queued by a thread that found the lock held just before we let
+     * it go is ours to write: look again after unlocking (a few rounds at most; later
+     * ones find the lock free themselves). */
+    for (int round = 0; round < 4 && hpc_points_pending(now); round++) {
+        hpc_stream *s = hpc_proc_trylock_once();
+        if (!s) {
+            /* the holder writes it as it unlocks; should it never (a thread that died
+             * holding it), the timer tries again */
+            arm_timer(now + grace_ns());
+            break;
+        }
+        if (hpc_P.ended) { /* between an exec's end point and the exec */
+            hpc_proc_unlock_quiet();
+            break;
+        }
         hpc_control_drain_locked(s);
         uint64_t due = __atomic_load_n(&next_due, __ATOMIC_ACQUIRE);
         now = hpc_now_ns(); /* the lock may have waited */
@@ -157,7 +162,8 @@ void hpc_points_catch_up(uint64_t now)
             __atomic_store_n(&next_due, due, __ATOMIC_RELEASE);
             arm_timer(due + grace_ns());
         }
+        hpc_proc_unlock_quiet();
+        now = hpc_now_ns();
     }
-    hpc_proc_unlock_quiet();
     hpc_nocancel_end(cancel);
 }

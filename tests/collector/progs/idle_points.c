@@ -80,7 +80,8 @@ static pid_t child_after(int64_t ns, int fd)
 static const char *rc_str(int rc, int err)
 {
     static char buf[64];
-    snprintf(buf, sizeof buf, "rc %d%s%s", rc, rc < 0 ? " " : "", rc < 0 ? strerrorname_np(err) : "");
+    snprintf(buf, sizeof buf, "rc %d%s%s", rc, rc < 0 ? " " : "",
+             rc < 0 ? strerrorname_np(err) : "");
     return buf;
 }
 

@@ -30,8 +30,11 @@ TESTDIR  := $(if $(filter 1,$(SANITIZE)),build/san/tests,build/tests)
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   := -std=gnu11 $(WARN) -O2 -g -fPIC -fvisibility=hidden -D_GNU_SOURCE \
-            -Iexperiment -Icollector -Iinclude $(SANFLAGS)
+            -Iexperiment $(SANFLAGS)
 LDFLAGS  := $(SANFLAGS)
+# Every stage talks through the experiment format, so experiment/ is on every include
+# path; other folders' headers only where a fragment adds them (-Imodel for the analysis
+# tools, -Icollector for the code inside the preloaded library and the launcher).
 
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 CFLAGS   += -DHPC_VERSION=\"$(VERSION)\"
@@ -42,6 +45,9 @@ objs = $(patsubst %.c,$(OBJDIR)/%.o,$(1))
 # The experiment library every stage links (built by experiment/module.mk); defined here
 # because fragments are read alphabetically and use it before experiment/ is read.
 EXP_LIB      := $(OBJDIR)/libhpcexp.a
+# Its writer alone, compiled for the preloaded libraries (collector/module.mk): they link
+# this, never the reader (tests/style/test_exports.sh).
+EXP_WRITER_LIB := $(OBJDIR)/preload/libhpcexp-writer.a
 # The data model hpanalyze and hpmerge share (built by model/module.mk, read after both).
 MODEL_LIB    := $(OBJDIR)/libhpcmodel.a
 

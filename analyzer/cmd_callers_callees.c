@@ -47,19 +47,22 @@ typedef struct cc_block {
     uint64_t self[HPA_MAX_METRICS]; /* the function's own (exclusive) part */
 } cc_block;
 
-static unsigned sort_metric;
-static const hpa_symtab *sort_syms;
+/* How rows are ordered: by the attributed value of metric, descending, then by name. */
+typedef struct row_order {
+    unsigned metric;
+    const hpa_symtab *syms;
+} row_order;
 
-static int cmp_rows(const void *a, const void *b)
+static int cmp_rows(const void *a, const void *b, void *arg)
 {
     const cc_row *x = a, *y = b;
-    if (x->attr[sort_metric] != y->attr[sort_metric])
-        return x->attr[sort_metric] > y->attr[sort_metric] ? -1 : 1;
-    return strcmp(hpa_symtab_func(sort_syms, x->func)->name,
-                  hpa_symtab_func(sort_syms, y->func)->name);
+    const row_order *o = arg;
+    if (x->attr[o->metric] != y->attr[o->metric])
+        return x->attr[o->metric] > y->attr[o->metric] ? -1 : 1;
+    return strcmp(hpa_symtab_func(o->syms, x->func)->name, hpa_symtab_func(o->syms, y->func)->name);
 }
 
-static int make_block(const hpa_callgraph *g, uint32_t f, cc_block *b)
+static int make_block(const hpa_callgraph *g, uint32_t f, const row_order *order, cc_block *b)
 {
     memset(b, 0, sizeof(*b));
     b->func = f;
@@ -76,8 +79,8 @@ static int make_block(const hpa_callgraph *g, uint32_t f, cc_block *b)
     }
     if (f != HPA_FUNC_TOTAL)
         memcpy(b->self, hpa_cg_excl(g, f), sizeof(uint64_t) * g->nm);
-    qsort(b->callers, b->ncallers, sizeof(cc_row), cmp_rows);
-    qsort(b->callees, b->ncallees, sizeof(cc_row), cmp_rows);
+    qsort_r(b->callers, b->ncallers, sizeof(cc_row), cmp_rows, (void *)order);
+    qsort_r(b->callees, b->ncallees, sizeof(cc_row), cmp_rows, (void *)order);
     return 0;
 }
 
@@ -252,13 +255,12 @@ static int report(hpa_ctx *ctx, int argc, char **argv, const char *cmd)
             ids[n++] = sorted[i];
         free(sorted);
     }
-    sort_metric = k.by_name ? p->metrics.cpu : k.metric;
-    sort_syms = p->syms;
+    row_order order = {.metric = k.by_name ? p->metrics.cpu : k.metric, .syms = p->syms};
     hpa_json j;
     hpa_json_init(&j, ctx->out);
     if (ctx->opts.format == HPA_TEXT) {
         char title[128];
-        hpa_sortkey title_key = {.kind = 'a', .metric = sort_metric};
+        hpa_sortkey title_key = {.kind = 'a', .metric = order.metric};
         hpa_sortkey_title(&p->metrics, &title_key, title, sizeof(title));
         fprintf(ctx->out, "Callers and callees sorted by metric: Attributed%s\n",
                 strchr(title, ' '));
@@ -277,7 +279,7 @@ static int report(hpa_ctx *ctx, int argc, char **argv, const char *cmd)
     int rc = HPA_EXIT_OK;
     for (size_t i = 0; i < n; i++) {
         cc_block b;
-        if (make_block(g, ids[i], &b)) {
+        if (make_block(g, ids[i], &order, &b)) {
             free_block(&b);
             rc = HPA_EXIT_DATA;
             break;

@@ -40,13 +40,12 @@ static const uint64_t *excl(const hpa_calltree *t, uint32_t n)
     return t->excl + (size_t)n * t->nm;
 }
 
-static const hpa_calltree *cmp_tree;
-static unsigned cmp_metric;
-
-static int cmp_children(const void *a, const void *b)
+/* Children by their inclusive value of the report's metric, descending, then by node. */
+static int cmp_children(const void *a, const void *b, void *arg)
 {
+    const tree_out *o = arg;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint64_t vx = incl(cmp_tree, x)[cmp_metric], vy = incl(cmp_tree, y)[cmp_metric];
+    uint64_t vx = incl(o->t, x)[o->metric], vy = incl(o->t, y)[o->metric];
     if (vx != vy)
         return vx > vy ? -1 : 1;
     return (x > y) - (x < y);
@@ -68,9 +67,7 @@ static uint32_t *children(const tree_out *o, uint32_t n, size_t *cnt)
     size_t i = 0;
     for (uint32_t c = o->t->nodes[n].first_child; c; c = o->t->nodes[c].next_sibling)
         v[i++] = c;
-    cmp_tree = o->t;
-    cmp_metric = o->metric;
-    qsort(v, *cnt, sizeof(*v), cmp_children);
+    qsort_r(v, *cnt, sizeof(*v), cmp_children, (void *)o);
     return v;
 }
 

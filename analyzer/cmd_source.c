@@ -38,12 +38,12 @@ typedef struct annotated {
     uint32_t nmarks;
 } annotated;
 
-static const annotated *mark_order;
-
-static int by_first_line(const void *a, const void *b)
+/* Functions by their first line in the file (arg: the annotated file), then by id. */
+static int by_first_line(const void *a, const void *b, void *arg)
 {
+    const annotated *A = arg;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t lx = mark_order->first_of[x], ly = mark_order->first_of[y];
+    uint32_t lx = A->first_of[x], ly = A->first_of[y];
     return lx != ly ? (lx > ly) - (lx < ly) : (x > y) - (x < y);
 }
 
@@ -111,8 +111,7 @@ static int annotate(annotated *A, const hpa_profile *p, const hpa_callgraph *g)
     for (uint32_t fn = 0; fn < g->nfuncs; fn++)
         if (A->first_of[fn])
             A->marks[A->nmarks++] = fn;
-    mark_order = A;
-    qsort(A->marks, A->nmarks, sizeof(*A->marks), by_first_line);
+    qsort_r(A->marks, A->nmarks, sizeof(*A->marks), by_first_line, A);
     return 0;
 }
 

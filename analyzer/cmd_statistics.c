@@ -14,7 +14,7 @@
  *      OS CPU, user+system (sec.): 2.010   (user 2.006, system 0.004; from proc_end)
  *                   Difference (sec.): -0.007 (-0.35%)
  *
- * Counts come from the stream headers' live statistics (enum hpc_stat, summed over the
+ * Counts come from the stream headers' live statistics (experiment/stats.def, summed over the
  * process's streams) and from reading the thread streams (samples read, damaged and
  * unknown records). Filters do not apply here: this is what was recorded.
  */
@@ -23,30 +23,6 @@
 
 #include "procinfo.h"
 #include "report_util.h"
-
-/* Text labels of the statistics slots; JSON keys are the library's hpc_stat_name(). */
-static const struct {
-    const char *label;
-} stat_names[HPC_STAT_COUNT_] = {
-    [HPC_STAT_SAMPLES] = {"Samples recorded"},
-    [HPC_STAT_COUNTER_SAMPLES] = {"Counter samples recorded"},
-    [HPC_STAT_DROPPED_LIMIT] = {"Dropped: size limit (-L)"},
-    [HPC_STAT_DROPPED_IO] = {"Dropped: file could not grow"},
-    [HPC_STAT_BLOCKED] = {"Blocked (weight kept)"},
-    [HPC_STAT_PAUSED] = {"While paused or outside -t"},
-    [HPC_STAT_UNWIND_FAULTS] = {"Unwind faults (leaf kept)"},
-    [HPC_STAT_UNWIND_ERRORS] = {"Unwind errors"},
-    [HPC_STAT_UNWIND_TRUNCATED] = {"Stacks truncated (too deep)"},
-    [HPC_STAT_CCT_FULL] = {"Stacks cut: call tree full"},
-    [HPC_STAT_FOREIGN_SIGNALS] = {"Foreign signals forwarded"},
-    [HPC_STAT_RECORDS] = {"Records written"},
-    [HPC_STAT_BYTES] = {"Bytes written"},
-    [HPC_STAT_REMAPS] = {"Chunk changes"},
-    [HPC_STAT_TORN] = {"Torn records"},
-    [HPC_STAT_EVENTS_DROPPED] = {"Trace events dropped"},
-    [HPC_STAT_UNWIND_SKIPPED] = {"Stacks not unwound (dlopen, fork, loader busy)"},
-    [HPC_STAT_POINTS_DROPPED] = {"Sample points dropped (queue full)"},
-};
 
 static const char *stat_key(unsigned i, char *buf, size_t cap)
 {
@@ -102,7 +78,7 @@ static void text_process(FILE *f, const hpa_profile *prof, const hpa_process *pr
     ROW(f, "Clock samples read", "%" PRIu64, s.samples_read);
     ROW(f, "Counter samples read", "%" PRIu64, s.counter_samples_read);
     for (unsigned i = 0; i < HPC_STAT_COUNT_; i++)
-        ROW(f, stat_names[i].label, "%" PRIu64, p->stats[i]);
+        ROW(f, hpc_stat_label(i), "%" PRIu64, p->stats[i]);
     for (unsigned i = HPC_STAT_COUNT_; i < HPC_NSTATS; i++)
         if (p->stats[i])
             fprintf(f, "%30s slot %2u: %" PRIu64 "\n", "Statistics", i, p->stats[i]);

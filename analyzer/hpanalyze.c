@@ -352,9 +352,11 @@ static int run_interactive(hpa_ctx *ctx)
 
 static int open_experiments(hpa_ctx *ctx, char **exps, int nexp)
 {
+    unsigned reported = ctx->diag->errors;
     int rc = hpa_profile_open(&ctx->prof, exps, (unsigned)nexp, ctx->diag);
     if (rc < 0) {
-        fprintf(stderr, "hpanalyze: cannot read the experiment: %s\n", hpc_strerror(rc));
+        if (ctx->diag->errors == reported) /* hpc_exp_open's failures say why themselves */
+            fprintf(stderr, "hpanalyze: cannot read the experiment: %s\n", hpc_strerror(rc));
         return HPA_EXIT_DATA;
     }
     for (unsigned i = 0; i < ctx->prof->nexps; i++)

@@ -76,10 +76,8 @@ int main(int argc, char **argv)
     hpc_diag diag = {.prog = "hpcollect-archive", .quiet = quiet};
     hpc_exp *e;
     int rc = hpc_exp_open(&e, path, &diag);
-    if (rc < 0) {
-        fprintf(stderr, "hpcollect-archive: %s: %s\n", path, hpc_strerror(rc));
-        return 1;
-    }
+    if (rc < 0)
+        return 1; /* reported by hpc_exp_open */
     if (mode < 0)
         mode = e->nprocs && e->procs[0].settings.archive ? (int)e->procs[0].settings.archive
                                                          : HPC_ARCHIVE_OBJECTS;

@@ -1,23 +1,14 @@
-# collector/ - bin/hpcollect (the launcher, collector/launcher/) and lib/libhpcollect.so
-# (the sampling engine preloaded into the program, collector/*.c).
+# collector/ - lib/libhpcollect.so, the sampling engine preloaded into the program
+# (collector/*.c). The launcher bin/hpcollect is launcher/ (launcher/module.mk).
 #
 # Other stages that live inside the preloaded library (ompt/) add their objects with
 #     $(LIBHPCOLLECT): $(call preload_objs,ompt/foo.c ...)
 # and libraries with LIBHPCOLLECT_LDLIBS += ... ; objects are compiled with
 # PRELOAD_CFLAGS (see below) into $(OBJDIR)/preload/.
 
-HPCOLLECT_BIN := $(BINDIR)/hpcollect
 LIBHPCOLLECT  := $(LIBDIR)/libhpcollect.so
 
-# experiment/module.mk is read after this file: name its outputs directly.
-COLLECTOR_EXP_SRCS := $(wildcard experiment/*.c)
-
-LAUNCHER_SRCS  := $(wildcard collector/launcher/*.c)
 COLLECTOR_SRCS := $(wildcard collector/*.c)
-
-$(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpfm
 
 # The preloaded library runs inside other people's programs. Under SANITIZE=1 it gets
 # UBSan only: ASan would have to come first in the LD_PRELOAD of every profiled program,
@@ -25,7 +16,8 @@ $(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
 # handling and stack bookkeeping collide with the collector's signal interposition and
 # its siglongjmp out of unwinding faults: the program would no longer behave as it does
 # without us. UBSan's runtime needs no such place, so it is a plain dependency. The
-# experiment writer is compiled again with these flags for the same reason.
+# experiment writer is compiled again with these flags for the same reason
+# ($(EXP_WRITER_LIB), experiment/module.mk).
 PRELOAD_CFLAGS := $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) \
                   $(if $(filter 1,$(SANITIZE)),-fsanitize=undefined -fno-sanitize-recover=undefined)
 PRELOAD_LDFLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=undefined)
@@ -46,13 +38,12 @@ $(OBJDIR)/preload/%.o: %.c
 LIBHPCOLLECT_LDLIBS = -Wl,--no-as-needed -lgcc_s -Wl,--as-needed \
                       -lunwind -lunwind-x86_64 -ldl -lpthread -lrt
 
-$(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS) $(COLLECTOR_EXP_SRCS))
+$(LIBHPCOLLECT): $(call preload_objs,$(COLLECTOR_SRCS)) $(EXP_WRITER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(PRELOAD_LDFLAGS) -Wl,-z,defs -Wl,--as-needed -o $@ $(filter %.o,$^) \
-	    $(LIBHPCOLLECT_LDLIBS)
+	    $(EXP_WRITER_LIB) $(LIBHPCOLLECT_LDLIBS)
 
-ALL_TARGETS += $(HPCOLLECT_BIN) $(LIBHPCOLLECT)
-INSTALL_BIN += $(HPCOLLECT_BIN)
+ALL_TARGETS += $(LIBHPCOLLECT)
 INSTALL_LIB += $(LIBHPCOLLECT)
 # tests/collector/ ground-truth programs with special needs:
 #

@@ -3,7 +3,8 @@
  *
  * The reader's source line (file:line of the HPC_CORRUPT that found the damage, as
  * SQLite's SQLITE_CORRUPT_BKPT records it) goes to the callback, and to stderr as a
- * trailing "[reader.c:123]" so a bug report points at the check that fired.
+ * trailing "[reader.c:123]" so a bug report points at the check that fired. An error in
+ * what the user gave (no such experiment) has no source line: it is not damage.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,8 +28,6 @@ void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file, uint6
     va_end(ap);
     if (!file)
         file = "?";
-    if (!src_file)
-        src_file = "?";
 
     if (d) {
         if (sev == HPC_ERROR)
@@ -44,10 +43,12 @@ void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file, uint6
     }
     const char *prog = d && d->prog ? d->prog : "hpcollect";
     const char *level = sev == HPC_ERROR ? "error: " : "";
+    char where[64] = "";
+    if (src_file)
+        snprintf(where, sizeof where, " [%s:%d]", base_name(src_file), src_line);
     if (offset == HPC_NO_OFFSET)
-        fprintf(stderr, "%s: %s%s: %s [%s:%d]\n", prog, level, file, msg, base_name(src_file),
-                src_line);
+        fprintf(stderr, "%s: %s%s: %s%s\n", prog, level, file, msg, where);
     else
-        fprintf(stderr, "%s: %s%s: offset %llu: %s [%s:%d]\n", prog, level, file,
-                (unsigned long long)offset, msg, base_name(src_file), src_line);
+        fprintf(stderr, "%s: %s%s: offset %llu: %s%s\n", prog, level, file,
+                (unsigned long long)offset, msg, where);
 }

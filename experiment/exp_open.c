@@ -20,6 +20,10 @@
 
 #define DIAG(d, sev, file, ...)                                                                    \
     hpc_diag_report((d), (sev), (file), HPC_NO_OFFSET, __FILE__, __LINE__, __VA_ARGS__)
+/* What the user named is no experiment at all: an error about their input, not damage our
+ * reader found, so the message carries no source line of ours. */
+#define NOT_AN_EXP(d, file, ...)                                                                   \
+    hpc_diag_report((d), HPC_ERROR, (file), HPC_NO_OFFSET, NULL, 0, __VA_ARGS__)
 
 /* hpc_exp and the memory its job record points into. */
 typedef struct exp_impl {
@@ -441,16 +445,17 @@ int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
     errno = 0;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
         if (errno == ENOENT || errno == ENOTDIR)
-            DIAG(d, HPC_ERROR, path, "no such experiment directory");
+            NOT_AN_EXP(d, path, "no such experiment directory");
         else if (errno)
-            DIAG(d, HPC_ERROR, path, "cannot open: %s", strerror(errno));
+            NOT_AN_EXP(d, path, "cannot open: %s", strerror(errno));
         else
-            DIAG(d, HPC_ERROR, path, "not an experiment: experiments are directories");
+            NOT_AN_EXP(d, path, "not an experiment: experiments are directories");
         return HPC_E_NOTFOUND;
     }
     exp_impl *x = calloc(1, sizeof *x);
     if (!x || !(x->pub.path = strdup(path))) {
         free(x);
+        NOT_AN_EXP(d, path, "%s", hpc_strerror(HPC_E_NOMEM));
         return HPC_E_NOMEM;
     }
     hpc_exp *e = &x->pub;
@@ -475,11 +480,13 @@ int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
     }
     if (err == 0 && e->nprocs == 0 && !e->has_job) {
         if (!seen)
-            DIAG(d, HPC_ERROR, path, "not an experiment (no %s or %s/%s)", HPC_JOB_FILE, "*",
-                 HPC_PROCESS_FILE);
+            NOT_AN_EXP(d, path, "not an experiment (no %s or %s/%s)", HPC_JOB_FILE, "*",
+                       HPC_PROCESS_FILE);
         else
             DIAG(d, HPC_ERROR, path, "no usable process in this experiment");
         err = seen ? HPC_E_FORMAT : HPC_E_NOTFOUND;
+    } else if (err < 0) {
+        DIAG(d, HPC_ERROR, path, "%s", hpc_strerror(err));
     }
     if (err < 0) {
         hpc_exp_close(e);

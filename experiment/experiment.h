@@ -133,27 +133,13 @@ enum hpc_stream_kind {
     HPC_STREAM_LAUNCHER = 4
 };
 
-/* Live statistics in each stream header. Every way a sample can be lost has a slot. */
+/* Live statistics in each stream header (stats.def: slot, key, label). Every way a sample
+ * can be lost has a slot. */
 enum hpc_stat {
-    HPC_STAT_SAMPLES = 0,      /* clock samples recorded */
-    HPC_STAT_COUNTER_SAMPLES,  /* counter samples recorded */
-    HPC_STAT_DROPPED_LIMIT,    /* samples not recorded: size limit reached */
-    HPC_STAT_DROPPED_IO,       /* samples not recorded: file could not grow */
-    HPC_STAT_BLOCKED,          /* signal came while the thread was writing; weight kept */
-    HPC_STAT_PAUSED,           /* samples while paused or outside -t */
-    HPC_STAT_UNWIND_FAULTS,    /* unwinding faulted, recovered; leaf-only stack kept */
-    HPC_STAT_UNWIND_ERRORS,    /* libunwind stopped early with an error */
-    HPC_STAT_UNWIND_TRUNCATED, /* stack deeper than the maximum depth */
-    HPC_STAT_CCT_FULL,         /* calling-context tree full; stack cut */
-    HPC_STAT_FOREIGN_SIGNALS,  /* deliveries of our signal that were not ours: forwarded */
-    HPC_STAT_RECORDS,          /* records written */
-    HPC_STAT_BYTES,            /* bytes written */
-    HPC_STAT_REMAPS,           /* chunk changes */
-    HPC_STAT_TORN,             /* (reader only) torn records skipped */
-    HPC_STAT_EVENTS_DROPPED,   /* trace events (MPI/OMP) not recorded: limit or error */
-    HPC_STAT_UNWIND_SKIPPED,   /* stack cut short: dlopen, fork, loader lock busy (dl_guard.c) */
-    HPC_STAT_POINTS_DROPPED,   /* -l/-y sample points not recorded: their queue was full */
-    HPC_STAT_COUNT_            /* keep last */
+#define HPC_STAT(id, key, label) HPC_STAT_##id,
+#include "stats.def"
+#undef HPC_STAT
+    HPC_STAT_COUNT_ /* keep last */
 };
 _Static_assert(HPC_STAT_COUNT_ <= HPC_NSTATS, "too many stats slots");
 
@@ -531,9 +517,12 @@ HPC_API void hpc_stream_unlock(hpc_stream *s);
 #include "schema.def"
 #undef HPC_RECORD
 
-/* Name of a statistic for reports and JSON keys: "samples", "dropped_limit", ...;
- * NULL for a slot without a name. */
+/* Name of a statistic for JSON keys and dumps: "samples", "dropped_limit", ...;
+ * NULL for a slot without a name (stats.def). */
 HPC_API const char *hpc_stat_name(unsigned stat);
+/* Its label for text reports: "Samples recorded", "Dropped: size limit (-L)", ...; NULL for
+ * a slot without a name. */
+HPC_API const char *hpc_stat_label(unsigned stat);
 
 /*
  * Paths without stdio, for code that runs in a signal handler or a fork child.
@@ -572,7 +561,9 @@ typedef struct hpc_diag {
  * then "FILE: what is wrong". */
 #define HPC_NO_OFFSET UINT64_MAX
 
-/* Report a problem at file:offset (printf-style message). */
+/* Report a problem at file:offset (printf-style message). src_file:src_line is the check
+ * of ours that found damage (HPC_CORRUPT); NULL for an error in what the user gave (no
+ * such experiment), which stderr then shows without a source line. */
 HPC_API void hpc_diag_report(hpc_diag *d, enum hpc_severity sev, const char *file, uint64_t offset,
                              const char *src_file, int src_line, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
@@ -682,7 +673,8 @@ typedef struct hpc_exp {
  * Open a job experiment directory (or a single sub-experiment directory, which is then
  * the only process). Damage is reported to d; processes that cannot be read at all are
  * reported and left out. Returns 0 and *out, or a negative hpc_err when nothing usable
- * is there (HPC_E_NOTFOUND: no such directory / not an experiment).
+ * is there (HPC_E_NOTFOUND: no such directory / not an experiment), after reporting why
+ * to d as an HPC_ERROR: callers need not print it again.
  */
 HPC_API int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d);
 HPC_API void hpc_exp_close(hpc_exp *e);

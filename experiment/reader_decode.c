@@ -229,3 +229,19 @@ int reader_skip_fields(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb)
     struct fail fail;
     return decode_by_desc(d, raw, tb, NULL, &fail);
 }
+
+/* Packed varint arrays of BYTES fields (varints.c writes them). */
+long hpc_varints_decode(hpc_str b, uint64_t *v, size_t max)
+{
+    if (!b.p)
+        return b.n ? -1 : 0;
+    const uint8_t *p = (const uint8_t *)b.p, *end = p + b.n;
+    size_t count = 0;
+    while (p < end && count < max) {
+        p = hpc_varint_get(p, end, &v[count]);
+        if (!p)
+            return -1;
+        count++;
+    }
+    return (long)count;
+}

@@ -1,5 +1,6 @@
 /*
- * varints.c - packed varint arrays for BYTES fields (mpi_comm.members and .remote).
+ * varints.c - packed varint arrays for BYTES fields (mpi_comm.members and .remote): the
+ * writer's half (the reader decodes them in reader_decode.c). Signal-safe.
  */
 #include "codec.h"
 #include "experiment.h"
@@ -15,19 +16,4 @@ int hpc_varints_encode(uint8_t *buf, size_t cap, const uint64_t *v, size_t n)
         used += len;
     }
     return (int)used;
-}
-
-long hpc_varints_decode(hpc_str b, uint64_t *v, size_t max)
-{
-    if (!b.p)
-        return b.n ? -1 : 0;
-    const uint8_t *p = (const uint8_t *)b.p, *end = p + b.n;
-    size_t count = 0;
-    while (p < end && count < max) {
-        p = hpc_varint_get(p, end, &v[count]);
-        if (!p)
-            return -1;
-        count++;
-    }
-    return (long)count;
 }

@@ -301,13 +301,8 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     job->path = mg_xstrdup(path);
     job->diag = diag;
     int rc = hpc_exp_open(&job->exp, path, diag);
-    if (rc < 0) {
-        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path,
-                rc == HPC_E_NOTFOUND ? "no such experiment (expected a directory made by "
-                                       "hpcollect, e.g. prog.1.hpc)"
-                                     : hpc_strerror(rc));
-        return rc;
-    }
+    if (rc < 0)
+        return rc; /* reported by hpc_exp_open */
     hpc_exp *e = job->exp;
     if (e->nprocs == 0) { /* placeholders only would make an empty trace look merged */
         fprintf(stderr,

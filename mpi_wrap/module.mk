@@ -7,7 +7,7 @@
 #
 # The library is preloaded into the program like libhpcollect.so, so it is built the
 # same way (collector/module.mk): PRELOAD_CFLAGS (UBSan only under SANITIZE=1) and the
-# experiment writer compiled with those flags.
+# experiment writer compiled with those flags ($(EXP_WRITER_LIB)).
 
 MPICC       ?= mpicc
 MPI_CFLAGS  := $(shell $(MPICC) --showme:compile 2>/dev/null)
@@ -22,12 +22,12 @@ MPIW_PROTOS := $(sort $(wildcard mpi_wrap/protos/*.txt))
 MPIW_DECLS  := $(MPIW_GEN)/mpi_decls.i
 MPIW_GENSRC := $(MPIW_GEN)/mpiw_fns.c $(MPIW_GEN)/wrappers_c.c $(MPIW_GEN)/wrappers_f.c
 MPIW_SRCOBJ := $(call preload_objs,$(wildcard mpi_wrap/*.c))
-MPIW_OBJS   := $(MPIW_SRCOBJ) $(MPIW_GENSRC:.c=.o) $(call preload_objs,$(COLLECTOR_EXP_SRCS))
+MPIW_OBJS   := $(MPIW_SRCOBJ) $(MPIW_GENSRC:.c=.o)
 
 # Open MPI hides the MPI-1 functions MPI-3 removed (MPI_Address ...) unless asked; the
 # library still has them and the reference lists them, so they are wrapped too. Calling
 # the deprecated ones through PMPI is what a wrapper must do: no warning for that.
-MPIW_CFLAGS := $(MPI_CFLAGS) -Impi_wrap -I$(MPIW_GEN) -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 \
+MPIW_CFLAGS := $(MPI_CFLAGS) -Icollector -Impi_wrap -I$(MPIW_GEN) -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 \
                -Wno-deprecated-declarations
 $(MPIW_SRCOBJ): PRELOAD_CFLAGS += $(MPIW_CFLAGS)
 $(MPIW_SRCOBJ): | $(MPIW_GEN)/mpiw_fns.h
@@ -42,12 +42,12 @@ $(MPIW_GEN)/mpiw_fns.h $(MPIW_GENSRC) &: mpi_wrap/gen_wrappers.py $(MPIW_PROTOS)
 $(MPIW_GEN)/%.o: $(MPIW_GEN)/%.c
 	$(CC) $(PRELOAD_CFLAGS) $(MPIW_CFLAGS) -MMD -MP -c $< -o $@
 
-$(MPIW_LIB): $(MPIW_OBJS)
+$(MPIW_LIB): $(MPIW_OBJS) $(EXP_WRITER_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(PRELOAD_LDFLAGS) -o $@ $(MPIW_OBJS) $(MPI_LDFLAGS) -ldl -lpthread
+	$(CC) -shared $(PRELOAD_LDFLAGS) -o $@ $(MPIW_OBJS) $(EXP_WRITER_LIB) $(MPI_LDFLAGS) -ldl -lpthread
 
 # The launcher preloads the wrappers into programs that need this very MPI library.
-$(OBJDIR)/collector/launcher/mpi_preload.o: CFLAGS += $(if $(MPI_SONAME),-DHPC_MPI_SONAME='"$(MPI_SONAME)"')
+$(OBJDIR)/launcher/mpi_preload.o: CFLAGS += $(if $(MPI_SONAME),-DHPC_MPI_SONAME='"$(MPI_SONAME)"')
 
 ALL_TARGETS += $(MPIW_LIB)
 INSTALL_LIB += $(MPIW_LIB)

@@ -10,10 +10,10 @@ OMPT_INC  := $(patsubst %/omp-tools.h,%,$(firstword $(wildcard /usr/include/omp-
 ifdef LIBHPCOLLECT
 OMPT_OBJS := $(call preload_objs,$(OMPT_SRCS))
 $(LIBHPCOLLECT): $(OMPT_OBJS)
-$(OMPT_OBJS): PRELOAD_CFLAGS += -idirafter $(OMPT_INC)
+$(OMPT_OBJS): PRELOAD_CFLAGS += -Icollector -idirafter $(OMPT_INC)
 else
 OMPT_OBJS := $(call objs,$(OMPT_SRCS))   # until the collector lands: compiled, not linked
-$(OMPT_OBJS): CFLAGS += -idirafter $(OMPT_INC)
+$(OMPT_OBJS): CFLAGS += -Icollector -idirafter $(OMPT_INC)
 ALL_TARGETS += $(OMPT_OBJS)
 endif
 

@@ -42,8 +42,14 @@ expect 0 "no sample point is labelled '1-x-2'" $H --samples 1-x-2 s.hpc function
 expect 2 nosuchscript $H -script nosuchscript s.hpc
 expect 1 "/nonexistent/" $H s.hpc export folded -o /nonexistent/out
 expect 1 missing.hpc $H missing.hpc functions
+# one failure, one line, and no source line of ours: it is the user's input, not damage
+[ "$(wc -l <err.txt)" = 1 ] || fail "missing experiment: $(wc -l <err.txt) lines: $(cat err.txt)"
+grep -q '\.c:[0-9]' err.txt && fail "missing experiment: a source line of ours: $(cat err.txt)"
 echo "not an experiment" >plain.txt
 expect 1 plain.txt $H plain.txt functions
+mkdir -p empty.hpc
+expect 1 "empty.hpc: not an experiment" $H empty.hpc functions
+[ "$(wc -l <err.txt)" = 1 ] || fail "empty directory: $(wc -l <err.txt) lines: $(cat err.txt)"
 mkdir -p garbage.hpc/main
 head -c 3000 /dev/urandom >garbage.hpc/main/process.hpe
 cp garbage.hpc/main/process.hpe garbage.hpc/main/t0.hpe

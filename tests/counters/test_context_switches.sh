@@ -4,8 +4,8 @@
 # that sleeps (unless its timer expired before the thread left the CPU: the program
 # reports its thread's own counts in sleep_often, from RUSAGE_THREAD), so sleep_often()
 # has every voluntary switch the kernel counted there and at most the involuntary ones
-# besides, and the total is what the kernel counted (ru_nvcsw + ru_nivcsw of the run,
-# within 5%). The counter's
+# besides, and the total lies between the kernel's voluntary count of the run (within
+# 5%) and its voluntary + involuntary count. The counter's
 # overflow happens as the thread leaves the CPU; the collector must not let its signal
 # wake the sleeper: the program checks that no sleep came back early.
 source "$HPC_ROOT/tests/lib.sh"
@@ -30,6 +30,10 @@ check(vol <= sleeper <= vol + invol,
       f"sleep_often() has {sleeper} context switches ({vol} voluntary + {invol} involuntary)")
 le = load("cs.hpc").procs["main"].launcher_exit
 kernel = le["nvcsw"] + le["nivcsw"]
-check(abs(total - kernel) <= max(2, 0.05 * kernel), f"total {total} vs the kernel's {kernel} (5%)")
+# Involuntary switches before the collector opens the counter (loading, start-up) or
+# after it closes it (exit) are the kernel's but not countable: under load they were 14
+# of 217. So the total lies between the voluntary ones (within 5%) and the kernel's sum.
+check(0.95 * le["nvcsw"] - 2 <= total <= kernel + 2,
+      f"total {total} within [voluntary {le['nvcsw']} - 5%, the kernel's {kernel}]")
 check(sleeper >= 0.95 * le["nvcsw"] - 2, f"sleep_often() has the voluntary ones ({le['nvcsw']})")
 PY

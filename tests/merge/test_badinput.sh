@@ -21,7 +21,10 @@ expect_exit 1 "nothere.hpc: no such experiment directory" "$HPMERGE" nothere.hpc
 echo hello >plain.txt
 expect_exit 1 "plain.txt: not a directory" "$HPMERGE" plain.txt
 mkdir empty.hpc
-expect_exit 1 "empty.hpc" "$HPMERGE" empty.hpc
+expect_exit 1 "empty.hpc: not an experiment" "$HPMERGE" empty.hpc
+[ "$(wc -l <err.txt)" = 1 ] || fail "empty directory: one failure, $(wc -l <err.txt) lines: $(cat err.txt)"
+expect_exit 1 "empty.hpc: not an experiment" "$HPC_BIN/hpcollect-archive" empty.hpc
+[ "$(wc -l <err.txt)" = 1 ] || fail "archive, empty directory: $(wc -l <err.txt) lines: $(cat err.txt)"
 mkdir junk.hpc junk.hpc/rank0 && head -c 5000 /dev/urandom >junk.hpc/job.hpe &&
     head -c 5000 /dev/urandom >junk.hpc/rank0/process.hpe && head -c 300 /dev/urandom >junk.hpc/rank0/t0.hpe
 rc=0; "$HPMERGE" -q junk.hpc 2>junk.err || rc=$?

@@ -1,5 +1,5 @@
 /*
- * options.c - the table of hpcollect's options (as DESIGN.md lists them, following
+ * options.c - the table of hpcollect's options (as docs/DESIGN.md lists them, following
  * Oracle collect where one exists) and their value parsers.
  *
  * Every value is checked completely before anything runs: a bad option or value names

@@ -32,8 +32,10 @@
  * the ranks' times over their mean, among the ranks that made the call (0 for one rank).
  * Call sites are the calling function and source line, unified across ranks.
  *
- * `mpi [ranks|calls|sites|sizes|collectives]`: CSV prints one table (default ranks),
- * text prints the one named (default all), JSON always prints all. CSV columns and JSON
+ * `mpi [ranks|calls|sites|sizes|collectives]...`: text prints the tables named (default
+ * all), CSV the tables named (default ranks), each with its header line and a blank line
+ * between them, JSON always prints all. Every text title says which ranks it covers
+ * ("all ranks", or the --ranks list). CSV columns and JSON
  * keys are stable; per rank: rank, app_time_s, mpi_time_s, mpi_pct, mpi_sends,
  * mpi_bytes_sent, mpi_receives, mpi_bytes_received, mpi_other_calls, ...
  */
@@ -86,6 +88,7 @@ typedef struct mpi_model {
     uint64_t coll_calls[32], coll_sent[32], coll_recv[32]; /* by enum hpc_mpi_coll */
     uint64_t hist[NBUCKETS];
     mpi_sum total;
+    char scope[512]; /* "all ranks", or the --ranks list the report is limited to */
 } mpi_model;
 
 /* One call being read: its record and the details that followed it. */
@@ -112,6 +115,25 @@ static const char *const coll_names[] = {
 };
 
 /* ---------------------------------------------------------------- model */
+
+/* "all ranks", or "ranks 0,2-3" under --ranks: what every table title says it covers. */
+static void scope_text(const hpa_filter *flt, char *buf, size_t cap)
+{
+    const hpa_ranges *r = &flt->ranks;
+    if (!r->n) {
+        snprintf(buf, cap, "all ranks");
+        return;
+    }
+    size_t n =
+        (size_t)snprintf(buf, cap, "rank%s ", r->n == 1 && r->r[0].lo == r->r[0].hi ? "" : "s");
+    for (unsigned i = 0; i < r->n && n < cap; i++) {
+        if (r->r[i].lo == r->r[i].hi)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? "," : "", (long long)r->r[i].lo);
+        else
+            n += (size_t)snprintf(buf + n, cap - n, "%s%lld-%lld", i ? "," : "",
+                                  (long long)r->r[i].lo, (long long)r->r[i].hi);
+    }
+}
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
@@ -435,7 +457,10 @@ static void site_location(const mpi_model *m, const call_row *r, char *buf, size
 static void text_ranks(const mpi_model *m, FILE *f)
 {
     char end[512];
-    fprintf(f, "MPI time per rank\n\n");
+    fprintf(f,
+            "MPI time per rank (%s; Sends, Receives and their bytes: point-to-point messages, "
+            "collectives below; Other: calls that neither send nor receive)\n\n",
+            m->scope);
     fprintf(f, "%5s %11s %11s %7s %8s %12s %8s %12s %8s  %s\n", "Rank", "AppTime(s)", "MPITime(s)",
             "MPI%", "Sends", "Bytes sent", "Receives", "Bytes recv", "Other", "End");
     for (size_t i = 0; i < m->nranks; i++) {
@@ -475,12 +500,15 @@ static size_t limit_rows(const hpa_ctx *ctx, size_t n)
 static void text_calls(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
 {
     uint64_t app = total_app_ns(m), mpi = m->total.time_ns;
-    fprintf(f, "Aggregate time by call (all ranks; MPI_Init and MPI_Finalize left out)\n\n");
-    fprintf(f, "%-24s %9s %11s %7s %7s %6s %11s %11s %11s\n", "Call", "Calls", "Time(s)", "App%",
-            "MPI%", "COV", "Mean(us)", "Min(us)", "Max(us)");
+    fprintf(f,
+            "Aggregate time by call (%s; MPI_Init and MPI_Finalize left out; COV: of the "
+            "ranks' times in the call; Call mean/min/max: the time of one call)\n\n",
+            m->scope);
+    fprintf(f, "%-24s %9s %11s %7s %7s %6s %13s %13s %13s\n", "Call", "Calls", "Time(s)", "App%",
+            "MPI%", "COV", "Call mean(us)", "Call min(us)", "Call max(us)");
     for (size_t i = 0; i < limit_rows(ctx, m->fns.n); i++) {
         const call_row *r = &m->fns.v[i];
-        fprintf(f, "%-24s %9" PRIu64 " %11.6f %7.2f %7.2f %6.2f %11.3f %11.3f %11.3f\n",
+        fprintf(f, "%-24s %9" PRIu64 " %11.6f %7.2f %7.2f %6.2f %13.3f %13.3f %13.3f\n",
                 m->names[r->fn], r->s.calls, secs(r->s.time_ns), pct(r->s.time_ns, app),
                 pct(r->s.time_ns, mpi), r->cov,
                 r->s.calls ? usecs(r->s.time_ns) / (double)r->s.calls : 0, usecs(r->s.min_ns),
@@ -492,13 +520,13 @@ static void text_sites(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
 {
     char where[1024];
     uint64_t app = total_app_ns(m), mpi = m->total.time_ns;
-    fprintf(f, "Aggregate time by call site (all ranks)\n\n");
-    fprintf(f, "%5s %-22s %9s %11s %7s %7s %6s %11s  %s\n", "Site", "Call", "Calls", "Time(s)",
-            "App%", "MPI%", "COV", "Max(us)", "Location");
+    fprintf(f, "Aggregate time by call site (%s; Call max: the longest single call)\n\n", m->scope);
+    fprintf(f, "%5s %-22s %9s %11s %7s %7s %6s %13s  %s\n", "Site", "Call", "Calls", "Time(s)",
+            "App%", "MPI%", "COV", "Call max(us)", "Location");
     for (size_t i = 0; i < limit_rows(ctx, m->sites.n); i++) {
         const call_row *r = &m->sites.v[i];
         site_location(m, r, where, sizeof where);
-        fprintf(f, "%5u %-22s %9" PRIu64 " %11.6f %7.2f %7.2f %6.2f %11.3f  %s\n", r->site,
+        fprintf(f, "%5u %-22s %9" PRIu64 " %11.6f %7.2f %7.2f %6.2f %13.3f  %s\n", r->site,
                 m->names[r->fn], r->s.calls, secs(r->s.time_ns), pct(r->s.time_ns, app),
                 pct(r->s.time_ns, mpi), r->cov, usecs(r->s.max_ns), where);
     }
@@ -506,7 +534,8 @@ static void text_sites(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
 
 static void text_sizes(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
 {
-    fprintf(f, "Point-to-point bytes sent by call site (all ranks)\n\n");
+    fprintf(f, "Point-to-point bytes sent by call site (%s; Mean/Min/Max: one message)\n\n",
+            m->scope);
     fprintf(f, "%5s %-22s %9s %14s %12s %12s %12s\n", "Site", "Call", "Sends", "Bytes", "Mean",
             "Min", "Max");
     size_t shown = 0;
@@ -519,7 +548,7 @@ static void text_sizes(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
                 r->site, m->names[r->fn], r->s.sends, r->s.bytes_sent,
                 (double)r->s.bytes_sent / (double)r->s.sends, r->s.msg_min, r->s.msg_max);
     }
-    fprintf(f, "\nPoint-to-point message sizes (sends, all ranks)\n\n%-24s %9s\n", "Bytes",
+    fprintf(f, "\nPoint-to-point message sizes (sends, %s)\n\n%-24s %9s\n", m->scope, "Bytes",
             "Messages");
     for (unsigned b = 0; b < NBUCKETS; b++) {
         if (!m->hist[b])
@@ -536,7 +565,10 @@ static void text_sizes(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
 
 static void text_colls(const mpi_model *m, FILE *f)
 {
-    fprintf(f, "Collectives by operation (all ranks; bytes as each rank's buffers describe)\n\n");
+    fprintf(f,
+            "Collectives by operation (%s; bytes as each rank's buffers describe: sent = its "
+            "send buffer arguments, recv = what its receive buffer gets)\n\n",
+            m->scope);
     fprintf(f, "%-22s %9s %14s %14s\n", "Operation", "Calls", "Bytes sent", "Bytes recv");
     for (unsigned op = 1; op < sizeof coll_names / sizeof coll_names[0]; op++)
         if (m->coll_calls[op])
@@ -767,16 +799,18 @@ static const char *const sections[] = {"ranks", "calls", "sites", "sizes", "coll
 
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
 {
-    int which = -1; /* all */
-    if (argc > 0) {
+    unsigned want = 0; /* bit per section; 0: all */
+    for (int a = 0; a < argc; a++) {
+        int which = -1;
         for (int i = 0; i < 5; i++)
-            if (!strcmp(argv[0], sections[i]))
+            if (!strcmp(argv[a], sections[i]))
                 which = i;
         if (which < 0)
             return hpa_usage_error("mpi",
                                    "unknown table '%s' (ranks, calls, sites, sizes, "
                                    "collectives)",
-                                   argv[0]);
+                                   argv[a]);
+        want |= 1u << which;
     }
     hpa_profile *prof = hpa_ctx_profile(ctx);
     if (!prof)
@@ -788,36 +822,49 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
         model_free(&m);
         return HPA_EXIT_DATA;
     }
+    scope_text(&ctx->opts.filter, m.scope, sizeof m.scope);
     FILE *f = ctx->out;
     if (m.nranks == 0 && ctx->opts.format == HPA_TEXT) {
         fprintf(f, "No MPI data: the program made no MPI calls, or ran with -m off.\n");
     } else if (ctx->opts.format == HPA_JSON) {
         json_report(&m, f);
     } else if (ctx->opts.format == HPA_CSV) {
-        switch (which < 0 ? 0 : which) {
-        case 0:
-            csv_ranks(&m, f);
-            break;
-        case 1:
-            csv_rows(ctx, &m, &m.fns, false, f);
-            break;
-        case 2:
-            csv_rows(ctx, &m, &m.sites, true, f);
-            break;
-        case 3:
-            csv_sizes(&m, f);
-            break;
-        default:
-            csv_colls(&m, f);
+        /* one table (ranks by default); several, each with its header, a blank line
+         * between them */
+        bool first = true;
+        for (int i = 0; i < 5; i++) {
+            if (want ? !(want & 1u << i) : i != 0)
+                continue;
+            if (!first)
+                fputc('\n', f);
+            first = false;
+            switch (i) {
+            case 0:
+                csv_ranks(&m, f);
+                break;
+            case 1:
+                csv_rows(ctx, &m, &m.fns, false, f);
+                break;
+            case 2:
+                csv_rows(ctx, &m, &m.sites, true, f);
+                break;
+            case 3:
+                csv_sizes(&m, f);
+                break;
+            default:
+                csv_colls(&m, f);
+            }
         }
     } else {
         void (*const show[])(const hpa_ctx *, const mpi_model *,
                              FILE *) = {NULL, text_calls, text_sites, text_sizes, NULL};
+        bool first = true;
         for (int i = 0; i < 5; i++) {
-            if (which >= 0 && which != i)
+            if (want && !(want & 1u << i))
                 continue;
-            if (which < 0 && i)
+            if (!first)
                 fputc('\n', f);
+            first = false;
             if (i == 0)
                 text_ranks(&m, f);
             else if (i == 4)

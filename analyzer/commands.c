@@ -33,7 +33,7 @@ static const hpa_command commands[] = {
     {"dump", cmd_dump, 0, 0, "", "every record of every file"},
     {"archive", cmd_archive, 0, 1, "[MODE]",
      "copy load objects (and sources) into the experiment, as hpcollect-archive"},
-    {"mpi", cmd_mpi, 0, 1, "[ranks|calls|sites|sizes|collectives]",
+    {"mpi", cmd_mpi, 0, 5, "[ranks|calls|sites|sizes|collectives]...",
      "MPI time per rank, time and bytes by call and call site, message sizes"},
     {"omp", cmd_omp, 0, 1, "[regions|threads]",
      "OpenMP parallel regions and threads: work, wait by kind, imbalance"},

@@ -24,6 +24,18 @@ enum hpa_metric_source {
     HPA_SRC_CLOCK_TIME = 1,  /* sample_clock: adds cpu_ns */
     HPA_SRC_CLOCK_COUNT = 2, /* sample_clock: adds 1 */
     HPA_SRC_COUNTER = 3,     /* sample_counter of counter `counter`: adds value */
+    HPA_SRC_MPI = 4,         /* mpi_call and its details: adds the number `mpi` says */
+};
+
+/* What an HPA_SRC_MPI metric adds per MPI call (the reference's MPI tracing metrics;
+ * byte and message counts are point-to-point, as there). */
+enum hpa_mpi_what {
+    HPA_MPI_TIME = 0,       /* the call's duration, ns (nested calls: 0, in the outer one) */
+    HPA_MPI_SENDS,          /* point-to-point sends started */
+    HPA_MPI_BYTES_SENT,     /* their bytes */
+    HPA_MPI_RECEIVES,       /* point-to-point receives completed */
+    HPA_MPI_BYTES_RECEIVED, /* their bytes, as received */
+    HPA_MPI_OTHER,          /* 1 for a call that neither sends nor receives */
 };
 
 typedef struct hpa_metric {
@@ -32,6 +44,7 @@ typedef struct hpa_metric {
     const char *unit;  /* text unit line: "sec." or "" (counts) */
     enum hpa_metric_source source;
     unsigned counter;    /* HPA_SRC_COUNTER: the counter's global index */
+    unsigned mpi;        /* HPA_SRC_MPI: enum hpa_mpi_what */
     uint32_t state_mask; /* sample counts if (state & mask) == value */
     uint32_t state_value;
     uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here

@@ -11,6 +11,14 @@
  *   - "mpi_cpu" (alias "mpi"), the CPU time of clock samples taken inside MPI calls
  *     (HPC_STATE_MPI): MPI time as sampled, inclusive in the callers of the MPI calls.
  *     Shown by default when a process called MPI_Init.
+ *   - the reference's MPI tracing metrics, from the traced calls (mpi_call records and
+ *     their details, each on its call's calling context, mpi_call.node): "mpi_time" (MPI
+ *     Time, titled "MPI" as CPU time is "Total CPU"; shown by default with MPI data), "mpi_sends",
+ * "mpi_bytes_sent", "mpi_receives", "mpi_bytes_received" (point-to-point, as the reference counts
+ * them) and "mpi_other" (Other MPI Events: calls that neither send nor receive), selectable with
+ * `metrics`. Every MPI call counts, MPI_Init and MPI_Finalize too (the `mpi` report's MPITime
+ * leaves those out, as mpiP does); a call made from inside another (user operators, callbacks) adds
+ * no time of its own.
  *
  * Per process, counter_def.index maps to these metrics (hpa_process.counter_metric,
  * counter_time_metric, counter_hz); profile.c's loader adds each sample_counter to both.
@@ -91,6 +99,33 @@ static int add_mpi_cpu(hpa_profile *p, bool visible)
     return m == HPC_E_NOMEM ? m : 0;
 }
 
+static int add_mpi_traced(hpa_profile *p, bool visible)
+{
+    static const struct {
+        const char *key, *title, *unit;
+        enum hpa_mpi_what what;
+    } defs[] = {
+        {"mpi_time", "MPI", "sec.", HPA_MPI_TIME}, /* shown as "MPI Time" */
+        {"mpi_sends", "MPI Sends", "", HPA_MPI_SENDS},
+        {"mpi_bytes_sent", "MPI Bytes Sent", "", HPA_MPI_BYTES_SENT},
+        {"mpi_receives", "MPI Receives", "", HPA_MPI_RECEIVES},
+        {"mpi_bytes_received", "MPI Bytes Received", "", HPA_MPI_BYTES_RECEIVED},
+        {"mpi_other", "Other MPI Events", "", HPA_MPI_OTHER},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
+        bool time = defs[i].what == HPA_MPI_TIME;
+        hpa_metric m = {.source = HPA_SRC_MPI,
+                        .mpi = defs[i].what,
+                        .scale = time ? 1e-9 : 1,
+                        .time = time,
+                        .visible = visible && time};
+        int k = find_or_add(p, defs[i].key, defs[i].title, defs[i].unit, m);
+        if (k == HPC_E_NOMEM)
+            return k;
+    }
+    return 0;
+}
+
 int hpa_metrics_from_records(hpa_profile *p)
 {
     bool mpi = false;
@@ -108,5 +143,6 @@ int hpa_metrics_from_records(hpa_profile *p)
         }
         mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
     }
-    return add_mpi_cpu(p, mpi);
+    int rc = add_mpi_cpu(p, mpi);
+    return rc < 0 ? rc : add_mpi_traced(p, mpi);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_stats.h"
 #include "omp_proc.h"
 #include "u64map.h"
 #include "view.h"
@@ -101,6 +102,8 @@ typedef struct loader {
     uint64_t last_key;
     uint32_t last_bucket;
     uint32_t node_cap, bucket_cap;
+    hpa_mpi_call call; /* the MPI call being read (its details follow it) */
+    uint64_t call_node;
     uint64_t *points; /* sample_point times, for the --samples filter */
     size_t npoints;
     bool *keep_period; /* npoints + 1 entries: hpa_filter_period of each period */
@@ -275,6 +278,49 @@ static int add_counter_sample(loader *L, const hpc_rec_sample_counter *s)
     return 0;
 }
 
+/* Keep a traced event (an MPI call) at time t? As a sample would be, but it has no CPU:
+ * a --cpus filter leaves it out. */
+static bool keep_event(const loader *L, uint64_t time, uint32_t state)
+{
+    if (!L->f || !L->f->active)
+        return true;
+    if (L->f->cpus.n)
+        return false;
+    return keep_sample(L, time, 0, state);
+}
+
+/* The MPI call just read is complete: add it to the MPI metrics of its calling context. */
+static int finish_mpi_call(loader *L)
+{
+    hpa_mpi_call *c = &L->call;
+    if (!c->open)
+        return 0;
+    c->open = false;
+    const hpa_metrics *ms = &L->p->metrics;
+    uint32_t state = HPC_STATE_MPI;
+    if (!keep_event(L, c->enter, state))
+        return 0;
+    uint64_t val[] = {
+        [HPA_MPI_TIME] = c->flags & HPC_MPI_CALL_NESTED ? 0 : hpa_mpi_call_ns(c),
+        [HPA_MPI_SENDS] = c->d.sends,
+        [HPA_MPI_BYTES_SENT] = c->d.bytes_sent,
+        [HPA_MPI_RECEIVES] = c->d.recvs,
+        [HPA_MPI_BYTES_RECEIVED] = c->d.bytes_recv,
+        [HPA_MPI_OTHER] = c->d.sends == 0 && c->d.recvs == 0,
+    };
+    uint32_t b = UINT32_MAX;
+    for (unsigned k = 0; k < ms->n; k++) {
+        const hpa_metric *m = &ms->m[k];
+        if (m->source != HPA_SRC_MPI || m->mpi >= sizeof val / sizeof val[0])
+            continue;
+        if (b == UINT32_MAX &&
+            (b = bucket_of(L, checked_node(L, L->call_node), state, 0)) == UINT32_MAX)
+            return HPC_E_NOMEM;
+        L->t->vals[(size_t)b * ms->n + k] += val[m->mpi];
+    }
+    return 0;
+}
+
 static int read_records(loader *L, hpc_reader *r)
 {
     hpa_thread *t = L->t;
@@ -291,6 +337,17 @@ static int read_records(loader *L, hpc_reader *r)
         case HPC_K_sample_counter:
             rc = add_counter_sample(L, &rec.u.sample_counter);
             break;
+        case HPC_K_mpi_call:
+            rc = finish_mpi_call(L);
+            hpa_mpi_call_open(&L->call, 0, &rec.u.mpi_call);
+            L->call_node = rec.u.mpi_call.node;
+            break;
+        case HPC_K_mpi_p2p:
+            hpa_mpi_call_p2p(&L->call, &rec.u.mpi_p2p);
+            break;
+        case HPC_K_mpi_coll:
+            hpa_mpi_call_coll(&L->call, &rec.u.mpi_coll);
+            break;
         case HPC_K_thread_begin:
             t->has_begin = true;
             t->begin = rec.u.thread_begin;
@@ -305,7 +362,7 @@ static int read_records(loader *L, hpc_reader *r)
             break;
         }
     }
-    return rc;
+    return rc ? rc : finish_mpi_call(L);
 }
 
 /* Symbolize the nodes on sampled paths and compute their depths. */

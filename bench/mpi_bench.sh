@@ -12,6 +12,7 @@
 # per MPI call: (traced - plain) / calls per op.
 #
 # usage: bench/mpi_bench.sh PATH/TO/mpi_overhead [ROUNDS]     (make bench-mpi)
+#        MPIRUN=mpiexec.mpich bench/mpi_bench.sh PATH/TO/mpich/mpi_overhead   (MPICH)
 set -eu
 BENCH=$1
 ROUNDS=${2:-7}
@@ -28,7 +29,10 @@ run() {
     m-off) pre=("$BIN/hpcollect" -q -m off -d "$work" -o t.hpc) ;;
     esac
     rm -rf "$work/t.hpc"
-    mpirun --oversubscribe -np "$np" "${pre[@]}" "$BENCH" "$mode" "$n" | awk '{print $3, $4}'
+    case ${MPIRUN:-mpirun} in
+    mpirun) mpirun --oversubscribe -np "$np" "${pre[@]}" "$BENCH" "$mode" "$n" ;;
+    *) "$MPIRUN" -n "$np" "${pre[@]}" "$BENCH" "$mode" "$n" ;;
+    esac | awk '{print $3, $4}'
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }

@@ -80,7 +80,7 @@ __attribute__((noinline)) HPCOLLECT_API uint64_t hpcollect_capture_context(hpc_t
     hpc_thread_priv *t = (hpc_thread_priv *)pub;
     if (!t || !hpc_P.active)
         return 0;
-    int n = hpc_unwind_here(t, skip, t->pcs, HPC_MAX_DEPTH);
+    int n = hpc_unwind_here_slots(t, skip, t->pcs, NULL, HPC_MAX_DEPTH);
     if (n <= 0)
         return 0;
     int err = 0;
@@ -88,6 +88,33 @@ __attribute__((noinline)) HPCOLLECT_API uint64_t hpcollect_capture_context(hpc_t
     if (err == HPC_E_LIMIT)
         hpc_limit_reached();
     return err ? 0 : node;
+}
+
+__attribute__((noinline)) HPCOLLECT_API uint64_t
+hpcollect_capture_context_slots(hpc_thread *pub, int skip, uintptr_t *slots, int max, int *nslots)
+{
+    hpc_thread_priv *t = (hpc_thread_priv *)pub;
+    uintptr_t all[HPC_MAX_DEPTH];
+    *nslots = 0;
+    if (!t || !hpc_P.active)
+        return 0;
+    memset(all, 0, sizeof all);
+    int n = hpc_unwind_here_slots(t, skip, t->pcs, all, HPC_MAX_DEPTH);
+    if (n <= 0)
+        return 0;
+    int err = 0;
+    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    if (err == HPC_E_LIMIT)
+        hpc_limit_reached();
+    if (err)
+        return 0;
+    int k = 0; /* the slots of the frames below the outermost (which returns nowhere) */
+    while (k < n - 1 && k < max && all[k]) {
+        slots[k] = all[k];
+        k++;
+    }
+    *nslots = k;
+    return node;
 }
 
 /* The rank is recorded by the MPI layer's own mpi_init record; the collector keeps it

@@ -132,8 +132,10 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext);
 
 /* sigsafe_unwind.c: leaf-first pcs of the interrupted context; returns the count. */
 int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max);
-/* pcs of the caller of the caller, skipping `skip` more frames. NOT signal-safe. */
-int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max);
+/* pcs of the caller of the caller, skipping `skip` more frames, and where each frame's
+ * return address is stored (slots[i] for frame i, 0 for the last frame and where
+ * unknown; slots may be NULL, else has room for max entries). NOT signal-safe. */
+int hpc_unwind_here_slots(hpc_thread_priv *t, int skip, uint64_t *pcs, uintptr_t *slots, int max);
 
 /* sigsafe_cct.c */
 /* Node id for the stack pcs[0..n) (leaf first), writing cct_node records for new nodes

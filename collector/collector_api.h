@@ -95,6 +95,13 @@ HPCOLLECT_API void hpcollect_sample_point(unsigned reason, const char *label);
  */
 HPCOLLECT_API uint64_t hpcollect_capture_context(hpc_thread *t, int skip);
 
+/* As hpcollect_capture_context; also the stack addresses holding the return addresses of
+ * the captured frames, innermost first (slots[i]: frame i's return address into frame
+ * i+1), at most max of them, their count in *nslots. Reading those words again tells
+ * whether a later call has the same stack (mpi_wrap/context.c). NOT signal-safe. */
+HPCOLLECT_API uint64_t hpcollect_capture_context_slots(hpc_thread *t, int skip, uintptr_t *slots,
+                                                       int max, int *nslots);
+
 /* The MPI layer tells the collector this process's MPI_COMM_WORLD rank and size once
  * MPI_Init returns; the collector records it. NOT signal-safe. */
 HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size);

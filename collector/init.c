@@ -20,6 +20,7 @@
 
 #include "collector.h"
 #include "control.h"
+#include "job_env.h"
 #include "real.h"
 #include "source.h"
 
@@ -142,25 +143,10 @@ static void read_cmdline(void)
     cmdline_len = (uint32_t)total;
 }
 
-static long env_rank(const char *const *names)
-{
-    for (; *names; names++) {
-        const char *v = getenv(*names);
-        char *end;
-        if (v && *v) {
-            long r = strtol(v, &end, 10);
-            if (!*end)
-                return r;
-        }
-    }
-    return -1;
-}
-
 static void write_proc_begin(hpc_stream *s)
 {
-    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                        "SLURM_PROCID", NULL};
-    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", NULL};
+    hpc_job_env je;
+    hpc_job_env_read(&je);
     char host[256] = "", cwd[PATH_MAX] = "", exe[PATH_MAX] = "", os[512] = "";
     struct utsname u;
     gethostname(host, sizeof host - 1);
@@ -178,8 +164,8 @@ static void write_proc_begin(hpc_stream *s)
         .name = hpc_cstr(hpc_P.name),
         .parent = hpc_cstr(hpc_P.parent),
         .descent = (uint64_t)hpc_P.descent,
-        .rank = env_rank(ranks),
-        .world_size = env_rank(sizes),
+        .rank = je.rank,
+        .world_size = je.size,
         .host = hpc_cstr(host),
         .cwd = hpc_cstr(cwd),
         .exe = hpc_cstr(exe),

@@ -36,9 +36,11 @@ static volatile uintptr_t fault_addr = 16;
 
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. A step
  * during which dl_guard.c made libunwind's lookup give way ends the walk: libunwind
- * then guessed the caller from the frame pointer. */
+ * then guessed the caller from the frame pointer. slots (may be NULL): for each frame i,
+ * the stack address that holds its return address into frame i+1 (the caller's stack
+ * pointer after unw_step, minus the return address's 8 bytes). */
 static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int *n, int max,
-                int exact_first)
+                int exact_first, uintptr_t *slots)
 {
     int exact = exact_first;
     for (;;) {
@@ -62,6 +64,9 @@ static int walk(hpc_thread_priv *t, unw_cursor_t *c, uint64_t *pcs, volatile int
             hpc_stat(t, HPC_STAT_UNWIND_ERRORS, 1);
             break;
         }
+        unw_word_t sp = 0;
+        if (slots) /* x86_64: the caller's stack pointer is the CFA, the return address below */
+            slots[*n - 1] = unw_get_reg(c, UNW_REG_SP, &sp) < 0 ? 0 : (uintptr_t)sp - 8;
     }
     return *n;
 }
@@ -100,14 +105,15 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
         pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         return 1;
     }
-    walk(t, &c, pcs, &n, max, 1);
+    walk(t, &c, pcs, &n, max, 1, NULL);
     t->in_unwind = 0;
     return n;
 }
 
 /* Unwind from normal context with the clock signal blocked for real: libunwind's
  * cache lock must not be re-entered by a sample of this thread. */
-__attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint64_t *pcs, int max)
+__attribute__((noinline)) int hpc_unwind_here_slots(hpc_thread_priv *t, int skip, uint64_t *pcs,
+                                                    uintptr_t *slots, int max)
 {
     volatile int n = 0;
     unw_context_t ctx;
@@ -127,11 +133,11 @@ __attribute__((noinline)) int hpc_unwind_here(hpc_thread_priv *t, int skip, uint
     t->in_unwind = 1;
     if (unw_getcontext(&ctx) < 0 || unw_init_local(&c, &ctx) < 0)
         goto out;
-    /* skip this function and its caller (hpcollect_capture_context), then `skip` more */
+    /* skip this function and its caller (hpcollect_capture_context*), then `skip` more */
     for (int i = 0; i < skip + 2; i++)
         if (unw_step(&c) <= 0)
             goto out;
-    walk(t, &c, pcs, &n, max, 0);
+    walk(t, &c, pcs, &n, max, 0, slots);
 out:
     t->in_unwind = 0;
     hpc_user_blocked = user_blocked;

@@ -8,12 +8,12 @@ $(EXP_LIB): $(call objs,$(EXP_SRCS))
 ALL_TARGETS += $(EXP_LIB)
 
 # The writer alone, for the preloaded libraries (collector/, mpi_wrap/): the streams,
-# paths and schema a running program needs, compiled with PRELOAD_CFLAGS
-# (collector/module.mk). The reader (reader*.c, exp_open.c, print.c, diag.c) and the
+# paths and schema a running program needs, and which rank it is (job_env.c), compiled
+# with PRELOAD_CFLAGS (collector/module.mk). The reader (reader*.c, exp_open.c, print.c, diag.c) and the
 # launcher's layout.c stay out of the programs we profile.
 EXP_WRITER_SRCS := experiment/sigsafe_path.c experiment/sigsafe_stream.c \
                    experiment/sigsafe_write.c experiment/schema.c experiment/errors.c \
-                   experiment/varints.c
+                   experiment/varints.c experiment/job_env.c
 $(EXP_WRITER_LIB): $(call preload_objs,$(EXP_WRITER_SRCS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^

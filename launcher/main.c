@@ -24,6 +24,7 @@
 
 #include "environ.h"
 #include "experiment.h"
+#include "job_env.h"
 #include "options.h"
 #include "resolve.h"
 #include "run.h"
@@ -40,51 +41,13 @@ static uint64_t clock_ns(clockid_t id)
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* The launcher's job id: launchers of one MPI job share it and so one experiment. */
-static const char *job_id(char *buf, size_t cap)
-{
-    const char *v;
-    if ((v = getenv("PMIX_NAMESPACE")) && *v)
-        return v;
-    if ((v = getenv("OMPI_MCA_ess_base_jobid")) && *v)
-        return v;
-    if ((v = getenv("SLURM_JOB_ID")) && *v) {
-        const char *step = getenv("SLURM_STEP_ID");
-        snprintf(buf, cap, "%s.%s", v, step ? step : "0");
-        return buf;
-    }
-    return NULL;
-}
-
-static const char *first_env(const char *const *names)
-{
-    for (; *names; names++) {
-        const char *v = getenv(*names);
-        if (v && *v)
-            return v;
-    }
-    return NULL;
-}
-
 /* "rank<R>" under an MPI launcher, else "main". */
-static void founder_name(char *buf, size_t cap)
+static void founder_name(const hpc_job_env *je, char *buf, size_t cap)
 {
-    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                        "SLURM_PROCID", NULL};
-    const char *r = first_env(ranks);
-    char *end;
-    long v = r ? strtol(r, &end, 10) : -1;
-    if (r && !*end && v >= 0)
-        snprintf(buf, cap, "rank%ld", v);
+    if (je->rank >= 0)
+        snprintf(buf, cap, "rank%ld", je->rank);
     else
         snprintf(buf, cap, "main");
-}
-
-static long world_size(void)
-{
-    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", NULL};
-    const char *s = first_env(sizes);
-    return s ? atol(s) : -1;
 }
 
 /* Our lib/ directory: ../lib/hpcollect (installed) or ../lib (build tree). */
@@ -164,7 +127,7 @@ static hpc_str cstr(const char *s)
     return (hpc_str){s, (uint32_t)strlen(s)};
 }
 
-static void write_job_begin(const char *exp, const char *id, char **argv, const hpc_opts *o)
+static void write_job_begin(const char *exp, const hpc_job_env *je, char **argv, const hpc_opts *o)
 {
     char path[PATH_MAX + 16], host[256] = "", cwd[PATH_MAX] = "";
     static char args[32768], comments[HPC_MAX_COMMENTS * 1024];
@@ -181,11 +144,11 @@ static void write_job_begin(const char *exp, const char *id, char **argv, const 
     hpc_rec_job_begin r = {
         .time = clock_ns(CLOCK_MONOTONIC),
         .real_time = clock_ns(CLOCK_REALTIME),
-        .job_id = cstr(id ? id : ""),
+        .job_id = cstr(je->job),
         .host = cstr(host),
         .cwd = cstr(cwd),
         .argv = join_args(argv, args, sizeof args),
-        .world_size = world_size(),
+        .world_size = je->size,
         .version = cstr(HPC_VERSION),
         .comments = join_args((char **)o->comments, comments, sizeof comments),
     };
@@ -327,8 +290,10 @@ int main(int argc, char **argv)
     if (!o.quiet)
         warn_if_static(program);
 
-    char idbuf[256], want[64];
-    const char *id = job_id(idbuf, sizeof idbuf);
+    char want[64];
+    hpc_job_env je;
+    hpc_job_env_read(&je);
+    const char *id = je.job[0] ? je.job : NULL;
     const char *base = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
     unsigned flags = (o.overwrite ? HPC_LAYOUT_OVERWRITE : 0) | (o.dry_run ? HPC_LAYOUT_DRYRUN : 0);
     int created = hpc_layout_job_dir(exp, sizeof exp, o.dir, o.name, base, id, flags);
@@ -339,8 +304,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (created)
-        write_job_begin(exp, id, argv, &o);
-    founder_name(want, sizeof want);
+        write_job_begin(exp, &je, argv, &o);
+    founder_name(&je, want, sizeof want);
     int err = hpc_layout_subexp(sub, sizeof sub, exp, want);
     if (err < 0) {
         fprintf(stderr, "hpcollect: %s/%s: %s\n", exp, want, hpc_strerror(err));

@@ -180,25 +180,28 @@ static bool resolve_needed(const elf_dyn *e, const char *path, const char *name,
     return false;
 }
 
-bool hpc_elf_needs(const char *path, const char *soname_prefix)
+bool hpc_elf_needs_any(const char *path, const char *const *prefixes, char *found, size_t cap)
 {
     char *queue[MAX_OBJECTS];
     size_t nq = 0, next = 0;
-    bool found = false;
+    bool hit = false;
     queue[nq++] = strdup(path);
-    while (next < nq && !found) {
+    while (next < nq && !hit) {
         const char *obj = queue[next++];
         elf_dyn e;
         if (obj == NULL || elf_open(&e, obj) != 0)
             continue;
-        for (size_t i = 0; i < e.ndyn && e.dyn[i].d_tag != DT_NULL && !found; i++) {
+        for (size_t i = 0; i < e.ndyn && e.dyn[i].d_tag != DT_NULL && !hit; i++) {
             if (e.dyn[i].d_tag != DT_NEEDED)
                 continue;
             const char *name = dyn_str(&e, e.dyn[i].d_un.d_val);
             if (name == NULL)
                 continue;
-            if (strncmp(name, soname_prefix, strlen(soname_prefix)) == 0) {
-                found = true;
+            for (const char *const *p = prefixes; *p && !hit; p++)
+                hit = strncmp(name, *p, strlen(*p)) == 0;
+            if (hit) {
+                if (found)
+                    snprintf(found, cap, "%s", name);
                 break;
             }
             char lib[PATH_MAX];
@@ -214,7 +217,13 @@ bool hpc_elf_needs(const char *path, const char *soname_prefix)
     }
     for (size_t k = 0; k < nq; k++)
         free(queue[k]);
-    return found;
+    return hit;
+}
+
+bool hpc_elf_needs(const char *path, const char *soname_prefix)
+{
+    const char *const prefixes[] = {soname_prefix, NULL};
+    return hpc_elf_needs_any(path, prefixes, NULL, 0);
 }
 
 const char *hpc_find_libomp(void)

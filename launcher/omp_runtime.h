@@ -31,6 +31,9 @@ int hpc_rule_omp_runtime(const hpc_launch *l, char *buf, size_t cap);
  * False for non-ELF files (scripts) and static programs.
  */
 bool hpc_elf_needs(const char *path, const char *soname_prefix);
+/* The same for several prefixes (NULL-terminated): the first DT_NEEDED name met that
+ * starts with one of them is copied into found (if not NULL). */
+bool hpc_elf_needs_any(const char *path, const char *const *prefixes, char *found, size_t cap);
 
 /* Path of the installed LLVM libomp (HPCOLLECT_LIBOMP, if set, first), or NULL. */
 const char *hpc_find_libomp(void);

@@ -80,7 +80,7 @@ typedef struct gen {
     uint32_t omp_thread_type;
     uint64_t pre_runtime_ns;
     /* problems counted once per location */
-    uint64_t bad_comm, bad_node, cut_node, bad_fn, orphan_detail;
+    uint64_t bad_comm, bad_node, cut_node, bad_fn, orphan_detail, bad_call_node;
     uint64_t to_missing; /* messages with a rank that left no data */
     uint64_t bad_peer;   /* peers beyond their communicator */
 
@@ -401,12 +401,17 @@ static uint64_t caller_hint(gen *g, uint64_t pc)
 }
 
 /* Hint for an MPI call [enter, leave] of function `name` made at callsite: exact when the
- * latest sample was inside the call (the interposer's frame's parent). */
+ * call recorded its calling context (mpi_call.node: the interposer's frame, whose parent is
+ * the caller's) or the latest sample was inside the call. */
 static uint64_t mpi_hint(gen *g, const char *name, uint64_t enter, uint64_t leave,
-                         uint64_t callsite)
+                         uint64_t callsite, uint64_t node)
 {
     const mg_ccnode *cc = g->loc->cc;
     uint32_t n = g->last_node, func = func_at(g, callsite);
+    if (node && node < g->loc->ncc && cc[node].depth > 1)
+        return hint_of(func, cc[node].parent);
+    if (node && g->pass == 1)
+        g->bad_call_node++; /* placed as if it had recorded none */
     if (n != UINT32_MAX && g->last_time >= enter && g->last_time <= leave) {
         for (unsigned steps = 0; n < g->loc->ncc && cc[n].depth > 1 && steps < 65536; steps++) {
             if (cc[n].func && strcmp(mg_syms_func_name(g->job->syms, cc[n].func), name) == 0)
@@ -632,7 +637,7 @@ static void mpi_call(gen *g, const hpc_rec_mpi_call *c)
     if (g->pass == 1 && g->call_fn != UINT32_MAX)
         hpa_mpi_call_open(&g->acc, g->call_fn, c);
     uint64_t hint = mpi_hint(g, g->proc->regions[g->call_region].name, c->time_enter, c->time_leave,
-                             c->callsite);
+                             c->callsite, c->node);
     emit_enter(g, g->call_enter, g->call_region, hint);
 }
 
@@ -1020,6 +1025,8 @@ static void report_counts(gen *g)
     report_count(g, g->to_missing,
                  "messages to or from ranks that left no data have no partner in the trace");
     report_count(g, g->orphan_detail, "MPI detail records without their mpi_call");
+    report_count(g, g->bad_call_node,
+                 "MPI calls name an undefined calling context; placed by their call site");
     const hpa_omp_timeline *tl = &g->tl;
     if (tl->repaired)
         mg_job_problem(g->job,
@@ -1071,6 +1078,13 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
         if (loc->sum.damaged)
             mg_job_problem(job, "%s: %llu damaged records skipped", loc->path,
                            (unsigned long long)loc->sum.damaged);
+        /* the collector ends every thread's stream with thread_end when its process ends
+         * normally: a stream cut at a record boundary shows only this way */
+        if (!loc->sum.ended && loc->proc->hp && !loc->proc->hp->ended_early)
+            mg_job_problem(job,
+                           "%s: the stream ends without thread_end although its process ended "
+                           "normally (cut short?): its data stops at its last record",
+                           loc->path);
         /* samples before the OpenMP runtime started: the thread's type decides (rule 2) */
         if (loc->proc->ompt &&
             hpa_omp_state_cat(hpa_omp_unreported_state(g.omp_thread_type)) == HPA_OMP_CAT_WORK)

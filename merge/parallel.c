@@ -3,6 +3,8 @@
  */
 #include "parallel.h"
 
+#include "job_env.h"
+
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -17,7 +19,9 @@
 
 static bool under_launcher(void)
 {
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+    hpc_job_env je;
+    hpc_job_env_read(&je);
+    return je.launcher != NULL;
 }
 
 void mg_par_init(mg_par *par, int *argc, char ***argv)

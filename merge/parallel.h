@@ -5,7 +5,7 @@
  * processes of the job, write their locations' event files through OTF2's MPI
  * collective callbacks (OTF2_MPI_Collectives.h) and send what they learned to rank 0,
  * which writes the definitions and the summary. MPI is initialized only when a launcher
- * started us (Open MPI's OMPI_COMM_WORLD_SIZE, or PMI_SIZE / PMIX_RANK), so a serial
+ * started us (a rank announced in the environment: experiment/job_env.h), so a serial
  * merge never pays for MPI start-up.
  *
  * Every call is collective over the merge ranks unless it says otherwise.

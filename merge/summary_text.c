@@ -106,7 +106,8 @@ static void functions(FILE *f, const mg_agg *a)
 static void mpi_ranks(FILE *f, const mg_agg *a)
 {
     const mg_job *job = a->job;
-    fprintf(f, "\nMPI per rank (App: MPI_Init to MPI_Finalize; as hpanalyze mpi)\n");
+    fprintf(f, "\nMPI per rank (App: MPI_Init to MPI_Finalize; Sends, Receives and their bytes: "
+               "point-to-point messages; as hpanalyze mpi)\n");
     fprintf(f, "%5s %9s %9s %6s %8s %12s %9s %12s %7s\n", "Rank", "App s", "MPI s", "MPI %",
             "Sends", "Bytes sent", "Receives", "Bytes recv", "Other");
     for (size_t i = 0; i < job->nprocs; i++) {
@@ -123,19 +124,37 @@ static void mpi_ranks(FILE *f, const mg_agg *a)
     }
 }
 
+/* Bytes a row moved: point-to-point and collective together, per direction. */
+static uint64_t row_sent(const hpa_mpi_sum *m)
+{
+    return m->bytes_sent + m->coll_sent;
+}
+
+static uint64_t row_recv(const hpa_mpi_sum *m)
+{
+    return m->bytes_recv + m->coll_recv;
+}
+
 static void mpi_calls(FILE *f, const char *title, const mg_aggcall *c, size_t n, bool sites)
 {
     if (!n)
         return;
-    fprintf(f, "\n%s (time per rank that made the call: min / mean / max, COV)\n", title);
-    fprintf(f, "%-16s %8s %9s %9s %9s %9s %6s %12s", "Call", "Calls", "Total s", "Min s", "Mean s",
-            "Max s", "COV", "Bytes");
+    fprintf(f,
+            "\n%s (Rank min/mean/max s: one rank's total time in the call, over the ranks "
+            "that made it; COV: of those ranks' times; Call max us: the longest single call; "
+            "bytes: point-to-point and collective, as hpanalyze mpi)\n",
+            title);
+    fprintf(f, "%-16s %8s %9s %10s %11s %10s %6s %12s %12s %12s", "Call", "Calls", "Total s",
+            "Rank min s", "Rank mean s", "Rank max s", "COV", "Call max us", "Bytes sent",
+            "Bytes recv");
     fprintf(f, sites ? "  Site\n" : "\n");
     for (size_t i = 0; i < n; i++) {
         const hpa_mpi_sum *m = &c[i].s;
-        fprintf(f, "%-16s %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f %6.2f %12" PRIu64, c[i].call,
-                m->calls, s_of(m->time_ns), c[i].time.min, c[i].time.mean, c[i].time.max, c[i].cov,
-                m->bytes_sent + m->bytes_recv + m->coll_sent + m->coll_recv);
+        fprintf(f,
+                "%-16s %8" PRIu64 " %9.3f %10.3f %11.3f %10.3f %6.2f %12.1f %12" PRIu64
+                " %12" PRIu64,
+                c[i].call, m->calls, s_of(m->time_ns), c[i].time.min, c[i].time.mean, c[i].time.max,
+                c[i].cov, (double)m->max_ns / 1e3, row_sent(m), row_recv(m));
         if (sites)
             fprintf(f, "  %s", c[i].site);
         fputc('\n', f);

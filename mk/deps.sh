@@ -2,7 +2,7 @@
 # Install the Debian packages hpcollect needs; quick (no apt) when all are present.
 set -e
 PKGS="build-essential clang libomp-dev libclang-rt-14-dev libunwind-dev libpfm4-dev libdw-dev
-libelf-dev libopenmpi-dev openmpi-bin libopen-trace-format2-dev otf2-tools python3-otf2
+libelf-dev libopenmpi-dev openmpi-bin mpich libmpich-dev libopen-trace-format2-dev otf2-tools python3-otf2
 python3 gfortran binutils chromium gdb"
 missing=""
 for p in $PKGS; do

@@ -1,9 +1,10 @@
 /*
  * coll.c - bytes of a collective operation, from one rank's arguments.
  *
- * The rule is the one a reader can check against the source, as mpiP's: bytes_sent is
+ * The rule is ours (README.md, "MPI numbers", says why it is not mpiP's): bytes_sent is
  * what this rank's send-side arguments describe (count x type size, over every block it
- * provides), bytes_recv what its receive buffer gets. Arguments that MPI says are
+ * provides), bytes_recv what its receive buffer gets; both can be checked against the
+ * call's arguments. Arguments that MPI says are
  * significant only at the root are read only there. With MPI_IN_PLACE the rank's own
  * block stands for its contribution. n is the group size (the remote group's for
  * intercommunicators; a neighborhood's in- or out-degree for neighbor collectives).
@@ -26,13 +27,31 @@
 
 #include "mpiw.h"
 
-static uint64_t sum_counts(const int *counts, int n, MPI_Datatype type)
+/* Per-rank counts: int (counts) or MPI_Count (counts_c, the large-count variants). */
+typedef struct counts_arg {
+    const int *i;
+    const MPI_Count *c;
+} counts_arg;
+
+static bool have(counts_arg k)
+{
+    return k.i || k.c;
+}
+
+static MPI_Count count_at(counts_arg k, int i)
+{
+    return k.i ? k.i[i] : k.c ? k.c[i] : 0;
+}
+
+static uint64_t sum_counts(counts_arg counts, int n, MPI_Datatype type)
 {
     uint64_t total = 0;
-    if (!counts)
+    if (!have(counts))
         return 0;
-    for (int i = 0; i < n; i++)
-        total += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+    for (int i = 0; i < n; i++) {
+        MPI_Count v = count_at(counts, i);
+        total += v > 0 ? (uint64_t)v : 0;
+    }
     return total * hpcw_bytes(1, type);
 }
 
@@ -45,13 +64,13 @@ static MPI_Datatype type_at(const MPI_Datatype *types, const MPI_Fint *ftypes, i
     return MPI_DATATYPE_NULL;
 }
 
-static uint64_t sum_w(const int *counts, const MPI_Datatype *types, const MPI_Fint *ftypes, int n)
+static uint64_t sum_w(counts_arg counts, const MPI_Datatype *types, const MPI_Fint *ftypes, int n)
 {
     uint64_t total = 0;
-    if (!counts)
+    if (!have(counts))
         return 0;
     for (int i = 0; i < n; i++)
-        total += hpcw_bytes(counts[i], type_at(types, ftypes, i));
+        total += hpcw_bytes(count_at(counts, i), type_at(types, ftypes, i));
     return total;
 }
 
@@ -84,6 +103,7 @@ void hpcw_coll_bytes(unsigned op, hpcw_comm *e, const hpcw_coll_args *a, uint64_
                      uint64_t *recv)
 {
     coll_shape s = shape_of(op, e, a);
+    counts_arg scounts = {a->scounts, a->scounts_c}, rcounts = {a->rcounts, a->rcounts_c};
     bool in_place_s = a->sbuf == MPI_IN_PLACE, in_place_r = a->rbuf == MPI_IN_PLACE;
     bool inter = e && e->inter;
     uint64_t tx = 0, rx = 0;
@@ -106,10 +126,10 @@ void hpcw_coll_bytes(unsigned op, hpcw_comm *e, const hpcw_coll_args *a, uint64_
         break;
     case HPC_COLL_GATHERV:
         if (!inter || !s.is_root)
-            tx = in_place_s && a->rcounts ? hpcw_bytes(a->rcounts[s.me], a->rtype)
-                                          : hpcw_bytes(a->scount, a->stype);
+            tx = in_place_s && have(rcounts) ? hpcw_bytes(count_at(rcounts, s.me), a->rtype)
+                                             : hpcw_bytes(a->scount, a->stype);
         if (s.is_root)
-            rx = sum_counts(a->rcounts, s.n_recv, a->rtype);
+            rx = sum_counts(rcounts, s.n_recv, a->rtype);
         break;
     case HPC_COLL_SCATTER:
         if (s.is_root)
@@ -119,19 +139,19 @@ void hpcw_coll_bytes(unsigned op, hpcw_comm *e, const hpcw_coll_args *a, uint64_
         break;
     case HPC_COLL_SCATTERV:
         if (s.is_root)
-            tx = sum_counts(a->scounts, s.n_send, a->stype);
+            tx = sum_counts(scounts, s.n_send, a->stype);
         if (!inter || !s.is_root)
-            rx = in_place_r && a->scounts ? hpcw_bytes(a->scounts[s.me], a->stype)
-                                          : hpcw_bytes(a->rcount, a->rtype);
+            rx = in_place_r && have(scounts) ? hpcw_bytes(count_at(scounts, s.me), a->stype)
+                                             : hpcw_bytes(a->rcount, a->rtype);
         break;
     case HPC_COLL_ALLGATHER:
         tx = in_place_s ? hpcw_bytes(a->rcount, a->rtype) : hpcw_bytes(a->scount, a->stype);
         rx = (uint64_t)s.n_recv * hpcw_bytes(a->rcount, a->rtype);
         break;
     case HPC_COLL_ALLGATHERV:
-        tx = in_place_s && a->rcounts ? hpcw_bytes(a->rcounts[s.me], a->rtype)
-                                      : hpcw_bytes(a->scount, a->stype);
-        rx = sum_counts(a->rcounts, s.n_recv, a->rtype);
+        tx = in_place_s && have(rcounts) ? hpcw_bytes(count_at(rcounts, s.me), a->rtype)
+                                         : hpcw_bytes(a->scount, a->stype);
+        rx = sum_counts(rcounts, s.n_recv, a->rtype);
         break;
     case HPC_COLL_ALLTOALL:
         tx = (uint64_t)s.n_send *
@@ -139,14 +159,14 @@ void hpcw_coll_bytes(unsigned op, hpcw_comm *e, const hpcw_coll_args *a, uint64_
         rx = (uint64_t)s.n_recv * hpcw_bytes(a->rcount, a->rtype);
         break;
     case HPC_COLL_ALLTOALLV:
-        tx = in_place_s ? sum_counts(a->rcounts, s.n_send, a->rtype)
-                        : sum_counts(a->scounts, s.n_send, a->stype);
-        rx = sum_counts(a->rcounts, s.n_recv, a->rtype);
+        tx = in_place_s ? sum_counts(rcounts, s.n_send, a->rtype)
+                        : sum_counts(scounts, s.n_send, a->stype);
+        rx = sum_counts(rcounts, s.n_recv, a->rtype);
         break;
     case HPC_COLL_ALLTOALLW:
-        tx = in_place_s ? sum_w(a->rcounts, a->rtypes, a->frtypes, s.n_send)
-                        : sum_w(a->scounts, a->stypes, a->fstypes, s.n_send);
-        rx = sum_w(a->rcounts, a->rtypes, a->frtypes, s.n_recv);
+        tx = in_place_s ? sum_w(rcounts, a->rtypes, a->frtypes, s.n_send)
+                        : sum_w(scounts, a->stypes, a->fstypes, s.n_send);
+        rx = sum_w(rcounts, a->rtypes, a->frtypes, s.n_recv);
         break;
     case HPC_COLL_ALLREDUCE:
     case HPC_COLL_SCAN:
@@ -160,8 +180,8 @@ void hpcw_coll_bytes(unsigned op, hpcw_comm *e, const hpcw_coll_args *a, uint64_
             rx = hpcw_bytes(a->count, a->type);
         break;
     case HPC_COLL_REDUCE_SCATTER:
-        tx = sum_counts(a->rcounts, e ? e->size : 1, a->type);
-        rx = a->rcounts ? hpcw_bytes(a->rcounts[s.me], a->type) : 0;
+        tx = sum_counts(rcounts, e ? e->size : 1, a->type);
+        rx = have(rcounts) ? hpcw_bytes(count_at(rcounts, s.me), a->type) : 0;
         break;
     case HPC_COLL_REDUCE_SCATTER_BLOCK:
         tx = (uint64_t)(e ? e->size : 1) * hpcw_bytes(a->rcount, a->type);

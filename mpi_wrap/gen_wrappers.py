@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """gen_wrappers.py - generate the PMPI wrappers of lib/libhpcollect-mpi.so.
 
-    gen_wrappers.py --decls MPI_DECLS.i --out DIR protos/*.txt
+    gen_wrappers.py --decls MPI_DECLS.i --out DIR [--fortran openmpi|none] protos/*.txt
 
 Reads the prototype tables (protos/*.txt), checks them against the MPI functions the
 installed mpi.h declares (MPI_DECLS.i is mpi.h run through the preprocessor), and writes
@@ -16,6 +16,18 @@ into DIR:
 It stops with a message naming the file and line when a table entry does not match the
 header, when the header declares an MPI_ function no table lists (protos/unwrapped.txt
 names the ones left out on purpose), or when a directive is unknown.
+
+ONE TABLE, EVERY MPI. The same tables serve every MPI library's mpi.h (Open MPI's,
+MPICH's): a table prototype matches the header's when the types are the same after an
+array parameter decays to a pointer (`MPI_Status[]` = `MPI_Status *`) and a function
+typedef is replaced by the function type it names (MPICH's MPI_Comm_errhandler_function
+and Open MPI's MPI_Handler_function). A function that came with a later MPI version than
+some library implements carries `since VERSION`: it is wrapped where the header declares
+it, skipped where the header's MPI_VERSION is older, and an error where the header claims
+that version but lacks it. The large-count variants of MPI 4 (MPI_Send_c ...) are not
+tables of their own: `large` on the base function wraps NAME_c where the header declares
+it, with the header's prototype (MPI_Count counts, MPI_Aint displacements) and the base
+function's directives. unwrapped.txt may name functions a header lacks.
 
 TABLE FORMAT. A prototype on one line, exactly as mpi.h declares it, followed by
 indented directive lines: a verb and role=PARAMETER pairs naming the wrapper's own
@@ -44,19 +56,24 @@ parameters. The verbs:
   special                                  written by hand in special.c (C and Fortran)
   fortran  none                            no Fortran binding
   family   NAME                            overrides the family the file name gives
+  since    VERSION                         came with MPI VERSION (4.0): see ONE TABLE
+  large                                    also wrap the large-count variant NAME_c
 
 Every wrapper comes from the two templates below; each directive adds one or more
 calls of hand-written helpers (mpiw.h) at fixed places in them: declarations, before
 the PMPI call, after it (always, while MPI tracing is on: following requests and
 communicators), and in the record section (only while recording).
 
-FORTRAN. Open MPI's Fortran bindings (libmpi_mpifh: mpif.h and `use mpi`) call the
+FORTRAN (--fortran openmpi, the default). Open MPI's Fortran bindings (libmpi_mpifh: mpif.h and `use mpi`) call the
 C PMPI_ functions directly, and the `use mpi_f08` ones (libmpi_usempif08) call
 libmpi_mpifh's internal ompi_*_f, so the C wrappers never see Fortran calls. Each
 Fortran wrapper takes the binding's arguments (every C parameter by reference, then
 ierr, then one hidden length per character argument; the f08 handles are derived
 types holding the same integer), calls the binding's PMPI entry (pmpi_send_,
 pmpi_send_f08_), and records what it needs after converting handles with PMPI_*_f2c.
+MPICH's Fortran bindings (libmpichfort, libmpifort) call the C MPI_ functions, which
+the C wrappers interpose already: --fortran none writes no Fortran wrappers for them
+(wrapping both would count each Fortran call twice).
 
 Output is marked generated and carries no time, host or user, so builds are reproducible.
 """
@@ -75,6 +92,7 @@ HPCW_EXPORT {ret} {name}({cparams})
     hpcw_call c;
 {decls}\
     hpcw_enter(&c, HPCW_FN_{name}, __builtin_return_address(0), 0);
+    c.cfa = (uintptr_t)__builtin_dwarf_cfa();
 {before}\
     {ret} rc = P{name}({cargs});
     if (rc == MPI_SUCCESS && hpcw_tracking()) {{
@@ -99,6 +117,7 @@ HPCW_EXPORT void {fname}({fparams})
     hpcw_call c;
 {decls}\
     hpcw_enter(&c, HPCW_FN_{name}, __builtin_return_address(0), HPC_MPI_CALL_FORTRAN);
+    c.cfa = (uintptr_t)__builtin_dwarf_cfa();
 {before}\
     if (!real)
         real = (hpcw_{fname}fn *)hpcw_fortran_real("p{fname}");
@@ -367,6 +386,8 @@ class Function:
         self.special = False
         self.fortran = True
         self.comm = None  # explicit call communicator
+        self.since = None  # (major, minor): came with this MPI version
+        self.large = False  # NAME_c exists from MPI 4 on
 
     def param(self, name, where):
         for p in self.params:
@@ -407,6 +428,14 @@ def read_directive(fn, words, where):
         if args != ["none"]:
             raise TableError(f"{where}: only 'fortran none' is known")
         fn.fortran = False
+    elif verb == "since":
+        if len(args) != 1 or not re.fullmatch(r"\d+\.\d+", args[0]):
+            raise TableError(f"{where}: since takes an MPI version, e.g. 'since 4.0'")
+        fn.since = tuple(int(x) for x in args[0].split("."))
+    elif verb == "large":
+        if args:
+            raise TableError(f"{where}: large takes no arguments")
+        fn.large = True
     elif verb == "family":
         if len(args) != 1 or args[0] not in FAMILY_NAMES:
             raise TableError(f"{where}: family must be one of {', '.join(FAMILY_NAMES)}")
@@ -468,14 +497,69 @@ def strip_attributes(text):
         text = text[:i] + text[k + 1:]
 
 
+FNTYPE_RE = re.compile(r"^typedef (?P<ret>[\w ]+?) ?\( ?\*? ?(?P<name>\w+) ?\) ?\((?P<params>.*)\)$")
+VERSION_RE = re.compile(r"hpcw_mpi_version_\s*=\s*(\d+)\s*\*\s*100\s*\+\s*(\d+)")
+
+
+class Header:
+    """What the generator needs of one preprocessed mpi.h."""
+
+    def __init__(self, decls, fntypes, version):
+        self.decls = decls      # name -> Function
+        self.fntypes = fntypes  # function typedef name -> its signature text
+        self.version = version  # (MPI_VERSION, MPI_SUBVERSION)
+
+    def get(self, name):
+        return self.decls.get(name)
+
+    def __contains__(self, name):
+        return name in self.decls
+
+    def __iter__(self):
+        return iter(self.decls)
+
+    def canonical(self, sig):
+        """A parameter type as the compiler sees it: arrays decayed, typedefs of function
+        types spelled out."""
+        sig = re.sub(r"\[\w*\]$", "", sig) + (" *" if re.search(r"\[\w*\]$", sig) else "")
+        base = re.sub(r"\bconst\b|\*", "", sig).strip()
+        if base in self.fntypes:
+            sig = sig.replace(base, self.fntypes[base])
+        return normalize_type(sig)
+
+    def matches(self, fn):
+        h = self.decls[fn.name]
+        if normalize_type(h.ret) != normalize_type(fn.ret) or h.vararg != fn.vararg:
+            return False
+        hs, ts = h.signature(), fn.signature()
+        return len(hs) == len(ts) and all(self.canonical(a) == self.canonical(b)
+                                          for a, b in zip(hs, ts))
+
+
+def unnamed(param):
+    """A parameter's type without its name: 'MPI_Comm *comm' -> 'MPI_Comm *'."""
+    p = normalize_type(param)
+    m = re.match(r"^(.*[\w*]\s*[*\s])\s*\w+$", p)
+    return normalize_type(m.group(1)) if m and re.search(r"\w", m.group(1)) else p
+
+
 def read_header(path):
-    """The MPI_ functions the preprocessed mpi.h declares: name -> Function."""
+    """The MPI_ functions, function typedefs and MPI version of a preprocessed mpi.h."""
     with open(path) as f:
         text = strip_attributes(f.read())
-    decls = {}
+    m = VERSION_RE.search(text)
+    if not m:
+        raise TableError(f"{path}: no 'hpcw_mpi_version_' line (mpi_wrap/module.mk adds it)")
+    version = (int(m.group(1)), int(m.group(2)))
+    decls, fntypes = {}, {}
     for stmt in text.replace("\n", " ").split(";"):
         stmt = re.sub(r"\s+", " ", stmt).strip()
         stmt = re.sub(r"^.*[{}]\s*", "", stmt)  # drop the tail of a preceding block
+        t = FNTYPE_RE.match(stmt)
+        if t:
+            params = ", ".join(unnamed(p) for p in split_params(t.group("params")))
+            fntypes[t.group("name")] = f"{normalize_type(t.group('ret'))} ({params})"
+            continue
         if stmt.startswith("typedef") or stmt.startswith("extern") and "(" not in stmt:
             continue
         m = PROTO_RE.match(stmt)
@@ -487,34 +571,67 @@ def read_header(path):
             decls[fn.name] = fn
     if len(decls) < 100:
         raise TableError(f"{path}: found only {len(decls)} MPI functions: not a preprocessed mpi.h?")
-    return decls
+    return Header(decls, fntypes, version)
+
+
+def large_variant(fn, header):
+    """The Function for fn's large-count variant NAME_c: the header's prototype, fn's
+    directives with each parameter named as the header names the one in its place."""
+    h = header.get(fn.name + "_c")
+    v = Function(f"{h.ret} {h.name}({', '.join(p.text for p in h.params)})",
+                 fn.where + f" (large: {h.name})", fn.family)
+    if len(h.params) != len(fn.params) and fn.directives:
+        raise TableError(f"{fn.where}: {h.name} has {len(h.params)} parameters, "
+                         f"{fn.name} {len(fn.params)}")
+    rename = {a.name: b.name for a, b in zip(fn.params, h.params)}
+    for verb, roles, where in fn.directives:
+        roles = {r: rename.get(val, val) if r != "shape" and ROLES.get(r) != "literal" else val
+                 for r, val in roles.items()}
+        v.directives.append((verb, roles, where))
+    v.comm = rename.get(fn.comm, fn.comm)
+    v.fortran, v.since = False, fn.since
+    return v
 
 
 def check_against_header(funcs, unwrapped, header):
-    errors = []
-    seen = {}
+    """The functions to wrap for this header (tables' entries it declares, large-count
+    variants added); raises TableError listing every mismatch."""
+    errors, seen, out = [], {}, []
     for fn in funcs:
         if fn.name in seen:
             errors.append(f"{fn.where}: {fn.name} is listed twice (also {seen[fn.name]})")
         seen[fn.name] = fn.where
-        h = header.get(fn.name)
-        if h is None:
-            errors.append(f"{fn.where}: {fn.name} is not declared by mpi.h")
-        elif h.signature() != fn.signature() or normalize_type(h.ret) != normalize_type(fn.ret):
+        if fn.name not in header:
+            if fn.since is None or fn.since <= header.version:
+                errors.append(f"{fn.where}: {fn.name} is not declared by mpi.h (MPI "
+                              f"{header.version[0]}.{header.version[1]})")
+            continue
+        if not header.matches(fn):
+            h = header.get(fn.name)
             errors.append(f"{fn.where}: {fn.name} does not match mpi.h:\n"
                           f"    table:  {fn.ret} ({', '.join(fn.signature())})\n"
                           f"    mpi.h:  {h.ret} ({', '.join(h.signature())})")
+            continue
+        out.append(fn)
+        if fn.large and fn.name + "_c" in header:
+            try:
+                out.append(large_variant(fn, header))
+            except TableError as e:
+                errors.append(str(e))
+            seen[fn.name + "_c"] = fn.where
     for name in unwrapped:
         if name in seen:
             errors.append(f"unwrapped.txt: {name} is also in {seen[name]}")
-        elif name not in header:
-            errors.append(f"unwrapped.txt: {name} is not declared by mpi.h")
     for name in sorted(header):
         if name not in seen and name not in unwrapped:
+            hint = (f" ('large' on {name[:-2]})" if name.endswith("_c") and name[:-2] in seen
+                    else "")
             errors.append(f"mpi.h declares {name}, which no table lists "
-                          f"(add it to a protos/*.txt table or to unwrapped.txt with a reason)")
+                          f"(add it to a protos/*.txt table or to unwrapped.txt with a reason)"
+                          + hint)
     if errors:
         raise TableError("\n".join(errors))
+    return out
 
 
 # ------------------------------------------------------------------ generation
@@ -574,6 +691,8 @@ def directive_code(fn, verb, roles, lang):
         for r in COLL_FIELDS:
             if r in roles:
                 name = "f" + r if lang == "f" and ROLES[r] == "types" else r
+                if r in ("scounts", "rcounts") and fn.param(roles[r], fn.where).base() == "MPI_Count":
+                    name += "_c"  # a large-count variant's MPI_Count array
                 fields.append(f".{name} = {vals[r]}")
         vals["collargs"] = ", ".join(fields)
     if verb == "complete":
@@ -688,7 +807,7 @@ ID_ORDER = ["HPC_MPI_P2P", "HPC_MPI_WAIT", "HPC_MPI_COLL", "HPC_MPI_COMM", "HPC_
             "HPC_MPI_ONESIDED", "HPC_MPI_IO", "HPC_MPI_OTHER"]
 
 
-def generate(funcs, out):
+def generate(funcs, out, fortran=True):
     funcs = sorted(funcs, key=lambda f: (ID_ORDER.index(f.family), f.name))
     ids = "".join(f"    HPCW_FN_{f.name} = {i},\n" for i, f in enumerate(funcs, 1))
     write(os.path.join(out, "mpiw_fns.h"),
@@ -709,13 +828,16 @@ def generate(funcs, out):
           BANNER.format(what="Fortran wrappers: mpi_x_ calls pmpi_x_ (mpif.h, `use mpi`), "
                              "mpi_x_f08_ calls pmpi_x_f08_ (`use mpi_f08`).") +
           '#include "mpiw.h"\n\n' +
-          "".join(f_wrapper(f, b) for f in wrapped if f.fortran for b in F_BINDINGS))
+          "".join(f_wrapper(f, b) for f in wrapped if f.fortran and fortran for b in F_BINDINGS))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--decls", required=True, help="mpi.h after the preprocessor")
     ap.add_argument("--out", required=True, help="directory for the generated files")
+    ap.add_argument("--fortran", choices=["openmpi", "none"], default="openmpi",
+                    help="Fortran wrappers for Open MPI's bindings, or none (MPICH's "
+                         "bindings call the C functions)")
     ap.add_argument("tables", nargs="+", help="protos/*.txt")
     a = ap.parse_args()
     try:
@@ -725,9 +847,9 @@ def main():
                 unwrapped = read_unwrapped(t)
             else:
                 funcs += read_table(t)
-        check_against_header(funcs, unwrapped, read_header(a.decls))
+        funcs = check_against_header(funcs, unwrapped, read_header(a.decls))
         os.makedirs(a.out, exist_ok=True)
-        generate(funcs, a.out)
+        generate(funcs, a.out, a.fortran != "none")
     except (TableError, OSError) as e:
         sys.exit(f"gen_wrappers.py: error: {e}")
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job_env.h"
 #include "mpiw.h"
 
 void hpcw_fns_once(void)
@@ -30,15 +31,11 @@ void hpcw_fns_once(void)
 }
 
 /* The rank the launcher announced, -1 if none: the sub-experiment is named after it. */
-static int launcher_rank(void)
+static long launcher_rank(void)
 {
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return -1;
+    hpc_job_env je;
+    hpc_job_env_read(&je);
+    return je.rank;
 }
 
 static void write_init(uint64_t enter, int thread_level)
@@ -71,12 +68,12 @@ void hpcw_init_after(hpcw_call *c, int thread_level)
     PMPI_Comm_rank(MPI_COMM_WORLD, &hpcw_g.world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &hpcw_g.world_size);
     hpcollect_set_mpi_rank(hpcw_g.world_rank, hpcw_g.world_size);
-    int announced = launcher_rank();
+    long announced = launcher_rank();
     if (announced >= 0 && announced != hpcw_g.world_rank)
         fprintf(stderr,
                 "hpcollect: MPI_COMM_WORLD rank %d differs from the launcher's rank %d; "
                 "this process's data is under the launcher's rank\n",
-                hpcw_g.world_rank, announced);
+                hpcw_g.world_rank, (int)announced);
     hpcw_fortran_init();
     int trace = set ? set->mpi_trace : hpcw_g.tracing;
     hpcw_g.tracing = trace;

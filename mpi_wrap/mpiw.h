@@ -129,6 +129,7 @@ typedef struct hpcw_call {
     uint32_t saved_state, saved_fn;
     uint64_t enter, leave;
     uintptr_t site; /* return address in the caller */
+    uintptr_t cfa;  /* the caller's stack pointer at the call (the wrapper's CFA), 0 unknown */
     MPI_Comm comm_handle;
     hpcw_comm *comm;        /* the call's communicator, looked up once */
     bool failed;            /* the MPI call returned an error: no detail records */
@@ -148,6 +149,7 @@ static inline void hpcw_enter(hpcw_call *c, uint32_t fn, void *site, uint32_t fl
     c->fn = fn;
     c->flags = flags;
     c->site = (uintptr_t)site;
+    c->cfa = 0; /* the generated wrappers set it after this */
     c->enter = 0;
     if (!t)
         return;
@@ -174,6 +176,11 @@ static inline void hpcw_enter_timed(hpcw_call *c, uint32_t fn, void *site, uint3
 
 /* Write the mpi_call record and open the write section; false if nothing was written. */
 bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm);
+
+/* The call's calling context (context.c): a cct_node id, 0 if unknown. Called by
+ * hpcw_write_call inside the write section, after hpcw_context_prepare outside it. */
+void hpcw_context_prepare(void);
+uint64_t hpcw_context(hpcw_call *c);
 
 /* End of a call: read the clock and restore the thread's state. Returns true when the
  * call is being recorded: the mpi_call record is written and the caller may add detail
@@ -248,18 +255,20 @@ typedef struct hpcw_req {
     int32_t peer, tag; /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
     uint64_t bytes;    /* sends: bytes sent; receives: buffer capacity */
     hpcw_comm *comm;
+    uint64_t mark; /* pend mark of the Wait/Test/Start call that took it last */
 } hpcw_req;
 
 /* Follow a new point-to-point request (kind SEND or RECV). Returns its table entry, or
  * NULL if it cannot be followed (table full: counted). */
-hpcw_req *hpcw_req_add(int kind, MPI_Request req, int count, MPI_Datatype type, int peer, int tag,
-                       MPI_Comm comm, int persistent);
+hpcw_req *hpcw_req_add(int kind, MPI_Request req, MPI_Count count, MPI_Datatype type, int peer,
+                       int tag, MPI_Comm comm, int persistent);
 /* Follow a request that carries no message (collective, I/O, RMA, generalized). */
 void hpcw_req_add_other(MPI_Request req);
 /* Matched probes: remember which communicator a message came from; take it back. */
 void hpcw_msg_add(MPI_Message msg, MPI_Comm comm);
 void hpcw_msg_take(MPI_Message msg, hpcw_req *out);
-hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, int count, MPI_Datatype type);
+hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, MPI_Count count,
+                           MPI_Datatype type);
 
 /* Requests passed to one Wait/Test/Start/Request_free/Cancel call. */
 typedef struct hpcw_pend_item {
@@ -275,6 +284,7 @@ enum { HPCW_PEND_NONE = 0, HPCW_PEND_STARTED, HPCW_PEND_COMPLETED, HPCW_PEND_CAN
 #define HPCW_PEND_INLINE 4
 typedef struct hpcw_pend {
     int n, tracked;
+    uint64_t mark; /* unique per call: which entries this call took (requests.c) */
     hpcw_pend_item *items;
     hpcw_pend_item inline_items[HPCW_PEND_INLINE];
     void *statuses; /* substituted status array (MPI_STATUSES_IGNORE given), or NULL */
@@ -299,7 +309,8 @@ void hpcw_pend_some_f(hpcw_pend *p, int outcount, const MPI_Fint *indices, const
 
 /* ------------------------------------------------------------ records (record.c, coll.c) */
 
-void hpcw_rec_send(hpcw_call *c, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm);
+void hpcw_rec_send(hpcw_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
+                   MPI_Comm comm);
 void hpcw_rec_recv(hpcw_call *c, MPI_Datatype type, MPI_Comm comm, const MPI_Status *st);
 void hpcw_rec_mrecv(hpcw_call *c, const hpcw_req *msg, MPI_Datatype type, const MPI_Status *st);
 void hpcw_rec_req_start(hpcw_call *c, const hpcw_req *r);
@@ -309,11 +320,12 @@ void hpcw_rec_pcontrol(hpcw_call *c, int level);
 /* Arguments of a collective, by role; unset ones are 0 / NULL. */
 typedef struct hpcw_coll_args {
     int root;
-    int count, scount, rcount;
+    MPI_Count count, scount, rcount;
     MPI_Datatype type, stype, rtype;
     const int *scounts, *rcounts;
-    const MPI_Datatype *stypes, *rtypes; /* C */
-    const MPI_Fint *fstypes, *frtypes;   /* Fortran */
+    const MPI_Count *scounts_c, *rcounts_c; /* large-count variants (MPI_Alltoallv_c ...) */
+    const MPI_Datatype *stypes, *rtypes;    /* C */
+    const MPI_Fint *fstypes, *frtypes;      /* Fortran */
     const void *sbuf, *rbuf;
     int neighbor;
 } hpcw_coll_args;
@@ -324,7 +336,7 @@ void hpcw_coll_bytes(unsigned op, hpcw_comm *e, const hpcw_coll_args *a, uint64_
                      uint64_t *recv);
 
 /* Size in bytes of count elements of type; 0 for MPI_DATATYPE_NULL. */
-uint64_t hpcw_bytes(int count, MPI_Datatype type);
+uint64_t hpcw_bytes(MPI_Count count, MPI_Datatype type);
 /* Bytes a receive got, from its status. */
 uint64_t hpcw_status_bytes(const MPI_Status *st);
 

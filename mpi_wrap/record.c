@@ -53,7 +53,9 @@ bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm)
         .comm = c->comm ? c->comm->id : 0,
         .flags = c->flags,
     };
+    hpcw_context_prepare();
     hpcollect_write_begin(c->t);
+    r.node = hpcw_context(c); /* may write cct_node records first */
     if (hpc_write_mpi_call(&c->t->stream, &r) < 0) {
         hpcw_dropped(c);
         hpcollect_write_end(c->t);
@@ -62,7 +64,7 @@ bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm)
     return true;
 }
 
-uint64_t hpcw_bytes(int count, MPI_Datatype type)
+uint64_t hpcw_bytes(MPI_Count count, MPI_Datatype type)
 {
     MPI_Count size = 0;
     if (count <= 0 || type == MPI_DATATYPE_NULL || !type)
@@ -113,7 +115,8 @@ static void write_p2p(hpcw_call *c, unsigned op, uint64_t time, hpcw_comm *e, in
         hpcw_dropped(c);
 }
 
-void hpcw_rec_send(hpcw_call *c, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm)
+void hpcw_rec_send(hpcw_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
+                   MPI_Comm comm)
 {
     if (c->failed)
         return;

@@ -8,10 +8,19 @@
  * free slot with a compare-and-swap on its key, fills it, and frees it by storing the
  * tombstone key. MPI lets only one thread use a request at a time, so an entry has one
  * writer. Probing stops after PROBE_LIMIT slots: an insert that finds no free slot
- * within the limit is not followed (counted in HPC_STAT_EVENTS_DROPPED), and a lookup
- * never looks further than an insert would have placed the key. Expected size: live
- * requests are tens to thousands; the array is 64 Ki entries (4 MiB of address space,
- * touched only where used).
+ * within the limit is not followed (counted in the thread's HPC_STAT_EVENTS_DROPPED),
+ * and a lookup never looks further than an insert would have placed the key. Expected
+ * size: live requests are tens to thousands; the array is 64 Ki entries (4 MiB of
+ * address space, touched only where used).
+ *
+ * One handle, several requests: a library may hand out one handle for many requests
+ * that completed at once (Open MPI does for small sends), so a handle is no unique key.
+ * Every start gets its own entry, and a completion of handle H takes the oldest entry of
+ * H not yet taken by the same Wait/Test call (a call's pend mark), so each start meets
+ * exactly one completion, in start order. A handle reused after a completion we did not
+ * see would leave its old entry behind and shift later completions of that handle by
+ * one; every path that completes or frees a request is wrapped, so this takes an error
+ * return from Wait/Test.
  *
  * Matched-probe messages (MPI_Mprobe -> MPI_Mrecv) use the same table: a message
  * handle remembers the communicator it was probed on.
@@ -57,31 +66,43 @@ static unsigned hash_key(uintptr_t k)
     return (unsigned)k & (REQ_SLOTS - 1);
 }
 
-static hpcw_req *find(uintptr_t key)
+/* The oldest entry of key whose pend mark is not mark (0: any). */
+static hpcw_req *find_oldest(uintptr_t key, uint64_t mark)
 {
-    hpcw_req *t = table;
+    hpcw_req *t = table, *best = NULL;
     if (!t || key <= KEY_DELETED)
         return NULL;
     unsigned i = hash_key(key);
     for (unsigned n = 0; n < PROBE_LIMIT; n++, i = (i + 1) & (REQ_SLOTS - 1)) {
         uintptr_t k = __atomic_load_n(&t[i].key, __ATOMIC_ACQUIRE);
-        if (k == key)
-            return &t[i];
         if (k == KEY_EMPTY)
-            return NULL;
+            break;
+        if (k == key && (!mark || t[i].mark != mark) && (!best || t[i].id < best->id))
+            best = &t[i];
     }
-    return NULL;
+    return best;
 }
 
-/* A slot for key: its stale entry if MPI reused the handle, else a free one. */
+static hpcw_req *find(uintptr_t key)
+{
+    return find_oldest(key, 0);
+}
+
+/* The thread's stream, for counting what cannot be followed. */
+static void count_untracked(void)
+{
+    __atomic_fetch_add(&untracked, 1, __ATOMIC_RELAXED);
+    hpc_thread *t = hpcollect_self();
+    if (t)
+        hpc_stream_stat_add(&t->stream, HPC_STAT_EVENTS_DROPPED, 1);
+}
+
+/* A free slot for key: always a new entry, even when the handle has live ones. */
 static hpcw_req *claim(uintptr_t key)
 {
     hpcw_req *t = get_table();
     if (!t || key <= KEY_DELETED)
         return NULL;
-    hpcw_req *stale = find(key);
-    if (stale)
-        return stale;
     for (int attempt = 0; attempt < 4; attempt++) {
         unsigned i = hash_key(key);
         for (unsigned n = 0; n < PROBE_LIMIT; n++, i = (i + 1) & (REQ_SLOTS - 1)) {
@@ -89,11 +110,13 @@ static hpcw_req *claim(uintptr_t key)
             if (k != KEY_EMPTY && k != KEY_DELETED)
                 continue;
             if (__atomic_compare_exchange_n(&t[i].key, &k, key, false, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE))
+                                            __ATOMIC_ACQUIRE)) {
+                t[i].mark = 0;
                 return &t[i];
+            }
         }
     }
-    __atomic_fetch_add(&untracked, 1, __ATOMIC_RELAXED);
+    count_untracked();
     return NULL;
 }
 
@@ -119,8 +142,8 @@ static hpcw_req *fill(hpcw_req *s, int kind, hpcw_comm *comm, int peer, int tag,
     return s;
 }
 
-hpcw_req *hpcw_req_add(int kind, MPI_Request req, int count, MPI_Datatype type, int peer, int tag,
-                       MPI_Comm comm, int persistent)
+hpcw_req *hpcw_req_add(int kind, MPI_Request req, MPI_Count count, MPI_Datatype type, int peer,
+                       int tag, MPI_Comm comm, int persistent)
 {
     hpcw_req *s = claim((uintptr_t)req);
     if (!s)
@@ -157,7 +180,7 @@ void hpcw_msg_take(MPI_Message msg, hpcw_req *out)
     release(s, out->id);
 }
 
-hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, int count, MPI_Datatype type)
+hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, MPI_Count count, MPI_Datatype type)
 {
     hpcw_req *s = claim((uintptr_t)req);
     if (!s)
@@ -170,9 +193,11 @@ hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, int count, MPI_
 
 static void pend_alloc(hpcw_pend *p, int n)
 {
+    static uint64_t next_mark = 1;
     p->n = 0;
     p->tracked = 0;
     p->statuses = NULL;
+    p->mark = __atomic_fetch_add(&next_mark, 1, __ATOMIC_RELAXED);
     p->items = p->inline_items;
     if (n <= 0 || !hpcw_tracking() || !table)
         return;
@@ -186,12 +211,15 @@ static void pend_alloc(hpcw_pend *p, int n)
     p->n = n;
 }
 
+/* Item i of the call is request key: the oldest entry of key that no earlier item of
+ * this call took (the same shared handle may appear several times in one array). */
 static void pend_look(hpcw_pend *p, int i, uintptr_t key)
 {
     hpcw_pend_item *it = &p->items[i];
     it->state = HPCW_PEND_NONE;
-    it->slot = find(key);
+    it->slot = find_oldest(key, p->mark);
     if (it->slot) {
+        it->slot->mark = p->mark;
         it->info = *it->slot;
         p->tracked++;
     }

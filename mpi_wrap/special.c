@@ -11,6 +11,7 @@ HPCW_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     hpcw_call c;
     hpcw_enter_timed(&c, HPCW_FN_MPI_Init, __builtin_return_address(0), 0);
+    c.cfa = (uintptr_t)__builtin_dwarf_cfa(); /* for its calling context */
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         hpcw_init_after(&c, -1);
@@ -23,6 +24,7 @@ HPCW_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 {
     hpcw_call c;
     hpcw_enter_timed(&c, HPCW_FN_MPI_Init_thread, __builtin_return_address(0), 0);
+    c.cfa = (uintptr_t)__builtin_dwarf_cfa(); /* for its calling context */
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         hpcw_init_after(&c, *provided);
@@ -35,6 +37,7 @@ HPCW_EXPORT int MPI_Finalize(void)
 {
     hpcw_call c;
     hpcw_enter_timed(&c, HPCW_FN_MPI_Finalize, __builtin_return_address(0), 0);
+    c.cfa = (uintptr_t)__builtin_dwarf_cfa(); /* for its calling context */
     hpcw_finalize_before();
     int rc = PMPI_Finalize();
     hpcw_finalize_after(&c);
@@ -61,6 +64,11 @@ HPCW_EXPORT int MPI_Pcontrol(const int level, ...)
 }
 
 /* ------------------------------------------------------------ Fortran bindings */
+
+/* Only where the generator writes Fortran wrappers (Open MPI, mpi_wrap/module.mk): MPICH's
+ * Fortran bindings call the C MPI_ functions above, and their entry points must stay
+ * theirs (MPICH has no pmpi_init_f08_ to call on). */
+#ifdef HPCW_FORTRAN_WRAPPERS
 
 /* Each special has one body for both Fortran bindings: `real` names the binding's PMPI
  * entry (pmpi_init_ or pmpi_init_f08_) and `site` is the entry point's return address.
@@ -184,3 +192,5 @@ HPCW_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level)
 {
     f_pcontrol("pmpi_pcontrol_f08_", __builtin_return_address(0), level);
 }
+
+#endif /* HPCW_FORTRAN_WRAPPERS */

@@ -15,3 +15,23 @@ $(TESTDIR)/mpi/%: tests/mpi/progs/%.f90
 	$(MPIF90) -O1 -g -o $@ $<
 
 CHECK_DEPS += $(MPI_FORTRAN_PROGS)
+
+# The same C programs built against MPICH ($(TESTDIR)/mpi/mpich/NAME), for the tests
+# that run under both MPI libraries (tests/mpi/mpitest.sh: mpi_libs).
+ifneq ($(MPICC_MPICH),)
+MPICH_TEST_BINS := $(patsubst %,$(TESTDIR)/mpi/mpich/%,$(MPI_TEST_PROGS))
+$(TESTDIR)/mpi/mpich/%: tests/mpi/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PROG_CFLAGS) $(MPICH_CFLAGS) -o $@ $< $(MPICH_LDFLAGS)
+CHECK_DEPS += $(MPICH_TEST_BINS)
+endif
+
+# The Fortran programs built against MPICH (mpif90.mpich), for test_fortran.
+MPICH_F90 := $(if $(MPICC_MPICH),$(shell command -v mpif90.mpich 2>/dev/null))
+ifneq ($(MPICH_F90),)
+MPICH_FORTRAN_PROGS := $(patsubst tests/mpi/progs/%.f90,$(TESTDIR)/mpi/mpich/%,$(wildcard tests/mpi/progs/*.f90))
+$(MPICH_FORTRAN_PROGS): $(TESTDIR)/mpi/mpich/%: tests/mpi/progs/%.f90
+	@mkdir -p $(dir $@)
+	$(MPICH_F90) -O1 -g -J $(dir $@) -o $@ $<
+CHECK_DEPS += $(MPICH_FORTRAN_PROGS)
+endif

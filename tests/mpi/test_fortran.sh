@@ -4,6 +4,8 @@
 # (`use mpi`, the mpif.h binding) and progs/f08count.f90 (`use mpi_f08`, IERROR left
 # out), 2 ranks each: exact sends, receives and bytes per rank and per call,
 # MPI_STATUS(ES)_IGNORE from Fortran, a collective's bytes, call sites in the source.
+# Under MPICH (mpiexec.mpich, mpif90.mpich), whose mpif.h binding calls the C functions:
+# the same exact counts for progs/fcount.f90.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
@@ -12,10 +14,16 @@ source "$HPC_ROOT/tests/lib.sh"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/mpi"
 mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -o f.hpc "$PROGS/mpi/fcount"
 mpirun --oversubscribe -np 2 "$HPCOLLECT" -q -o f08.hpc "$PROGS/mpi/f08count"
+[ -x "$PROGS/mpi/mpich/fcount" ] || fail "no MPICH Fortran test program (mpif90.mpich missing? make deps)"
+mpiexec.mpich -n 2 "$HPCOLLECT" -q -o mpich.hpc "$PROGS/mpi/mpich/fcount"
 $SYSPY - <<'PY'
 from hpctest import check
 from mpitest import *
 
+rk = ranks(mpi_report("mpich.hpc"))
+for r in (0, 1):
+    expect(rk[r], f"mpich.hpc: rank {r}", mpi_sends=3, mpi_bytes_sent=180, mpi_receives=3,
+           mpi_bytes_received=180)
 for exp, src in (("f.hpc", "fcount.f90"), ("f08.hpc", "f08count.f90")):
     rep = mpi_report(exp)
     rk = ranks(rep)

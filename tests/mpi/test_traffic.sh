@@ -1,25 +1,49 @@
 #!/bin/bash
 # timeout: 120
-# Known traffic (progs/traffic.c, 4 ranks, real mpirun): exact sends, receives and bytes
-# per rank and per MPI function; blocking, non-blocking (MPI_STATUS(ES)_IGNORE,
-# MPI_ANY_SOURCE into larger buffers: the size received, not the buffer's), persistent,
-# MPI_PROC_NULL, collectives and their bytes, a Comm_split communicator (peers in world
-# ranks), the call site of the ring's MPI_Send, CSV and text against JSON.
+# Known traffic (progs/traffic.c, 4 ranks), under Open MPI (mpirun) and MPICH (Hydra's
+# mpiexec): one job experiment (no -o: the launchers agree on traffic.1.hpc), exact
+# sends, receives and bytes per rank and per MPI function; blocking, non-blocking
+# (MPI_STATUS(ES)_IGNORE, MPI_ANY_SOURCE into larger buffers: the size received, not the
+# buffer's), persistent, MPI_PROC_NULL, collectives and their bytes, a Comm_split
+# communicator (peers in world ranks), the call site of the ring's MPI_Send, CSV and
+# text against JSON, --ranks 3 in every title, `mpi ranks calls`; hpmerge's trace passes
+# otf2-print -Werror and tests/otf2validate.py.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
-[ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
+source "$HPC_ROOT/tests/mpi/mpilibs.sh"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/mpi"
 SRC="$HPC_ROOT/tests/mpi/progs/traffic.c"
-mpirun --oversubscribe -np 4 "$HPCOLLECT" -q -o traffic.hpc "$PROGS/mpi/traffic"
+for lib in $MPI_LIBS; do
+mkdir "$lib" && cd "$lib" || fail "mkdir $lib"
+mpi_run $lib 4 "$HPCOLLECT" -q "$(mpi_prog $lib traffic)"
+exps=$(ls -d ./*.hpc)
+[ "$exps" = "./traffic.1.hpc" ] || fail "$lib: one job experiment traffic.1.hpc expected, got: $exps"
+[ "$(ls -d traffic.1.hpc/rank* | wc -l)" = 4 ] || fail "$lib: not 4 ranks in traffic.1.hpc"
+mv traffic.1.hpc traffic.hpc
 "$HPANALYZE" traffic.hpc mpi >report.txt
 "$HPANALYZE" --format csv traffic.hpc mpi >ranks.csv
-$SYSPY - "$(grep -n 'SITE ring_send' "$SRC" | head -1 | cut -d: -f1)" <<'PY'
+# --ranks names itself in every title; several tables at once
+"$HPANALYZE" --ranks 3 traffic.hpc mpi ranks calls >r3.txt || fail "$lib: mpi ranks calls refused"
+grep -q "^MPI time per rank (rank 3;" r3.txt && grep -q "^Aggregate time by call (rank 3;" r3.txt ||
+    fail "$lib: --ranks 3 not in the titles: $(grep -E '^(MPI|Aggregate)' r3.txt)"
+grep -q "all ranks" r3.txt && fail "$lib: --ranks 3 report says 'all ranks'"
+[ "$(awk '$1 ~ /^[0-9]+$/ && NF > 8' r3.txt | awk '{print $1}' | sort -u)" = 3 ] ||
+    fail "$lib: --ranks 3 shows other ranks"
+grep -q "^Aggregate time by call site" r3.txt && fail "$lib: mpi ranks calls printed the sites"
+"$HPMERGE" -q traffic.hpc || fail "$lib: hpmerge failed"
+otf2-print -Werror traffic.hpc/otf2/traces.otf2 >otf2.txt 2>otf2.err ||
+    fail "$lib: otf2-print -Werror: $(head -3 otf2.err)"
+$SYSPY - "$(grep -n 'SITE ring_send' "$SRC" | head -1 | cut -d: -f1)" "$lib" <<'PY'
 import csv, sys
 from hpctest import check
 from mpitest import *
 
-ring_line = int(sys.argv[1])
+ring_line, lib = int(sys.argv[1]), sys.argv[2]
 rep = mpi_report("traffic.hpc")
+init = records("traffic.hpc/rank0/process.hpe", "mpi_init")
+want_lib = {"openmpi": "Open MPI", "mpich": "MPICH"}[lib]
+check(len(init) == 1 and init[0]["library"].startswith(want_lib),
+      f"{lib}: the program ran on {want_lib}: {[i['library'] for i in init]}")
 rk = ranks(rep)
 check(sorted(rk) == [0, 1, 2, 3], f"ranks {sorted(rk)}")
 for r in range(4):
@@ -92,3 +116,6 @@ check([int(x["mpi_bytes_sent"]) for x in rows] == [rk[r]["mpi_bytes_sent"] for r
 text = open("report.txt").read()
 check("MPI time per rank" in text and "ENDED EARLY" not in text, "text report, no rank ended early")
 PY
+note "ok: $lib: exact counts and bytes per rank, one job experiment, valid OTF2"
+cd ..
+done

@@ -34,11 +34,12 @@ omp=$(ls /usr/lib/llvm-*/lib/libomp.so* /usr/lib/x86_64-linux-gnu/libomp.so.5 2>
 check_lib "$HPC_LIB/libhpcollect.so" "$libc" "$gomp" "$omp"
 # The MPI wrappers: every export in the MPI standard's namespaces (the wrappers of
 # every MPI ABI the generator knows, so not each one is in this libmpi).
-if [ -f "$HPC_LIB/libhpcollect-mpi.so" ]; then
-    bad=$(syms "$HPC_LIB/libhpcollect-mpi.so" | grep -Ev '^(P?MPI|p?mpi)_' | grep -vxF "$declared" || true)
-    [ -z "$bad" ] || fail "libhpcollect-mpi.so exports names outside MPI's namespace and our API: $(echo $bad)"
-    note "libhpcollect-mpi.so: $(syms "$HPC_LIB/libhpcollect-mpi.so" | wc -l) exports, all MPI names"
-fi
+for lib in "$HPC_LIB"/libhpcollect-mpi*.so; do # one per MPI ABI
+    [ -f "$lib" ] || continue
+    bad=$(syms "$lib" | grep -Ev '^(P?MPI|p?mpi)_' | grep -vxF "$declared" || true)
+    [ -z "$bad" ] || fail "$(basename "$lib") exports names outside MPI's namespace and our API: $(echo $bad)"
+    note "$(basename "$lib"): $(syms "$lib" | wc -l) exports, all MPI names"
+done
 
 # The reader's functions: what the full experiment library defines beyond the writer.
 [ -f "$objdir/libhpcexp.a" ] && [ -f "$objdir/preload/libhpcexp-writer.a" ] ||

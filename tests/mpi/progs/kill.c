@@ -7,6 +7,7 @@
  */
 #include <mpi.h>
 #include <signal.h>
+#include <stddef.h>
 
 int main(int argc, char **argv)
 {

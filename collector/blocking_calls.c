@@ -51,12 +51,12 @@ static void *resolve(void **slot, const char *name)
     static void *next_##name;                                                                      \
     HPC_INTERPOSE ret name params                                                                  \
     {                                                                                              \
-        __typeof__(&name) real_ = (__typeof__(&name))resolve(&next_##name, #name);                \
-        hpc_call call_;                                                                            \
+        __typeof__(&name) real_ = (__typeof__(&name))resolve(&next_##name, #name);                 \
+        unsigned call_;                                                                            \
         hpc_thread_priv *self_ = hpc_states_call_begin(&call_, HPC_MSTATE_##state, (void *)real_); \
         ret ret_ = real_ args;                                                                     \
         if (self_)                                                                                 \
-            hpc_states_call_end(self_, &call_);                                                    \
+            hpc_states_call_end(self_, call_);                                                     \
         return ret_;                                                                               \
     }
 #include "blocking.def"
@@ -72,7 +72,7 @@ static bool takes_mode(int flags)
 
 #define OPEN_WRAPPER(name, pre_params, pre_args)                                                   \
     static void *next_##name;                                                                      \
-    HPC_INTERPOSE int name(pre_params const char *path, int flags, ...)                           \
+    HPC_INTERPOSE int name(pre_params const char *path, int flags, ...)                            \
     {                                                                                              \
         mode_t mode = 0;                                                                           \
         if (takes_mode(flags)) {                                                                   \
@@ -81,12 +81,12 @@ static bool takes_mode(int flags)
             mode = (mode_t)va_arg(ap, unsigned int);                                               \
             va_end(ap);                                                                            \
         }                                                                                          \
-        int (*real)(pre_params const char *, int, ...) = resolve(&next_##name, #name);            \
-        hpc_call c;                                                                                \
+        int (*real)(pre_params const char *, int, ...) = resolve(&next_##name, #name);             \
+        unsigned c;                                                                                \
         hpc_thread_priv *t = hpc_states_call_begin(&c, HPC_MSTATE_OTHER_WAIT, (void *)real);       \
         int r = real(pre_args path, flags, mode);                                                  \
         if (t)                                                                                     \
-            hpc_states_call_end(t, &c);                                                            \
+            hpc_states_call_end(t, c);                                                             \
         return r;                                                                                  \
     }
 #define COMMA ,
@@ -105,11 +105,11 @@ OPEN_WRAPPER(openat64, int dirfd COMMA, dirfd COMMA)
         void *arg = va_arg(ap, void *);                                                            \
         va_end(ap);                                                                                \
         int (*real)(int, int, ...) = resolve(&next_##name, #name);                                 \
-        hpc_call c;                                                                                \
+        unsigned c;                                                                                \
         hpc_thread_priv *t = hpc_states_call_begin(&c, HPC_MSTATE_OTHER_WAIT, (void *)real);       \
         int r = real(fd, cmd, arg);                                                                \
         if (t)                                                                                     \
-            hpc_states_call_end(t, &c);                                                            \
+            hpc_states_call_end(t, c);                                                             \
         return r;                                                                                  \
     }
 FCNTL_WRAPPER(fcntl)
@@ -145,11 +145,11 @@ HPC_INTERPOSE long syscall(long nr, ...)
     long (*real)(long, ...) = resolve(&next_syscall, "syscall");
     if (!futex_wait(nr, a[1]))
         return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-    hpc_call c;
+    unsigned c;
     hpc_thread_priv *t = hpc_states_call_begin(&c, HPC_MSTATE_USER_LOCK, (void *)real);
     long r = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
     if (t)
-        hpc_states_call_end(t, &c);
+        hpc_states_call_end(t, c);
     return r;
 }
 
@@ -161,9 +161,9 @@ void hpc_blocking_init(void)
     static const struct {
         void **slot;
         const char *name;
-    } by_hand[] = {{&next_open, "open"},         {&next_open64, "open64"},
-                   {&next_openat, "openat"},     {&next_openat64, "openat64"},
-                   {&next_fcntl, "fcntl"},       {&next_fcntl64, "fcntl64"},
+    } by_hand[] = {{&next_open, "open"},      {&next_open64, "open64"},
+                   {&next_openat, "openat"},  {&next_openat64, "openat64"},
+                   {&next_fcntl, "fcntl"},    {&next_fcntl64, "fcntl64"},
                    {&next_syscall, "syscall"}};
     for (size_t i = 0; i < sizeof by_hand / sizeof by_hand[0]; i++)
         resolve(by_hand[i].slot, by_hand[i].name);

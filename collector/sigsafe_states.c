@@ -42,7 +42,7 @@ enum place { PLACE_CALL, PLACE_SAMPLE, PLACE_FAULT, PLACE_END };
 
 typedef struct reading {
     enum place place;
-    const hpc_call *call; /* PLACE_CALL: the call being left */
+    const hpc_call *call; /* PLACE_CALL: the call being left (in the thread's array) */
     bool fault_here;      /* PLACE_FAULT: a fault sleep was charged here */
 } reading;
 
@@ -80,18 +80,15 @@ static uint64_t u64_at(const unsigned char *p)
  * begun by then decides. */
 static unsigned sleep_state(const hpc_states *s, uint64_t off)
 {
-    for (const hpc_call *c = s->call; c; c = c->outer)
-        if (c->head <= off)
-            return c->state;
+    for (unsigned i = s->ncalls; i-- > 0;)
+        if (s->calls[i].head <= off)
+            return s->calls[i].state;
     return HPC_MSTATE_OTHER_WAIT;
 }
 
 static bool in_call(const hpc_states *s, uint64_t off)
 {
-    for (const hpc_call *c = s->call; c; c = c->outer)
-        if (c->head <= off)
-            return true;
-    return false;
+    return s->ncalls && s->calls[0].head <= off;
 }
 
 /* Put an interval of ns in state st that began at offset off into the window, as
@@ -206,7 +203,8 @@ static void read_records(hpc_thread_priv *t, reading *r)
 static int read_schedstat(uint64_t v[3])
 {
     char buf[96];
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    int fd =
+        (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
@@ -398,17 +396,25 @@ void hpc_states_fault(hpc_thread_priv *t, void *ucontext)
 
 /* ------------------------------------------------------------ blocking calls */
 
-hpc_thread_priv *hpc_states_call_begin(hpc_call *c, unsigned state, void *fn)
+hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
 {
     hpc_thread_priv *t = hpc_self();
     if (!t || !t->st.rb || t->pub.busy || t->in_handler)
         return NULL;
-    c->head = now_head(&t->st);
-    c->fn = (uint64_t)(uintptr_t)fn;
-    c->state = state;
-    c->outer = t->st.call;
+    hpc_states *s = &t->st;
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    unsigned n = s->ncalls;
+    while (n && s->calls[n - 1].sp <= here) /* left by a longjmp */
+        n--;
+    if (n == HPC_MAX_CALLS) {
+        s->ncalls = n;
+        return NULL;
+    }
+    s->calls[n] =
+        (hpc_call){.head = now_head(s), .fn = (uint64_t)(uintptr_t)fn, .sp = here, .state = state};
+    *slot = n;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->st.call = c;
+    s->ncalls = n + 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     return t;
 }
@@ -421,13 +427,19 @@ static __attribute__((noinline)) uint64_t call_node(hpc_thread_priv *t, const hp
     int skip = 0;
     while (skip < n && hpc_in_collector(t->pcs[1 + skip]))
         skip++;
-    t->pcs[skip] = c->fn;
+    uint64_t *pcs = t->pcs + skip;
+    if (c->fn) /* the real function is the leaf */
+        pcs[0] = c->fn;
+    else if (skip) /* the wrapper itself (the outermost frame of ours) */
+        pcs++;
+    else
+        return 0;
     int err = 0;
-    uint64_t node = hpc_cct_insert(t, t->pcs + skip, n - skip + 1, &err);
+    uint64_t node = hpc_cct_insert(t, pcs, (int)(t->pcs + n + 1 - pcs), &err);
     return err ? 0 : node;
 }
 
-static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, hpc_call *c)
+static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_call *c)
 {
     hpcollect_write_begin(&t->pub);
     reading r = {.place = PLACE_CALL, .call = c};
@@ -441,15 +453,19 @@ static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, hpc_call *c
     hpcollect_write_end(&t->pub);
 }
 
-void hpc_states_call_end(hpc_thread_priv *t, hpc_call *c)
+void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)
 {
-    if (now_head(&t->st) != c->head && !t->pub.busy && !t->in_handler) {
+    hpc_states *s = &t->st;
+    if (s->ncalls <= slot || !s->rb)
+        return; /* dropped meanwhile (a nested call judged it left), or states stopped */
+    const hpc_call *c = &s->calls[slot];
+    if (now_head(s) != c->head && !t->pub.busy && !t->in_handler) {
         int saved = errno;
         leave_call(t, c);
         errno = saved;
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->st.call = c->outer;
+    s->ncalls = slot;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -495,5 +511,5 @@ void hpc_states_end(hpc_thread_priv *t)
     if (s->unseen)
         write_state(t, HPC_MSTATE_OTHER_WAIT, s->unseen, 0, HPC_STATE_UNSEEN, now);
     s->unseen = 0;
-    s->call = NULL;
+    s->ncalls = 0;
 }

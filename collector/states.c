@@ -78,6 +78,7 @@ static int open_switches(hpc_states *s)
         void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
         if (p != MAP_FAILED) {
             s->fd = (int)fd;
+            s->id = hpc_perf_id((int)fd);
             s->rb = p;
             s->rb_map = len;
             s->data_off = s->rb->data_offset ? s->rb->data_offset : (uint64_t)page;
@@ -113,6 +114,7 @@ static int open_faults(hpc_states *s)
         return -err;
     }
     s->fault_fd = s->fault_sig_fd = (int)fd;
+    s->fault_id = hpc_perf_id((int)fd);
     return 0;
 }
 
@@ -126,12 +128,10 @@ static void release(hpc_states *s)
     s->fault_fd = -1;
     s->source = HPC_STATES_NONE;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (fault_fd >= 0)
-        close(fault_fd);
+    hpc_perf_close(fault_fd, s->fault_id);
     if (rb)
         munmap(rb, s->rb_map);
-    if (s->fd >= 0)
-        close(s->fd);
+    hpc_perf_close(s->fd, s->id);
     s->fd = -1;
 }
 
@@ -176,8 +176,8 @@ int hpc_states_open(hpc_thread_priv *t)
     int err = open_switches(s);
     if (err == 0 && (err = open_faults(s)) != 0) {
         /* without it, faults are sleeps like others: keep the rest */
-        snprintf(s->note, sizeof s->note, "major-faults event: %s (page-fault sleeps count as Other Wait)",
-                 strerror(-err));
+        snprintf(s->note, sizeof s->note,
+                 "major-faults event: %s (page-fault sleeps count as Other Wait)", strerror(-err));
         err = 0;
     } else if (err) {
         snprintf(s->note, sizeof s->note, "context-switch records: %s", strerror(-err));
@@ -196,15 +196,15 @@ void hpc_states_start(hpc_thread_priv *t)
         return;
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) == 0)
-        s->stime_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
-                      (uint64_t)ru.ru_stime.tv_usec * 1000ull;
+        s->stime_ns =
+            (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
     hpc_states_window_open(t);
     if (ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
         release(s);
         return;
     }
     if (s->fault_fd >= 0 && ioctl(s->fault_fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-        close(s->fault_fd);
+        hpc_perf_close(s->fault_fd, s->fault_id);
         s->fault_fd = -1;
     }
 }
@@ -212,9 +212,9 @@ void hpc_states_start(hpc_thread_priv *t)
 void hpc_states_stop(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
-    if (s->fd >= 0)
+    if (s->fd >= 0 && hpc_perf_id(s->fd) == s->id)
         ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
-    if (s->fault_fd >= 0)
+    if (s->fault_fd >= 0 && hpc_perf_id(s->fault_fd) == s->fault_id)
         ioctl(s->fault_fd, PERF_EVENT_IOC_DISABLE, 0);
     release(s);
 }

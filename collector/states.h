@@ -35,13 +35,17 @@
 
 struct hpc_thread_priv;
 
-/* A blocking call in progress: lives on the wrapper's stack, linked innermost first. */
+/* A blocking call in progress. The thread's calls are a small array, not a list on the
+ * wrappers' stacks: a program's signal handler may leave a call by longjmp, and a
+ * reader must never follow a pointer into a dead frame. */
 typedef struct hpc_call {
-    struct hpc_call *outer;
     uint64_t head;  /* the ring buffer's head when the call began */
-    uint64_t fn;    /* the real function: the leaf of the call's stack */
+    uint64_t fn;    /* the real function (the leaf of the call's stack), 0: the wrapper */
+    uintptr_t sp;   /* a stack address inside the call: entries at or below a new call's
+                       are frames a longjmp left */
     unsigned state; /* enum hpc_mstate a sleep inside the call is (USER_LOCK, OTHER_WAIT) */
 } hpc_call;
+#define HPC_MAX_CALLS 8 /* nested blocking calls followed (signal handlers nest them) */
 
 /* The intervals read since the thread's clocks were last read (states_window.c). */
 typedef struct hpc_states_window {
@@ -63,16 +67,19 @@ uint64_t hpc_states_window_settle(const hpc_states_window *w, uint64_t off_ns,
 
 /* One thread's thread-state machinery (inside hpc_thread_priv). */
 typedef struct hpc_states {
-    int source;   /* enum hpc_states_source */
-    int fd;       /* switch-record event, -1 = none */
-    int fault_fd; /* major-faults event, -1 = none */
-    int fault_sig_fd; /* its number, kept after it is closed: a SIGPROF it sent that was
-                         still pending then is ours, never the program's; -1 = none */
+    int source;            /* enum hpc_states_source */
+    int fd;                /* switch-record event, -1 = none */
+    int fault_fd;          /* major-faults event, -1 = none */
+    int fault_sig_fd;      /* its number, kept after it is closed: a SIGPROF it sent that was
+                              still pending then is ours, never the program's; -1 = none */
+    uint64_t id, fault_id; /* their event ids (hpc_perf_close: the program may have closed
+                              them and reused the numbers) */
     struct perf_event_mmap_page *rb;
-    size_t rb_map;     /* bytes mapped (header page + data) */
-    uint64_t data_off; /* where the data area starts in the mapping */
-    uint64_t mask;     /* data bytes - 1 */
-    hpc_call *call;    /* innermost blocking call in progress */
+    size_t rb_map;                 /* bytes mapped (header page + data) */
+    uint64_t data_off;             /* where the data area starts in the mapping */
+    uint64_t mask;                 /* data bytes - 1 */
+    hpc_call calls[HPC_MAX_CALLS]; /* blocking calls in progress, outermost first */
+    volatile unsigned ncalls;
     /* reading */
     uint64_t out_time; /* the last switch-out, while its switch-in has not been read */
     uint64_t out_off;  /* ... and its offset in the buffer */
@@ -127,10 +134,12 @@ bool hpc_in_collector(uint64_t pc);
  * begin and at end). Signal-safe. */
 void hpc_states_write_account(struct hpc_thread_priv *t);
 
-/* The blocking-call wrappers (blocking_calls.c, quiet_wait.c). begin fills c and returns
- * the thread when its states are on (else NULL: nothing more to do); end, called with
- * errno as the call left it, charges what happened inside the call. Both signal-safe. */
-struct hpc_thread_priv *hpc_states_call_begin(hpc_call *c, unsigned state, void *fn);
-void hpc_states_call_end(struct hpc_thread_priv *t, hpc_call *c);
+/* The blocking-call wrappers (blocking_calls.c, quiet_wait.c). begin notes the call
+ * (state: what a sleep in it is; fn: the real function, NULL for the wrapper itself) in
+ * *slot and returns the thread when its states are on (else NULL: nothing more to do);
+ * end, called with errno as the call left it, charges what happened inside the call.
+ * Both signal-safe. */
+struct hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn);
+void hpc_states_call_end(struct hpc_thread_priv *t, unsigned slot);
 
 #endif

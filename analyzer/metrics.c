@@ -50,6 +50,18 @@ static const struct {
     {"ompwork", "omp_work"},
     {"ompwait", "omp_wait"},
     {"mpi", "mpi_cpu"},
+    /* thread states (metrics_states.c): er_print's and gprofng's names */
+    {"wait", "wait_cpu"},
+    {"lock", "user_lock"},
+    {"textpf", "text_pf"},
+    {"text", "text_pf"},
+    {"datapf", "data_pf"},
+    {"data", "data_pf"},
+    {"other", "other_wait"},
+    {"owait", "other_wait"},
+    {"total", "total_thread"},
+    {"mpiwork", "mpi_work"},
+    {"mpiwait", "mpi_wait"},
 };
 
 int hpa_metrics_lookup(const hpa_metrics *ms, const char *name)

@@ -18,14 +18,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HPA_MAX_METRICS 32
+#define HPA_MAX_METRICS 48
 
 enum hpa_metric_source {
     HPA_SRC_CLOCK_TIME = 1,  /* sample_clock: adds cpu_ns */
     HPA_SRC_CLOCK_COUNT = 2, /* sample_clock: adds 1 */
     HPA_SRC_COUNTER = 3,     /* sample_counter of counter `counter`: adds value */
     HPA_SRC_MPI = 4,         /* mpi_call and its details: adds the number `mpi` says */
+    HPA_SRC_THREAD = 5,      /* thread states (sample_clock split into User and System CPU,
+                                sample_state): adds the time in the states `mstates` says */
 };
+
+/* Thread states as metric bits: bit s = enum hpc_mstate s (experiment.h). */
+#define HPA_NMSTATES 7
+#define HPA_MS(s)    (1u << (s))
+#define HPA_MS_ALL   ((1u << HPA_NMSTATES) - 1)
 
 /* What an HPA_SRC_MPI metric adds per MPI call (the reference's MPI tracing metrics;
  * byte and message counts are point-to-point, as there). */
@@ -49,9 +56,18 @@ typedef struct hpa_metric {
     uint32_t state_value;
     uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here
                           * (a set of OpenMP states: OpenMP Work, OpenMP Wait) */
-    double scale;        /* raw sum * scale = shown value (1e-9 for ns -> s) */
-    bool time;           /* shown in seconds; JSON keys get "_s" */
-    bool visible;        /* shown in text reports by default */
+    /* HPA_SRC_THREAD: the states counted (HPA_MS bits) when the predicate above holds;
+     * main_thread: only each process's main thread (Wall); alt: a second term, counted
+     * when the first predicate fails and its own holds (OpenMP and MPI Wait count Wait
+     * CPU outside the runtime's waits too). */
+    uint32_t mstates;
+    bool main_thread;
+    struct {
+        uint32_t state_mask, state_value, omp_states, mstates;
+    } alt;
+    double scale; /* raw sum * scale = shown value (1e-9 for ns -> s) */
+    bool time;    /* shown in seconds; JSON keys get "_s" */
+    bool visible; /* shown in text reports by default */
     /* HPA_SRC_COUNTER: sums of the samples' enabled/running times; running < enabled
      * means the counter group was multiplexed and its values are scaled estimates. */
     uint64_t enabled_ns, running_ns;
@@ -114,6 +130,26 @@ static inline bool hpa_metric_counts(const hpa_metric *m, uint32_t state)
     if ((state & m->state_mask) != m->state_value)
         return false;
     return m->omp_states == 0 || (m->omp_states >> ((state >> 1) & 0xf) & 1); /* HPC_STATE_OMP */
+}
+
+/* HPA_SRC_THREAD: what a sample adds to m. state: its state bits; main: it is of a main
+ * thread; ns[s]: its time in thread state s. */
+static inline uint64_t hpa_metric_thread_ns(const hpa_metric *m, uint32_t state, bool main,
+                                            const uint64_t ns[HPA_NMSTATES])
+{
+    uint32_t set = 0;
+    if (m->main_thread && !main)
+        return 0;
+    if (hpa_metric_counts(m, state))
+        set = m->mstates;
+    else if (m->alt.mstates && (state & m->alt.state_mask) == m->alt.state_value &&
+             (!m->alt.omp_states || (m->alt.omp_states >> ((state >> 1) & 0xf) & 1)))
+        set = m->alt.mstates;
+    uint64_t v = 0;
+    for (unsigned s = 0; set; s++, set >>= 1)
+        if (set & 1)
+            v += ns[s];
+    return v;
 }
 
 /* The shown value of a raw sum of metric i. */

@@ -11,6 +11,7 @@
  *   - "mpi_cpu" (alias "mpi"), the CPU time of clock samples taken inside MPI calls
  *     (HPC_STATE_MPI): MPI time as sampled, inclusive in the callers of the MPI calls.
  *     Shown by default when a process called MPI_Init.
+ *   - the thread-state metrics (metrics_states.c) when an experiment recorded them.
  *   - the reference's MPI tracing metrics, from the traced calls (mpi_call records and
  *     their details, each on its call's calling context, mpi_call.node): "mpi_time" (MPI
  *     Time, titled "MPI" as CPU time is "Total CPU"; shown by default with MPI data), "mpi_sends",
@@ -144,5 +145,7 @@ int hpa_metrics_from_records(hpa_profile *p)
         mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
     }
     int rc = add_mpi_cpu(p, mpi);
-    return rc < 0 ? rc : add_mpi_traced(p, mpi);
+    if (rc == 0)
+        rc = add_mpi_traced(p, mpi);
+    return rc < 0 ? rc : hpa_states_add_metrics(p, mpi); /* metrics_states.c */
 }

@@ -895,6 +895,18 @@ int hpa_omp_add_metrics(hpa_profile *p)
     wait.key = "omp_wait";
     wait.title = "OpenMP Wait";
     wait.omp_states = state_set(HPA_OMP_CAT_WAIT);
+    if (hpa_states_recorded(p)) {
+        /* the reference's rule with thread states (metrics_states.c): Work is CPU time
+         * in work states; Wait is all time in wait states, asleep or not, and Wait CPU
+         * in a parallel region's work */
+        work.source = wait.source = HPA_SRC_THREAD;
+        work.mstates = HPA_MS(HPC_MSTATE_USER) | HPA_MS(HPC_MSTATE_SYSTEM);
+        wait.mstates = HPA_MS_ALL;
+        wait.alt.state_mask = HPC_STATE_MPI;
+        wait.alt.state_value = 0;
+        wait.alt.omp_states = 1u << HPC_OMP_STATE_WORK;
+        wait.alt.mstates = HPA_MS(HPC_MSTATE_WAIT_CPU);
+    }
     if (hpa_metrics_add(&p->metrics, &work) < 0 || hpa_metrics_add(&p->metrics, &wait) < 0)
         return HPC_E_NOMEM;
     return 0;

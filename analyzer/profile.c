@@ -236,8 +236,11 @@ static uint32_t checked_node(loader *L, uint64_t node)
 static int add_clock_sample(loader *L, const hpc_rec_sample_clock *s)
 {
     hpa_thread *t = L->t;
+    uint64_t sys = s->sys_ns < s->cpu_ns ? s->sys_ns : s->cpu_ns;
     t->samples_read++;
     t->cpu_ns_read += s->cpu_ns;
+    t->state_ns_read[HPC_MSTATE_USER] += s->cpu_ns - sys;
+    t->state_ns_read[HPC_MSTATE_SYSTEM] += sys;
     if (!keep_sample(L, s->time, s->cpu, s->state))
         return 0;
     uint32_t state = (uint32_t)s->state;
@@ -249,15 +252,46 @@ static int add_clock_sample(loader *L, const hpc_rec_sample_clock *s)
         return HPC_E_NOMEM;
     const hpa_metrics *ms = &L->p->metrics;
     uint64_t *v = t->vals + (size_t)b * ms->n;
+    uint64_t ns[HPA_NMSTATES] = {[HPC_MSTATE_USER] = s->cpu_ns - sys, [HPC_MSTATE_SYSTEM] = sys};
     for (unsigned k = 0; k < ms->n; k++) {
         const hpa_metric *m = &ms->m[k];
-        if (!hpa_metric_counts(m, state))
+        if (m->source == HPA_SRC_THREAD)
+            v[k] += hpa_metric_thread_ns(m, state, t->seq == 0, ns);
+        else if (!hpa_metric_counts(m, state))
             continue;
-        if (m->source == HPA_SRC_CLOCK_TIME)
+        else if (m->source == HPA_SRC_CLOCK_TIME)
             v[k] += s->cpu_ns;
         else if (m->source == HPA_SRC_CLOCK_COUNT)
             v[k]++;
     }
+    return 0;
+}
+
+/* Off-CPU time charged to a stack (thread states). It has no CPU: a --cpus filter leaves
+ * it out, as it does traced events. */
+static bool keep_event(const loader *L, uint64_t time, uint32_t state);
+
+static int add_state_sample(loader *L, const hpc_rec_sample_state *s)
+{
+    hpa_thread *t = L->t;
+    if (s->mstate >= HPC_NMSTATES || s->mstate <= HPC_MSTATE_SYSTEM)
+        return 0; /* CPU time comes with clock samples; an unknown state is skipped */
+    t->state_ns_read[s->mstate] += s->ns;
+    t->state_how_read[s->how < 4 ? s->how : 3] += s->ns;
+    if (!keep_event(L, s->time, (uint32_t)s->state))
+        return 0;
+    uint32_t state = (uint32_t)s->state;
+    uint32_t ctx = classify(L, s->time, s->region, &state);
+    uint32_t b = bucket_of(L, checked_node(L, s->node), state, ctx);
+    if (b == UINT32_MAX)
+        return HPC_E_NOMEM;
+    const hpa_metrics *ms = &L->p->metrics;
+    uint64_t *v = t->vals + (size_t)b * ms->n;
+    uint64_t ns[HPA_NMSTATES] = {0};
+    ns[s->mstate] = s->ns;
+    for (unsigned k = 0; k < ms->n; k++)
+        if (ms->m[k].source == HPA_SRC_THREAD)
+            v[k] += hpa_metric_thread_ns(&ms->m[k], state, t->seq == 0, ns);
     return 0;
 }
 
@@ -344,6 +378,13 @@ static int read_records(loader *L, hpc_reader *r)
             break;
         case HPC_K_sample_counter:
             rc = add_counter_sample(L, &rec.u.sample_counter);
+            break;
+        case HPC_K_sample_state:
+            rc = add_state_sample(L, &rec.u.sample_state);
+            break;
+        case HPC_K_thread_account:
+            t->account[t->naccount ? 1 : 0] = rec.u.thread_account;
+            t->naccount += t->naccount < 2;
             break;
         case HPC_K_mpi_call:
             rc = finish_mpi_call(L);
@@ -501,6 +542,8 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *
         rc = load_process(p, &p->procs[i], f);
     if (rc == 0 && hooks->loaded)
         rc = hooks->loaded(p); /* the views' pseudo functions exist from now on */
+    if (rc == 0)
+        hpa_states_loaded(p); /* empty state metrics hidden by default */
     return rc;
 }
 

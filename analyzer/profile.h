@@ -55,6 +55,11 @@ typedef struct hpa_thread {
     uint64_t *vals;
     /* Raw totals of this thread before filtering. */
     uint64_t samples_read, cpu_ns_read, counter_samples_read;
+    uint64_t state_ns_read[HPC_NMSTATES]; /* thread states: User/System from clock samples,
+                                             the others from sample_state */
+    uint64_t state_how_read[4];           /* sample_state ns by enum hpc_state_how */
+    hpc_rec_thread_account account[2];    /* the kernel's account at begin and end */
+    unsigned naccount;
     uint64_t bad_nodes;         /* samples or nodes referring to unknown nodes */
     uint64_t damaged, unknown;  /* from the reader */
     uint64_t stats[HPC_NSTATS]; /* header of t<seq>.hpe */
@@ -181,6 +186,14 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
  * counter, cycles as time, MPI CPU) and map each process's counters to them. Called by
  * hpa_profile_load before reading samples. Returns 0 or HPC_E_NOMEM. */
 int hpa_metrics_from_records(hpa_profile *p);
+
+/* metrics_states.c: did any process record thread states; their metrics (user, system,
+ * wait_cpu, ..., total_thread, wall; mpi_work and mpi_wait when mpi), added by
+ * hpa_metrics_from_records; after loading, the ones with nothing in them are hidden by
+ * default. */
+bool hpa_states_recorded(const hpa_profile *p);
+int hpa_states_add_metrics(hpa_profile *p, bool mpi);
+void hpa_states_loaded(hpa_profile *p);
 
 /* Sum of every bucket's vals into total (metrics.n entries). */
 void hpa_profile_total(const hpa_profile *p, uint64_t *total);

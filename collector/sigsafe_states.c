@@ -419,21 +419,20 @@ hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
     return t;
 }
 
-/* The call's stack: the real function, then the wrapper's callers outside the
- * collector. Returns its CCT node (0 if none could be taken). */
+/* The call's stack: the real function, the wrapper (the outermost frame of ours: the
+ * entry point the program called, by its name), then the program's frames; as a clock
+ * sample inside the real function would have it. Returns its CCT node (0 if none). */
 static __attribute__((noinline)) uint64_t call_node(hpc_thread_priv *t, const hpc_call *c)
 {
     int n = hpc_unwind_here_slots(t, 0, t->pcs + 1, NULL, HPC_MAX_DEPTH - 1);
-    int skip = 0;
-    while (skip < n && hpc_in_collector(t->pcs[1 + skip]))
-        skip++;
-    uint64_t *pcs = t->pcs + skip;
-    if (c->fn) /* the real function is the leaf */
-        pcs[0] = c->fn;
-    else if (skip) /* the wrapper itself (the outermost frame of ours) */
-        pcs++;
-    else
-        return 0;
+    int ours = 0;
+    while (ours < n && hpc_in_collector(t->pcs[1 + ours]))
+        ours++;
+    if (ours == 0)
+        return 0;                  /* not called through a wrapper: nothing sensible to show */
+    uint64_t *pcs = t->pcs + ours; /* the wrapper's frame */
+    if (c->fn)
+        *--pcs = c->fn;
     int err = 0;
     uint64_t node = hpc_cct_insert(t, pcs, (int)(t->pcs + n + 1 - pcs), &err);
     return err ? 0 : node;

@@ -1,0 +1,225 @@
+/*
+ * known_states.c - threads whose time goes into each thread state for known amounts, one
+ * function per phase, and the ground truth of each phase as the kernel measured it:
+ *
+ *     phase FUNC thread WALL CPU UTIME STIME RUNDELAY MAJFLT
+ *
+ * (seconds, the calling thread's own clocks: CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID,
+ * getrusage(RUSAGE_THREAD), /proc/thread-self/schedstat's run delay). Phases:
+ *   spin_user     1.0 s of CPU in user mode
+ *   sys_reads     0.5 s of system CPU: 1 MiB reads from /dev/zero
+ *   sleeper       1.0 s in nanosleep
+ *   lock_waiter   0.7 s blocked in pthread_mutex_lock: a helper holds the mutex
+ *   contend       two threads pinned to one CPU, 0.5 s of CPU each: about 0.5 s each
+ *                 runnable but not running
+ *   touch_file    reads one byte per page of a file dropped from the page cache
+ *                 (MADV_RANDOM: each page is a major fault that sleeps for its read)
+ * Usage: known_states DIR (a directory for the scratch file).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct clocks {
+    double wall, cpu, utime, stime, run_delay, majflt;
+} clocks;
+
+static double ts_s(struct timespec t)
+{
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static double tv_s(struct timeval t)
+{
+    return t.tv_sec + t.tv_usec * 1e-6;
+}
+
+static clocks now(void)
+{
+    clocks c = {0};
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    c.wall = ts_s(t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    c.cpu = ts_s(t);
+    struct rusage ru;
+    getrusage(RUSAGE_THREAD, &ru);
+    c.utime = tv_s(ru.ru_utime);
+    c.stime = tv_s(ru.ru_stime);
+    c.majflt = (double)ru.ru_majflt;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    unsigned long long run = 0, delay = 0;
+    if (f) {
+        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
+            delay = 0;
+        fclose(f);
+    }
+    c.run_delay = delay * 1e-9;
+    return c;
+}
+
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void report(const char *func, int thread, clocks a, clocks b)
+{
+    pthread_mutex_lock(&out_lock);
+    printf("phase %s %d %.6f %.6f %.6f %.6f %.6f %.0f\n", func, thread, b.wall - a.wall,
+           b.cpu - a.cpu, b.utime - a.utime, b.stime - a.stime, b.run_delay - a.run_delay,
+           b.majflt - a.majflt);
+    fflush(stdout);
+    pthread_mutex_unlock(&out_lock);
+}
+
+static volatile double sink;
+
+static double thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return ts_s(t);
+}
+
+__attribute__((noinline)) void spin_user(double s)
+{
+    double end = thread_cpu() + s, x = 1;
+    while (thread_cpu() < end)
+        for (int i = 0; i < 20000; i++)
+            x = x * 1.0000001 + 1e-9;
+    sink = x;
+}
+
+__attribute__((noinline)) void sys_reads(double s)
+{
+    static char buf[1 << 20];
+    int fd = open("/dev/zero", O_RDONLY);
+    struct rusage ru;
+    do {
+        for (int i = 0; i < 8; i++)
+            if (read(fd, buf, sizeof buf) < 0)
+                abort();
+        getrusage(RUSAGE_THREAD, &ru);
+    } while (tv_s(ru.ru_stime) < s);
+    close(fd);
+}
+
+__attribute__((noinline)) void sleeper(double s)
+{
+    struct timespec t = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
+    while (nanosleep(&t, &t) != 0)
+        ;
+}
+
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static volatile int held;
+
+static void *holder(void *arg)
+{
+    double s = *(double *)arg;
+    pthread_mutex_lock(&m);
+    held = 1;
+    sleeper(s);
+    pthread_mutex_unlock(&m);
+    return NULL;
+}
+
+__attribute__((noinline)) void lock_waiter(void)
+{
+    pthread_mutex_lock(&m);
+    pthread_mutex_unlock(&m);
+}
+
+static void pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof set, &set);
+}
+
+static pthread_barrier_t start_contend;
+
+__attribute__((noinline)) void contend(double s)
+{
+    spin_user(s);
+}
+
+static void *contender(void *arg)
+{
+    int id = (int)(long)arg;
+    pin(0);
+    pthread_barrier_wait(&start_contend);
+    clocks a = now();
+    contend(0.5);
+    report("contend", id, a, now());
+    return NULL;
+}
+
+__attribute__((noinline)) long touch_file(const char *dir, size_t mb)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/known_states.data", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        abort();
+    static char block[1 << 20];
+    memset(block, 7, sizeof block);
+    for (size_t i = 0; i < mb; i++)
+        if (write(fd, block, sizeof block) != sizeof block)
+            abort();
+    fsync(fd);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    size_t len = mb << 20;
+    volatile char *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+    madvise((void *)p, len, MADV_RANDOM);
+    clocks a = now();
+    long sum = 0;
+    for (size_t off = 0; off < len; off += 4096)
+        sum += p[off];
+    report("touch_file", 0, a, now());
+    munmap((void *)p, len);
+    close(fd);
+    unlink(path);
+    return sum;
+}
+
+#define PHASE(name, call)                                                                          \
+    do {                                                                                           \
+        clocks a_ = now();                                                                         \
+        call;                                                                                      \
+        report(name, 0, a_, now());                                                                \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    PHASE("spin_user", spin_user(1.0));
+    PHASE("sys_reads", sys_reads(0.5));
+    PHASE("sleeper", sleeper(1.0));
+
+    double hold = 0.7;
+    pthread_t h;
+    pthread_create(&h, NULL, holder, &hold);
+    while (!held)
+        sched_yield();
+    PHASE("lock_waiter", lock_waiter());
+    pthread_join(h, NULL);
+
+    pthread_t c[2];
+    pthread_barrier_init(&start_contend, NULL, 2);
+    for (long i = 0; i < 2; i++)
+        pthread_create(&c[i], NULL, contender, (void *)(i + 1));
+    for (int i = 0; i < 2; i++)
+        pthread_join(c[i], NULL);
+
+    long sum = touch_file(dir, argc > 2 ? (size_t)atoi(argv[2]) : 16);
+    printf("done %ld\n", sum);
+    return 0;
+}

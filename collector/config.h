@@ -18,7 +18,8 @@
  *   HPCOLLECT_CLOCK_NS      clock-profiling interval in ns, 0 = clock profiling off.
  *   HPCOLLECT_CLOCK_SOURCE  auto (default) | perf | timer: force a clock source; "timer"
  *                           is how tests exercise the fallback.
- *   HPCOLLECT_STATES        1 (default) thread states with clock profiling, 0 CPU time only.
+ *   HPCOLLECT_STATES        1 (default) thread states with clock profiling, 0 CPU time only,
+ *                           2 the fallback without perf_event buffers (tests: states.h).
  *   HPCOLLECT_FOLLOW        1 (default) follow fork/exec descendants, 0 do not.
  *   HPCOLLECT_FOLLOW_REGEX  -F =REGEX: follow only descendants whose executable (basename)
  *                           or sub-experiment name matches; "" = all. The others run

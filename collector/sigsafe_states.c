@@ -170,6 +170,8 @@ static void on_fault(hpc_states *s, reading *r, held *h, const unsigned char *bo
 static void read_records(hpc_thread_priv *t, reading *r)
 {
     hpc_states *s = &t->st;
+    if (!s->rb) /* call times: nothing to read */
+        return;
     uint64_t head = now_head(s), tail = s->rb->data_tail;
     held h = {0};
     while (tail < head) {
@@ -236,6 +238,7 @@ void hpc_states_window_open(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
     memset(&s->win, 0, sizeof s->win);
+    s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
     s->win_time = hpc_now_ns();
     s->win_cpu = hpc_thread_cpu_ns();
     s->win_run_delay = run_delay_now();
@@ -254,6 +257,7 @@ static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
     s->unseen +=
         hpc_states_window_settle(&s->win, wall > used ? wall - used : 0, delay, s->acc, s->pend);
     memset(&s->win, 0, sizeof s->win);
+    s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
     s->win_time = now;
     s->win_cpu = cpu;
     s->win_run_delay = rd;
@@ -337,7 +341,7 @@ uint64_t hpc_states_sys_ns(hpc_thread_priv *t, uint64_t cpu_ns)
 {
     hpc_states *s = &t->st;
     struct rusage ru;
-    if (!s->rb || getrusage(RUSAGE_THREAD, &ru) != 0)
+    if (s->source == HPC_STATES_NONE || getrusage(RUSAGE_THREAD, &ru) != 0)
         return 0;
     uint64_t st = tv_ns(ru.ru_stime);
     uint64_t sys = st > s->stime_ns ? st - s->stime_ns : 0;
@@ -348,11 +352,11 @@ uint64_t hpc_states_sys_ns(hpc_thread_priv *t, uint64_t cpu_ns)
 void hpc_states_at_sample(hpc_thread_priv *t, uint64_t node, uint64_t now, uint64_t cpu)
 {
     hpc_states *s = &t->st;
-    if (!s->rb)
+    if (s->source == HPC_STATES_NONE)
         return;
     reading r = {.place = PLACE_SAMPLE};
     read_records(t, &r);
-    if (!window_empty(s))
+    if (!window_empty(s) || s->win.call_times) /* call times: what happened outside calls */
         close_window(t, now, cpu);
     write_pend(t, node, now, HPC_STATE_AT_SAMPLE);
     if (s->unseen) {
@@ -399,7 +403,7 @@ void hpc_states_fault(hpc_thread_priv *t, void *ucontext)
 hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || !t->st.rb || t->pub.busy || t->in_handler)
+    if (!t || t->st.source == HPC_STATES_NONE || t->pub.busy || t->in_handler)
         return NULL;
     hpc_states *s = &t->st;
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
@@ -410,8 +414,10 @@ hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
         s->ncalls = n;
         return NULL;
     }
-    s->calls[n] =
-        (hpc_call){.head = now_head(s), .fn = (uint64_t)(uintptr_t)fn, .sp = here, .state = state};
+    s->calls[n] = (hpc_call){.head = s->rb ? now_head(s) : hpc_now_ns(),
+                             .fn = (uint64_t)(uintptr_t)fn,
+                             .sp = here,
+                             .state = state};
     *slot = n;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     s->ncalls = n + 1;
@@ -452,15 +458,38 @@ static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_c
     hpcollect_write_end(&t->pub);
 }
 
+/* Call times (the fallback): a call long enough to have blocked is an interval. */
+#define CALL_TIMES_MIN_NS 10000
+
+static __attribute__((noinline)) void leave_timed_call(hpc_thread_priv *t, const hpc_call *c,
+                                                       uint64_t ns)
+{
+    hpcollect_write_begin(&t->pub);
+    t->st.win.raw_acc[c->state] += ns;
+    t->st.win.n_acc[c->state]++;
+    if (acc_due(&t->st)) {
+        uint64_t now = hpc_now_ns();
+        close_window(t, now, hpc_thread_cpu_ns());
+        write_acc(t, call_node(t, c), now, false, HPC_STATE_AT_CALL);
+    }
+    hpcollect_write_end(&t->pub);
+}
+
 void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)
 {
     hpc_states *s = &t->st;
-    if (s->ncalls <= slot || !s->rb)
+    if (s->ncalls <= slot || s->source == HPC_STATES_NONE)
         return; /* dropped meanwhile (a nested call judged it left), or states stopped */
     const hpc_call *c = &s->calls[slot];
-    if (now_head(s) != c->head && !t->pub.busy && !t->in_handler) {
+    if (!t->pub.busy && !t->in_handler) {
         int saved = errno;
-        leave_call(t, c);
+        if (s->rb && now_head(s) != c->head) {
+            leave_call(t, c);
+        } else if (!s->rb) {
+            uint64_t ns = hpc_now_ns() - c->head;
+            if (ns >= CALL_TIMES_MIN_NS)
+                leave_timed_call(t, c, ns);
+        }
         errno = saved;
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -495,7 +524,7 @@ void hpc_states_write_account(hpc_thread_priv *t)
 void hpc_states_end(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
-    if (!s->rb)
+    if (s->source == HPC_STATES_NONE)
         return;
     reading r = {.place = PLACE_END};
     read_records(t, &r);

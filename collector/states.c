@@ -172,6 +172,11 @@ int hpc_states_open(hpc_thread_priv *t)
         return 0;
     if (!own_hi)
         dl_iterate_phdr(find_own, (void *)(uintptr_t)hpc_states_open);
+    if (hpc_P.cfg.states == HPC_STATES_CALL_TIMES) {
+        snprintf(s->note, sizeof s->note, "call times forced by HPCOLLECT_STATES");
+        s->source = HPC_STATES_CALL_TIMES;
+        return 0;
+    }
     hpc_fd_moment_begin();
     int err = open_switches(s);
     if (err == 0 && (err = open_faults(s)) != 0) {
@@ -183,24 +188,27 @@ int hpc_states_open(hpc_thread_priv *t)
         snprintf(s->note, sizeof s->note, "context-switch records: %s", strerror(-err));
     }
     hpc_fd_moment_end();
-    if (err)
-        return err;
-    s->source = HPC_STATES_PERF_SWITCH;
-    return 0;
+    s->source = err ? HPC_STATES_CALL_TIMES : HPC_STATES_PERF_SWITCH;
+    return err;
 }
 
 void hpc_states_start(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
-    if (s->fd < 0)
+    if (s->source == HPC_STATES_NONE)
         return;
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) == 0)
         s->stime_ns =
             (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
     hpc_states_window_open(t);
+    if (s->fd < 0)
+        return; /* call times */
     if (ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+        snprintf(s->note, sizeof s->note, "context-switch records: %s", strerror(errno));
         release(s);
+        s->source = HPC_STATES_CALL_TIMES;
+        hpc_states_window_open(t);
         return;
     }
     if (s->fault_fd >= 0 && ioctl(s->fault_fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {

@@ -39,7 +39,8 @@ struct hpc_thread_priv;
  * wrappers' stacks: a program's signal handler may leave a call by longjmp, and a
  * reader must never follow a pointer into a dead frame. */
 typedef struct hpc_call {
-    uint64_t head;  /* the ring buffer's head when the call began */
+    uint64_t head;  /* the ring buffer's head when the call began; with call times (the
+                       fallback), the time it began */
     uint64_t fn;    /* the real function (the leaf of the call's stack), 0: the wrapper */
     uintptr_t sp;   /* a stack address inside the call: entries at or below a new call's
                        are frames a longjmp left */
@@ -52,6 +53,8 @@ typedef struct hpc_states_window {
     uint64_t raw_acc[HPC_NMSTATES], raw_pend[HPC_NMSTATES]; /* ns, as the records say */
     uint32_t n_acc[HPC_NMSTATES], n_pend[HPC_NMSTATES];     /* intervals */
     bool lost;                                              /* records were lost */
+    bool call_times; /* the intervals are blocking calls' elapsed times (the fallback): they
+                        include the CPU time spent in the calls and miss what happens outside */
 } hpc_states_window;
 
 /*
@@ -59,7 +62,9 @@ typedef struct hpc_states_window {
  * elapsed time minus the thread's CPU time in it (exact), run_delay_ns schedstat's run
  * delay in it (UINT64_MAX = unknown). Adds each state's time to acc[] (what was read
  * where it happened) and pend[] (what waits for the next clock sample). Returns the
- * off-CPU time no interval covered when records were lost, else 0. Signal-safe.
+ * off-CPU time no interval covered when records were lost, else 0 (with call times that
+ * time is charged to pend: Wait CPU as far as the run delay goes, Other Wait beyond).
+ * Signal-safe.
  */
 uint64_t hpc_states_window_settle(const hpc_states_window *w, uint64_t off_ns,
                                   uint64_t run_delay_ns, uint64_t acc[HPC_NMSTATES],

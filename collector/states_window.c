@@ -15,7 +15,15 @@
  * the sleeps to Wait CPU, shared by their number (the delay is per wakeup, not per
  * length of sleep). When no records were lost, the window's states then sum to `off`,
  * and its Wait CPU to the run delay.
+ *
+ * With call times (the fallback without perf_event buffers) the intervals are blocking
+ * calls' elapsed times: they hold the CPU time spent inside the calls (scaled down
+ * together when they exceed `off`) and miss what happened outside them (preemption while
+ * computing, sleeps in unwrapped code: what `off` leaves over, charged to the next
+ * clock sample as Wait CPU as far as the run delay goes, Other Wait beyond).
  */
+#include <string.h>
+
 #include "collector.h"
 
 /* share of x in parts n_part of n (rounded down; n > 0) */
@@ -35,24 +43,39 @@ uint64_t hpc_states_window_settle(const hpc_states_window *w, uint64_t off_ns,
         total += raw[s];
         ntot += n[s];
     }
-    if (ntot == 0)
+    if (ntot == 0 && !w->call_times)
         return 0;
-    /* the overlap per interval, taken out of each */
-    uint64_t o = total > off_ns ? (total - off_ns) / ntot : 0;
-    for (unsigned s = 0; s < HPC_NMSTATES; s++)
-        t[s] = raw[s] - (n[s] * o < raw[s] ? n[s] * o : raw[s]);
+    uint64_t outside = 0; /* call times: off-CPU time outside every call */
+    if (w->call_times && total > off_ns) {
+        for (unsigned s = 0; s < HPC_NMSTATES; s++)
+            t[s] = part(raw[s], off_ns, total);
+    } else if (w->call_times) {
+        memcpy(t, raw, sizeof t);
+        outside = off_ns - total;
+    } else {
+        /* the overlap per interval, taken out of each */
+        uint64_t o = total > off_ns ? (total - off_ns) / ntot : 0;
+        for (unsigned s = 0; s < HPC_NMSTATES; s++)
+            t[s] = raw[s] - (n[s] * o < raw[s] ? n[s] * o : raw[s]);
+    }
     /* run-queue delay after wakeups, out of the sleeps */
     uint64_t wake[HPC_NMSTATES] = {0};
     uint64_t preempt = t[HPC_MSTATE_WAIT_CPU], sleeps = ntot - n[HPC_MSTATE_WAIT_CPU];
-    if (run_delay_ns != UINT64_MAX && run_delay_ns > preempt && sleeps) {
-        uint64_t delay = run_delay_ns - preempt;
-        for (unsigned s = 0; s < HPC_NMSTATES; s++) {
-            if (s == HPC_MSTATE_WAIT_CPU || !n[s])
-                continue;
-            uint64_t d = part(delay, n[s], sleeps);
-            wake[s] = d < t[s] ? d : t[s];
-            t[s] -= wake[s];
-        }
+    uint64_t delay =
+        run_delay_ns != UINT64_MAX && run_delay_ns > preempt ? run_delay_ns - preempt : 0;
+    for (unsigned s = 0; s < HPC_NMSTATES && delay && sleeps; s++) {
+        if (s == HPC_MSTATE_WAIT_CPU || !n[s])
+            continue;
+        uint64_t d = part(delay, n[s], sleeps);
+        wake[s] = d < t[s] ? d : t[s];
+        t[s] -= wake[s];
+    }
+    if (w->call_times) { /* the rest of the run delay came outside the calls */
+        for (unsigned s = 0; s < HPC_NMSTATES; s++)
+            delay -= wake[s];
+        uint64_t d = delay < outside ? delay : outside;
+        pend[HPC_MSTATE_WAIT_CPU] += d;
+        pend[HPC_MSTATE_OTHER_WAIT] += outside - d;
     }
     /* into acc and pend, each interval's share where it was read */
     uint64_t seen = 0;

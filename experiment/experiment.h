@@ -176,6 +176,8 @@ enum hpc_mstate {
 enum hpc_states_source {
     HPC_STATES_NONE = 0,        /* off (-p off, or nothing worked): CPU time only */
     HPC_STATES_PERF_SWITCH = 1, /* perf_event context-switch records + blocking-call wrappers */
+    HPC_STATES_CALL_TIMES = 2,  /* fallback without perf_event buffers: the wrappers' elapsed
+                                   times; preemption and page faults not told apart */
 };
 
 /* sample_state.how: where its time was charged. */

@@ -9,6 +9,7 @@
  *     Collector version: 0.1.0; host `vm', OS `Linux 6.1 x86_64', page size 4096, 2 CPUs
  *     Data collection parameters:
  *       Clock-profiling, interval = 1000 microsecs (perf_event task-clock)
+ *       Thread states: context-switch records (perf_event) and blocking-call wrappers
  *     Experiment started Sun Nov 22 00:36:56 2026
  *     Experiment ended: 0.672 s, exit status 0
  *
@@ -89,6 +90,11 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
                 s->clock_interval_ns / 1000, hpa_clock_source_name(s->clock_source));
         if (s->clock_note.n)
             fprintf(f, "    note: %s\n", hpc_str_copy(s1, sizeof(s1), s->clock_note));
+        fprintf(f, "  Thread states: %s\n", hpa_states_source_name(s->states));
+        if (*hpa_states_source_limits(s->states))
+            fprintf(f, "    cannot tell: %s\n", hpa_states_source_limits(s->states));
+        if (s->states_note.n)
+            fprintf(f, "    note: %s\n", hpc_str_copy(s1, sizeof(s1), s->states_note));
     }
     size_t ci = 0; /* -h */
     for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_counter_def, &ci));) {
@@ -190,6 +196,9 @@ static void json_process(hpa_json *j, const hpc_proc *p)
     hpa_json_kstr(j, "clock_source", hpa_clock_source_name(s->clock_source));
     hpa_json_ku64(j, "clock_interval_ns", s->clock_interval_ns);
     hpa_json_kstr(j, "clock_note", hpc_str_copy(buf, sizeof(buf), s->clock_note));
+    hpa_json_kstr(j, "thread_states", hpa_states_source_name(s->states));
+    hpa_json_kstr(j, "thread_states_limits", hpa_states_source_limits(s->states));
+    hpa_json_kstr(j, "thread_states_note", hpc_str_copy(buf, sizeof(buf), s->states_note));
     hpa_json_ku64(j, "follow", s->follow);
     hpa_json_kstr(j, "follow_regex", hpc_str_copy(buf, sizeof(buf), s->follow_regex));
     hpa_json_kstr(j, "archive", hpc_archive_mode_name((unsigned)s->archive));
@@ -223,7 +232,8 @@ static void csv_process(FILE *f, const hpc_exp *e, const hpc_proc *p)
     hpa_csv_field(f, hpa_clock_source_name(p->settings.clock_source), ',');
     fprintf(f, "%" PRIu64 ",%.9g,", p->settings.clock_interval_ns, hpa_proc_duration(p));
     hpa_end_text(p, buf, sizeof(buf));
-    hpa_csv_field(f, buf, '\n');
+    hpa_csv_field(f, buf, ',');
+    hpa_csv_field(f, hpa_states_source_name(p->settings.states), '\n');
 }
 
 /* Call f on each -C comment of e (NUL-terminated strings in job_begin.comments). */
@@ -261,7 +271,7 @@ int cmd_header(hpa_ctx *ctx, int argc, char **argv)
     hpa_json j;
     if (ctx->opts.format == HPA_CSV) {
         fputs("experiment,process,rank,pid,command,clock_source,clock_interval_ns,duration_s,"
-              "end\n",
+              "end,thread_states\n",
               ctx->out);
     } else if (ctx->opts.format == HPA_JSON) {
         hpa_json_begin_report_list(&j, ctx->out, "header", "experiments");

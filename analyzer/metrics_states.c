@@ -73,16 +73,15 @@ int hpa_states_add_metrics(hpa_profile *p, bool mpi)
         /* User and System CPU add up to Total CPU, which is shown */
         bool shown = defs[i].mstates != HPA_MS(HPC_MSTATE_USER) &&
                      defs[i].mstates != HPA_MS(HPC_MSTATE_SYSTEM) && !defs[i].main_thread;
-        hpa_metric m = {.mstates = defs[i].mstates,
-                        .main_thread = defs[i].main_thread,
-                        .visible = shown};
+        hpa_metric m = {
+            .mstates = defs[i].mstates, .main_thread = defs[i].main_thread, .visible = shown};
         rc = add(p, defs[i].key, defs[i].title, m);
     }
     if (rc || !mpi)
         return rc;
     uint32_t cpu = HPA_MS(HPC_MSTATE_USER) | HPA_MS(HPC_MSTATE_SYSTEM);
-    hpa_metric work = {.state_mask = HPC_STATE_MPI, .state_value = 0, .mstates = cpu,
-                       .visible = true};
+    hpa_metric work = {
+        .state_mask = HPC_STATE_MPI, .state_value = 0, .mstates = cpu, .visible = true};
     hpa_metric wait = {.state_mask = HPC_STATE_MPI,
                        .state_value = HPC_STATE_MPI,
                        .mstates = HPA_MS_ALL,

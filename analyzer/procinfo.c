@@ -18,6 +18,33 @@ void hpa_argv_line(hpc_str argv, char *buf, size_t cap)
     buf[n] = 0;
 }
 
+const char *hpa_states_source_name(uint64_t src)
+{
+    switch (src) {
+    case HPC_STATES_PERF_SWITCH:
+        return "context-switch records (perf_event) and blocking-call wrappers";
+    case HPC_STATES_CALL_TIMES:
+        return "blocking-call times (fallback)";
+    case HPC_STATES_NONE:
+        return "off";
+    default:
+        return "unknown";
+    }
+}
+
+const char *hpa_states_source_limits(uint64_t src)
+{
+    switch (src) {
+    case HPC_STATES_CALL_TIMES:
+        return "page-fault sleeps count as Other Wait; Wait CPU is schedstat's run delay, "
+               "charged to blocked calls by their number and to the next clock sample beyond";
+    case HPC_STATES_NONE:
+        return "only CPU time is recorded";
+    default:
+        return "";
+    }
+}
+
 const char *hpa_clock_source_name(uint64_t src)
 {
     switch (src) {

@@ -15,6 +15,12 @@
 void hpa_argv_line(hpc_str argv, char *buf, size_t cap);
 /* "perf_event task-clock", "POSIX CPU timer", "none". */
 const char *hpa_clock_source_name(uint64_t src);
+/* Thread states (settings.states): "context-switch records (perf_event) and blocking-call
+ * wrappers", "blocking-call times (fallback)", "off". */
+const char *hpa_states_source_name(uint64_t src);
+/* What a source cannot tell apart, for header and statistics ("" for none). */
+const char *hpa_states_source_limits(uint64_t src);
+
 /* "exit status 0", "killed by signal 9 (SIGKILL)", "unknown (no end record)". */
 void hpa_end_text(const hpc_proc *p, char *buf, size_t cap);
 

@@ -234,10 +234,27 @@ static uint64_t run_delay_now(void)
     return read_schedstat(v) == 0 ? v[1] : UINT64_MAX;
 }
 
+uint64_t hpc_states_window_preset(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    if (s->source == HPC_STATES_NONE)
+        return hpc_now_ns();
+    s->win_run_delay = run_delay_now();
+    s->win_cpu = hpc_thread_cpu_ns();
+    s->win_time = hpc_now_ns();
+    s->win_preset = true;
+    return s->win_time;
+}
+
 void hpc_states_window_open(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
     memset(&s->win, 0, sizeof s->win);
+    s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
+    if (s->win_preset) { /* thread_begin read its clocks */
+        s->win_preset = false;
+        return;
+    }
     s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
     s->win_time = hpc_now_ns();
     s->win_cpu = hpc_thread_cpu_ns();
@@ -540,4 +557,16 @@ void hpc_states_end(hpc_thread_priv *t)
         write_state(t, HPC_MSTATE_OTHER_WAIT, s->unseen, 0, HPC_STATE_UNSEEN, now);
     s->unseen = 0;
     s->ncalls = 0;
+}
+
+bool hpc_states_finish(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
+{
+    hpc_states *s = &t->st;
+    if (!s->win_time)
+        return false;
+    memset(&s->win, 0, sizeof s->win); /* nothing to read: the events are gone */
+    close_window(t, now, cpu);
+    write_pend(t, s->last_sample_node, now, HPC_STATE_AT_END);
+    s->win_time = 0;
+    return true;
 }

@@ -92,7 +92,8 @@ typedef struct hpc_states {
     hpc_states_window win;
     /* the window's start: CLOCK_MONOTONIC, thread CPU time, schedstat run delay
      * (UINT64_MAX: unreadable) */
-    uint64_t win_time, win_cpu, win_run_delay;
+    uint64_t win_time, win_cpu, win_run_delay; /* win_time 0: no window */
+    bool win_preset; /* the first window's start was read at thread_begin */
     /* settled time not yet written: acc where it happened (the call or fault that read
      * it), pend at the thread's next clock sample; unseen: lost records' time */
     uint64_t acc[HPC_NMSTATES], pend[HPC_NMSTATES], unseen;
@@ -127,9 +128,15 @@ uint64_t hpc_states_sys_ns(struct hpc_thread_priv *t, uint64_t cpu_ns);
  * handler, between hpcollect_write_begin/end. Signal-safe. */
 void hpc_states_at_sample(struct hpc_thread_priv *t, uint64_t node, uint64_t now, uint64_t cpu);
 
-/* The thread's recording ends: charge everything left; write its thread_account.
- * NOT signal-safe (normal context, before the events are stopped). */
+/* The thread's recording ends: read and charge what its events saw (normal context,
+ * between hpcollect_write_begin/end, before the events are stopped). Then, stopped,
+ * finish charges the last moments up to `now` (its thread CPU time `cpu`), as the next
+ * clock sample would, and returns whether states were on. Signal-safe. */
 void hpc_states_end(struct hpc_thread_priv *t);
+bool hpc_states_finish(struct hpc_thread_priv *t, uint64_t now, uint64_t cpu);
+/* The thread's first window starts now (thread_begin's time, returned): clocks read
+ * before its events are even opened, so its life is counted whole. Signal-safe. */
+uint64_t hpc_states_window_preset(struct hpc_thread_priv *t);
 /* Open the first window: the thread's clocks now. Signal-safe. */
 void hpc_states_window_open(struct hpc_thread_priv *t);
 /* Is pc inside the collector's own code (libhpcollect.so)? Signal-safe once

@@ -13,8 +13,10 @@
  * run-queue delay after a wakeup (the records say when the thread ran, not when it was
  * woken): what schedstat's run delay grew beyond the preempted intervals is moved from
  * the sleeps to Wait CPU, shared by their number (the delay is per wakeup, not per
- * length of sleep). When no records were lost, the window's states then sum to `off`,
- * and its Wait CPU to the run delay.
+ * length of sleep). Time off the CPU that no interval covers (before the records began,
+ * or whose records were lost) is charged to the next clock sample, Wait CPU as far as
+ * the run delay goes, Other Wait beyond. The window's states then sum to `off`, and its
+ * Wait CPU to the run delay.
  *
  * With call times (the fallback without perf_event buffers) the intervals are blocking
  * calls' elapsed times: they hold the CPU time spent inside the calls (scaled down
@@ -32,63 +34,66 @@ static uint64_t part(uint64_t x, uint64_t n_part, uint64_t n)
     return (uint64_t)((unsigned __int128)x * n_part / n);
 }
 
+/* The window's intervals as cells: state s read here (acc, cell s) or for the next
+ * sample (pend, cell HPC_NMSTATES + s). */
+#define NCELLS (2 * HPC_NMSTATES)
+
 uint64_t hpc_states_window_settle(const hpc_states_window *w, uint64_t off_ns,
                                   uint64_t run_delay_ns, uint64_t acc[HPC_NMSTATES],
                                   uint64_t pend[HPC_NMSTATES])
 {
-    uint64_t raw[HPC_NMSTATES], n[HPC_NMSTATES], t[HPC_NMSTATES], total = 0, ntot = 0;
+    uint64_t raw[NCELLS], n[NCELLS], t[NCELLS], total = 0, ntot = 0;
     for (unsigned s = 0; s < HPC_NMSTATES; s++) {
-        raw[s] = w->raw_acc[s] + w->raw_pend[s];
-        n[s] = (uint64_t)w->n_acc[s] + w->n_pend[s];
-        total += raw[s];
-        ntot += n[s];
+        raw[s] = w->raw_acc[s];
+        raw[HPC_NMSTATES + s] = w->raw_pend[s];
+        n[s] = w->n_acc[s];
+        n[HPC_NMSTATES + s] = w->n_pend[s];
     }
-    if (ntot == 0 && !w->call_times)
-        return 0;
-    uint64_t outside = 0; /* call times: off-CPU time outside every call */
+    for (unsigned c = 0; c < NCELLS; c++) {
+        total += raw[c];
+        ntot += n[c];
+    }
+    uint64_t outside = 0; /* off-CPU time outside every interval read */
     if (w->call_times && total > off_ns) {
-        for (unsigned s = 0; s < HPC_NMSTATES; s++)
-            t[s] = part(raw[s], off_ns, total);
-    } else if (w->call_times) {
+        for (unsigned c = 0; c < NCELLS; c++)
+            t[c] = part(raw[c], off_ns, total);
+    } else if (total <= off_ns) {
+        /* call times: what happened outside the calls; records: time off the CPU before
+         * the records began (the thread's first moments), or lost records' */
         memcpy(t, raw, sizeof t);
         outside = off_ns - total;
     } else {
         /* the overlap per interval, taken out of each */
-        uint64_t o = total > off_ns ? (total - off_ns) / ntot : 0;
-        for (unsigned s = 0; s < HPC_NMSTATES; s++)
-            t[s] = raw[s] - (n[s] * o < raw[s] ? n[s] * o : raw[s]);
+        uint64_t o = (total - off_ns) / ntot;
+        for (unsigned c = 0; c < NCELLS; c++)
+            t[c] = raw[c] - (n[c] * o < raw[c] ? n[c] * o : raw[c]);
     }
-    /* run-queue delay after wakeups, out of the sleeps */
-    uint64_t wake[HPC_NMSTATES] = {0};
-    uint64_t preempt = t[HPC_MSTATE_WAIT_CPU], sleeps = ntot - n[HPC_MSTATE_WAIT_CPU];
+    /* run-queue delay after wakeups, out of the sleeps by their number, to Wait CPU read
+     * in the same place */
+    uint64_t preempt = t[HPC_MSTATE_WAIT_CPU] + t[HPC_NMSTATES + HPC_MSTATE_WAIT_CPU];
+    uint64_t sleeps = ntot - n[HPC_MSTATE_WAIT_CPU] - n[HPC_NMSTATES + HPC_MSTATE_WAIT_CPU];
     uint64_t delay =
         run_delay_ns != UINT64_MAX && run_delay_ns > preempt ? run_delay_ns - preempt : 0;
-    for (unsigned s = 0; s < HPC_NMSTATES && delay && sleeps; s++) {
-        if (s == HPC_MSTATE_WAIT_CPU || !n[s])
+    uint64_t moved = 0;
+    for (unsigned c = 0; c < NCELLS && delay && sleeps; c++) {
+        unsigned wait = c < HPC_NMSTATES ? HPC_MSTATE_WAIT_CPU : HPC_NMSTATES + HPC_MSTATE_WAIT_CPU;
+        if (c == wait || !n[c])
             continue;
-        uint64_t d = part(delay, n[s], sleeps);
-        wake[s] = d < t[s] ? d : t[s];
-        t[s] -= wake[s];
+        uint64_t d = part(delay, n[c], sleeps);
+        d = d < t[c] ? d : t[c];
+        t[c] -= d;
+        t[wait] += d;
+        moved += d;
     }
-    if (w->call_times) { /* the rest of the run delay came outside the calls */
-        for (unsigned s = 0; s < HPC_NMSTATES; s++)
-            delay -= wake[s];
-        uint64_t d = delay < outside ? delay : outside;
-        pend[HPC_MSTATE_WAIT_CPU] += d;
-        pend[HPC_MSTATE_OTHER_WAIT] += outside - d;
-    }
-    /* into acc and pend, each interval's share where it was read */
-    uint64_t seen = 0;
     for (unsigned s = 0; s < HPC_NMSTATES; s++) {
-        if (!n[s])
-            continue;
-        uint64_t a = part(t[s], w->n_acc[s], n[s]), wa = part(wake[s], w->n_acc[s], n[s]);
-        acc[s] += a;
-        pend[s] += t[s] - a;
-        acc[HPC_MSTATE_WAIT_CPU] += wa;
-        pend[HPC_MSTATE_WAIT_CPU] += wake[s] - wa;
-        seen += t[s] + wake[s];
+        acc[s] += t[s];
+        pend[s] += t[HPC_NMSTATES + s];
     }
-    /* off-CPU time no interval covered: switch records the kernel lost */
-    return w->lost && off_ns > seen ? off_ns - seen : 0;
+    if (w->lost)
+        return outside; /* unseen: charged as Other Wait */
+    /* the rest of the run delay came outside the intervals read */
+    uint64_t d = delay - moved < outside ? delay - moved : outside;
+    pend[HPC_MSTATE_WAIT_CPU] += d;
+    pend[HPC_MSTATE_OTHER_WAIT] += outside - d;
+    return 0;
 }

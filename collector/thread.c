@@ -172,7 +172,7 @@ int hpc_thread_begin(hpc_thread_priv *t)
         snprintf(hpc_P.states_note, sizeof hpc_P.states_note, "%s", t->st.note);
     }
     hpc_rec_thread_begin r = {
-        .time = hpc_now_ns(),
+        .time = hpc_states_window_preset(t), /* states count from here (states.h) */
         .seq = t->pub.seq,
         .tid = (uint64_t)t->pub.tid,
         .parent_seq = t->parent_seq,
@@ -196,10 +196,9 @@ void hpc_thread_end(void)
     hpc_thread_priv *t = hpc_self();
     if (!t)
         return;
-    if (t->st.source && t->stream_ok) { /* its last off-CPU time, while its events live */
+    if (t->st.source && t->stream_ok) { /* its off-CPU time, while its events live */
         hpcollect_write_begin(&t->pub);
         hpc_states_end(t);
-        hpc_states_write_account(t);
         hpcollect_write_end(&t->pub);
     }
     hpc_clock_stop(t);
@@ -211,6 +210,8 @@ void hpc_thread_end(void)
         .cpu_ns = cpu,
         .tail_cpu_ns = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0,
     };
+    if (t->stream_ok && hpc_states_finish(t, r.time, cpu)) /* up to this very end */
+        hpc_states_write_account(t);
     if (t->stream_ok)
         hpc_write_thread_end(&t->pub.stream, &r);
     hpcollect_write_end(&t->pub);

@@ -119,17 +119,19 @@ static void charge(hpc_states *s, const reading *r, unsigned st, uint64_t ns, ui
     }
 }
 
-/* A sleep read but not charged yet: a fault sample may follow it. */
+/* Sleeps read but not charged yet, outside every call: a major fault's sample may follow
+ * them (a fault can sleep more than once: for its page's lock, for the read). */
+#define HELD_MAX 8
 typedef struct held {
-    bool valid;
-    uint64_t ns, off;
+    unsigned n;
+    uint64_t ns[HELD_MAX], off[HELD_MAX];
 } held;
 
-static void flush_sleep(hpc_states *s, const reading *r, held *h)
+static void flush_sleeps(hpc_states *s, const reading *r, held *h)
 {
-    if (h->valid)
-        charge(s, r, sleep_state(s, h->off), h->ns, h->off, false);
-    h->valid = false;
+    for (unsigned i = 0; i < h->n; i++)
+        charge(s, r, sleep_state(s, h->off[i]), h->ns[i], h->off[i], false);
+    h->n = 0;
 }
 
 static void on_switch(hpc_states *s, const reading *r, held *h, uint16_t misc, uint64_t time,
@@ -150,20 +152,26 @@ static void on_switch(hpc_states *s, const reading *r, held *h, uint16_t misc, u
         charge(s, r, HPC_MSTATE_WAIT_CPU, ns, s->out_off, false);
         return;
     }
-    flush_sleep(s, r, h);
-    *h = (held){true, ns, s->out_off};
+    if (in_call(s, s->out_off)) { /* a call's sleep: no fault's */
+        flush_sleeps(s, r, h);
+        charge(s, r, sleep_state(s, s->out_off), ns, s->out_off, false);
+        return;
+    }
+    if (h->n == HELD_MAX)
+        flush_sleeps(s, r, h);
+    h->ns[h->n] = ns;
+    h->off[h->n++] = s->out_off;
 }
 
-/* A major fault ended: the sleep just read was its own. */
+/* A major fault ended: the sleeps just read outside calls were its own. */
 static void on_fault(hpc_states *s, reading *r, held *h, const unsigned char *body)
 {
     uint64_t ip = u64_at(body), addr = u64_at(body + 16);
-    if (!h->valid)
-        return; /* the page was read without a sleep */
     unsigned st = addr >= ip && addr - ip < 16 ? HPC_MSTATE_TEXT_PF : HPC_MSTATE_DATA_PF;
-    charge(s, r, st, h->ns, h->off, true);
-    r->fault_here = r->fault_here || r->place == PLACE_FAULT;
-    h->valid = false;
+    for (unsigned i = 0; i < h->n; i++)
+        charge(s, r, st, h->ns[i], h->off[i], true);
+    r->fault_here = r->fault_here || (h->n && r->place == PLACE_FAULT);
+    h->n = 0;
 }
 
 /* Read every record the kernel wrote since the last read. */
@@ -173,7 +181,7 @@ static void read_records(hpc_thread_priv *t, reading *r)
     if (!s->rb) /* call times: nothing to read */
         return;
     uint64_t head = now_head(s), tail = s->rb->data_tail;
-    held h = {0};
+    held h = {.n = 0};
     while (tail < head) {
         struct perf_event_header eh;
         copy_out(s, tail, &eh, sizeof eh);
@@ -195,7 +203,7 @@ static void read_records(hpc_thread_priv *t, reading *r)
         }
         tail += eh.size;
     }
-    flush_sleep(s, r, &h);
+    flush_sleeps(s, r, &h);
     __atomic_store_n(&s->rb->data_tail, tail, __ATOMIC_RELEASE);
 }
 

@@ -10,8 +10,8 @@
 
 #include "collector.h"
 
-#define US 1000ull
-#define MS 1000000ull
+#define US   1000ull
+#define MS   1000000ull
 #define NONE UINT64_MAX
 
 enum { W = HPC_MSTATE_WAIT_CPU, L = HPC_MSTATE_USER_LOCK, O = HPC_MSTATE_OTHER_WAIT };
@@ -29,8 +29,8 @@ typedef struct tcase {
 } tcase;
 
 static const tcase cases[] = {
-    {__LINE__, "one sleep, 2 us of overlap, no delay", .acc_ns[O] = 10 * MS + 2 * US,
-     .acc_n[O] = 1, .off = 10 * MS, .delay = 0, .acc[O] = 10 * MS},
+    {__LINE__, "one sleep, 2 us of overlap, no delay", .acc_ns[O] = 10 * MS + 2 * US, .acc_n[O] = 1,
+     .off = 10 * MS, .delay = 0, .acc[O] = 10 * MS},
     {__LINE__, "overlap shared per interval: 100 short sleeps and one long one",
      .acc_ns[O] = 100 * (50 * US + 3 * US), .acc_n[O] = 100, .pend_ns[O] = 20 * MS + 3 * US,
      .pend_n[O] = 1, .off = 100 * 50 * US + 20 * MS, .delay = NONE, .acc[O] = 5 * MS,
@@ -47,11 +47,10 @@ static const tcase cases[] = {
     {__LINE__, "nothing read, time off the CPU: all outside", .off = 7 * MS, .delay = 5 * MS,
      .pend[W] = 5 * MS, .pend[O] = 2 * MS},
     {__LINE__, "records lost: what no interval covers is unseen", .acc_ns[O] = 5 * MS,
-     .acc_n[O] = 1, .lost = true, .off = 12 * MS, .delay = 0, .acc[O] = 5 * MS,
-     .unseen = 7 * MS},
+     .acc_n[O] = 1, .lost = true, .off = 12 * MS, .delay = 0, .acc[O] = 5 * MS, .unseen = 7 * MS},
     {__LINE__, "call times holding CPU time: scaled down to the time off the CPU",
-     .acc_ns[O] = 30 * MS, .acc_n[O] = 3, .acc_ns[L] = 10 * MS, .acc_n[L] = 1,
-     .call_times = true, .off = 20 * MS, .delay = 0, .acc[O] = 15 * MS, .acc[L] = 5 * MS},
+     .acc_ns[O] = 30 * MS, .acc_n[O] = 3, .acc_ns[L] = 10 * MS, .acc_n[L] = 1, .call_times = true,
+     .off = 20 * MS, .delay = 0, .acc[O] = 15 * MS, .acc[L] = 5 * MS},
     {__LINE__, "call times: the run delay from the calls by number, the rest outside",
      .acc_ns[O] = 8 * MS, .acc_n[O] = 1, .call_times = true, .off = 20 * MS, .delay = 6 * MS,
      .acc[W] = 6 * MS, .acc[O] = 2 * MS, .pend[O] = 12 * MS},
@@ -82,9 +81,8 @@ static int run(const tcase *c)
             fprintf(stderr,
                     "tests/unit/test_states_window.c:%d: %s: state %u: acc %llu (want %llu), "
                     "pend %llu (want %llu)\n",
-                    c->line, c->what, s, (unsigned long long)acc[s],
-                    (unsigned long long)c->acc[s], (unsigned long long)pend[s],
-                    (unsigned long long)c->pend[s]);
+                    c->line, c->what, s, (unsigned long long)acc[s], (unsigned long long)c->acc[s],
+                    (unsigned long long)pend[s], (unsigned long long)c->pend[s]);
             bad = 1;
         }
     }

@@ -1,0 +1,102 @@
+/*
+ * pingpong.c - two threads pass a counter back and forth over two pipes N times (each
+ * blocks in read about N times), then print the counter and, per thread, what its own
+ * clocks say of the exchange:
+ *
+ *     thread FUNC WALL CPU RUNDELAY SWITCHES
+ *
+ * (seconds; SWITCHES its voluntary + involuntary context switches, rusage).
+ * Usage: pingpong [N]
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+static int up[2], down[2];
+static long rounds;
+static pthread_mutex_t out = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct clocks {
+    double wall, cpu, run_delay, switches;
+} clocks;
+
+static clocks now(void)
+{
+    clocks c;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    c.wall = t.tv_sec + t.tv_nsec * 1e-9;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    c.cpu = t.tv_sec + t.tv_nsec * 1e-9;
+    struct rusage ru;
+    getrusage(RUSAGE_THREAD, &ru);
+    c.switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
+    unsigned long long run = 0, delay = 0;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
+            delay = 0;
+        fclose(f);
+    }
+    c.run_delay = delay * 1e-9;
+    return c;
+}
+
+static void report(const char *func, clocks a, clocks b)
+{
+    pthread_mutex_lock(&out);
+    printf("thread %s %.6f %.6f %.6f %.0f\n", func, b.wall - a.wall, b.cpu - a.cpu,
+           b.run_delay - a.run_delay, b.switches - a.switches);
+    pthread_mutex_unlock(&out);
+}
+
+__attribute__((noinline)) long pong(void)
+{
+    long v = 0;
+    for (long i = 0; i < rounds; i++) {
+        if (read(up[0], &v, sizeof v) != sizeof v)
+            abort();
+        v++;
+        if (write(down[1], &v, sizeof v) != sizeof v)
+            abort();
+    }
+    return v;
+}
+
+static void *ponger(void *arg)
+{
+    clocks a = now();
+    pong();
+    report("pong", a, now());
+    return arg;
+}
+
+__attribute__((noinline)) long ping(void)
+{
+    long v = 0;
+    for (long i = 0; i < rounds; i++) {
+        v++;
+        if (write(up[1], &v, sizeof v) != sizeof v || read(down[0], &v, sizeof v) != sizeof v)
+            abort();
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    rounds = argc > 1 ? atol(argv[1]) : 20000;
+    if (pipe(up) || pipe(down))
+        return 1;
+    pthread_t t;
+    pthread_create(&t, NULL, ponger, NULL);
+    clocks a = now();
+    long v = ping();
+    report("ping", a, now());
+    pthread_join(t, NULL);
+    printf("counter %ld after %ld rounds\n", v, rounds);
+    return v == 2 * rounds ? 0 : 1;
+}

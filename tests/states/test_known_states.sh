@@ -1,0 +1,129 @@
+#!/bin/bash
+# timeout: 120
+# Thread states against the kernel's own clocks: known_states runs one function per state
+# (user spin, system reads, nanosleep, a mutex another thread holds, two threads pinned to
+# one CPU, major page faults on a file dropped from the page cache) and prints what its
+# thread's clocks measured in each (wall, CPU, rusage user/system, schedstat run delay).
+# Each state's time must land on its function within 5% or 20 ms of that truth (CPU
+# time: plus one sampling interval at each edge of the phase), and each thread's Total
+# Thread (with the CPU after its last sample) within 2% of its recorded life. Three runs:
+# the default mechanism, the same as an unprivileged user (perf_event_paranoid 2 allows
+# only user-space counting there), and the fallback without perf_event buffers, where
+# page-fault sleeps count as Other Wait and header and statistics say so.
+source "$HPC_ROOT/tests/lib.sh"
+
+PROG="$PROGS/states/known_states"
+mkdir -p data nobody && chmod 777 data nobody
+
+run() { # NAME [ENV...]: collect into NAME.hpc, phases into NAME.out
+    local name=$1
+    shift
+    env "$@" "$HPCOLLECT" -q -o "$name" "$PROG" "$PWD/data" >"$name.out" ||
+        fail "$name: known_states failed: $(cat "$name.out")"
+}
+
+run perf
+runs="perf"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    # nobody, in a directory of its own (the lock file of the others is root's)
+    (cd nobody && setpriv --reuid=65534 --regid=65534 --clear-groups "$HPCOLLECT" -q \
+        -o user "$PROG" "$PWD/../data") >nobody/user.out 2>&1 ||
+        fail "nobody: known_states failed as nobody: $(cat nobody/user.out)"
+    runs="$runs nobody/user"
+else
+    note "not root: the default run is the unprivileged one"
+fi
+run calls HPCOLLECT_STATES=2
+runs="$runs calls"
+
+for r in $runs; do
+    "$HPANALYZE" "$r.hpc" header >"$r.header"
+done
+grep -q "Thread states: context-switch records" perf.header ||
+    fail "header does not name the mechanism: $(grep -A2 'Thread states' perf.header)"
+grep -q "Thread states: blocking-call times (fallback)" calls.header &&
+    grep -q "cannot tell: page-fault sleeps count as Other Wait" calls.header ||
+    fail "header does not name the fallback and what it cannot tell: $(grep -A3 'Thread states' calls.header)"
+"$HPANALYZE" calls.hpc statistics | grep -q "Cannot tell: page-fault sleeps" ||
+    fail "statistics does not name what the fallback cannot tell"
+
+RUNS="$runs" check_py '
+import os
+interval = 0.010
+def phases(run):
+    out = {}
+    for l in open(run + ".out"):
+        f = l.split()
+        if f and f[0] == "phase":
+            wall, cpu, ut, st, rd, mf = map(float, f[3:9])
+            out[(f[1], int(f[2]))] = dict(wall=wall, cpu=cpu, user=ut, system=st, wait=rd,
+                                          sleep=max(wall - cpu - rd, 0.0), majflt=mf)
+    return out
+
+def funcs(run, seq):
+    d = analyze(run + ".hpc", "--threads", str(seq), "functions")
+    return {f["name"]: f for f in d["functions"]}
+
+def within(got, want, what, edges=0):
+    """the issue: 5% or 20 ms; CPU time also one sampling interval per phase edge"""
+    near(got, want, max(0.05 * want, 0.020) + edges * interval, what)
+
+for run in os.environ["RUNS"].split():
+    ph = phases(run)
+    main, t = funcs(run, 0), {}
+    def m(f, key, th=None):
+        return (main if th is None else t[th])[f].get("incl_%s_s" % key, 0.0)
+    def sleeps(f):
+        return sum(m(f, k) for k in ("user_lock", "text_pf", "data_pf", "other_wait"))
+
+    p = ph[("spin_user", 0)]
+    within(m("spin_user", "user"), p["user"], run + ": spin_user User CPU", edges=2)
+    within(m("spin_user", "wait_cpu"), p["wait"], run + ": spin_user Wait CPU", edges=2)
+    p = ph[("sys_reads", 0)]
+    if run == "nobody/user":
+        # unprivileged, the clock counts user mode only (exclude_kernel): a loop that is
+        # all kernel time gets no sample of its own; its CPU time goes to the next sample
+        # wherever it is (a known limit of clock profiling at perf_event_paranoid 2)
+        print("# nobody/user: System CPU of a kernel-bound loop not checked")
+    else:
+        within(m("sys_reads", "system"), p["system"], run + ": sys_reads System CPU", edges=2)
+        within(m("sys_reads", "user"), p["user"], run + ": sys_reads User CPU", edges=2)
+    p = ph[("sleeper", 0)]
+    within(m("sleeper", "other_wait"), p["sleep"], run + ": sleeper Other Wait")
+    within(m("sleeper", "wait_cpu"), p["wait"], run + ": sleeper Wait CPU")
+    check(m("sleeper", "user_lock") == 0, run + ": no User Lock in nanosleep")
+    p = ph[("lock_waiter", 0)]
+    within(m("lock_waiter", "user_lock"), p["sleep"], run + ": lock_waiter User Lock")
+    check(m("lock_waiter", "other_wait") < 0.020, run + ": lock_waiter: no Other Wait")
+    for th, seq in ((1, 2), (2, 3)): # the contenders are the 2nd and 3rd threads made
+        t[seq] = funcs(run, seq)
+        p = ph[("contend", th)]
+        within(m("contend", "wait_cpu", seq), p["wait"], f"{run}: contend t{seq} Wait CPU", edges=2)
+        within(m("contend", "user", seq) + m("contend", "system", seq), p["cpu"],
+               f"{run}: contend t{seq} CPU", edges=2)
+    p = ph[("touch_file", 0)]
+    if p["majflt"] < 100:
+        mf = p["majflt"]
+        print(f"# {run}: only {mf:.0f} major faults: page faults not checked")
+    elif run == "calls":
+        check(m("touch_file", "data_pf") == 0, "calls: no Data Page Fault in the fallback")
+        check(sleeps("touch_file") >= p["sleep"] - max(0.05 * p["sleep"], 0.020),
+              "calls: the fault sleeps are Other Wait")
+    else:
+        within(m("touch_file", "data_pf"), p["sleep"], run + ": touch_file Data Page Fault")
+        check(m("touch_file", "text_pf") < 0.010, run + ": touch_file: no Text Page Fault")
+
+    # every thread: Total Thread (+ the CPU after its last sample) is its life
+    st = analyze(run + ".hpc", "statistics")["processes"][0]
+    for th in st["thread_list"]:
+        tail, seq = max(th.get("thread_cpu_s", 0) - th["sampled_cpu_s"], 0), th["seq"]
+        near(th["total_thread_s"] + tail, th["life_s"], 0.02 * th["life_s"],
+             f"{run}: thread {seq}: Total Thread and its life")
+    ts = st["thread_states"]
+    k = ts["kernel"]
+    near(ts["user_s"] + ts["system_s"], k["user_s"] + k["system_s"],
+         0.02 * (k["user_s"] + k["system_s"]) + 4 * interval * len(st["thread_list"]),
+         run + ": statistics: sampled CPU beside rusage")
+    near(ts["wait_cpu_s"], k["run_delay_s"], max(0.05 * k["run_delay_s"], 0.020),
+         run + ": statistics: Wait CPU beside schedstat run delay")
+'

@@ -11,12 +11,13 @@
 
 #define HPC_SETTING_U64_ROW(field, size, dflt)                                                     \
     'U', offsetof(hpc_settings, field), sizeof(uint64_t), (dflt), ""
-#define HPC_SETTING_INT_ROW(field, size, dflt) 'I', offsetof(hpc_settings, field), sizeof(int), (dflt), ""
+#define HPC_SETTING_INT_ROW(field, size, dflt)                                                     \
+    'I', offsetof(hpc_settings, field), sizeof(int), (dflt), ""
 #define HPC_SETTING_STR_ROW(field, size, dflt) 'S', offsetof(hpc_settings, field), (size), 0, (dflt)
 
 const hpc_setting_desc hpc_settings_table[HPC_NSETTINGS] = {
 #define HPC_SETTING(id, type, field, size, dflt, who, what)                                        \
-    [HPC_SET_##id] = {HPC_SETTING_NAME(id), HPC_SETTING_##type##_ROW(field, size, dflt),            \
+    [HPC_SET_##id] = {HPC_SETTING_NAME(id), HPC_SETTING_##type##_ROW(field, size, dflt),           \
                       HPC_WHO_##who, what},
 #include "settings.def"
 #undef HPC_SETTING
@@ -61,8 +62,7 @@ void hpc_settings_defaults(hpc_settings *s)
         set_default(s, &hpc_settings_table[i]);
 }
 
-void hpc_settings_read(hpc_settings *s, const char *(*get)(void *ctx, const char *name),
-                       void *ctx)
+void hpc_settings_read(hpc_settings *s, const char *(*get)(void *ctx, const char *name), void *ctx)
 {
     hpc_settings_defaults(s);
     for (size_t i = 0; i < HPC_NSETTINGS; i++) {

@@ -62,8 +62,7 @@ void hpc_settings_defaults(hpc_settings *s);
 
 /* Read every setting from get(ctx, name) (NULL, empty or, for a number, not a decimal
  * number: the default); a longer string is cut to its field. get is getenv-like. */
-void hpc_settings_read(hpc_settings *s, const char *(*get)(void *ctx, const char *name),
-                       void *ctx);
+void hpc_settings_read(hpc_settings *s, const char *(*get)(void *ctx, const char *name), void *ctx);
 
 /* Call set(ctx, name, value) for each setting whose `who` is in mask (enum bits), in table
  * order. Returns 0, or the first non-zero value set returned. */

@@ -6,7 +6,9 @@
  *     hpanalyze run.hpc export chrome -o trace.json
  *     hpanalyze run.hpc export html -o report.html
  *
- * Every export follows the view, the filters and the sort metric (the measured metric).
+ * Every export follows the view, the filters and the sort metric (the measured metric),
+ * or the metric `--metric KEY` names (a flame graph of Other Wait: `export flamegraph
+ * --metric other_wait`; er_print's names work too: `--metric other`).
  * With -o the file is written beside its final name and renamed into place, so a reader
  * never sees half a file; the command then prints one line saying what it wrote (a JSON
  * or CSV row under --format). Without -o the export goes to standard output, which is
@@ -104,28 +106,49 @@ int cmd_export(hpa_ctx *ctx, int argc, char **argv)
     if (!e)
         return hpa_usage_error("export", "unknown kind '%s' (flamegraph, folded, chrome, html)",
                                argv[0]);
-    const char *file = NULL;
+    const char *file = NULL, *metric = NULL;
     for (int i = 1; i < argc; i++) {
         if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
             file = argv[++i];
+        else if (strcmp(argv[i], "--metric") == 0 && i + 1 < argc)
+            metric = argv[++i];
         else
-            return hpa_usage_error("export", "unexpected argument '%s' (export KIND [-o FILE])",
-                                   argv[i]);
+            return hpa_usage_error(
+                "export", "unexpected argument '%s' (export KIND [-o FILE] [--metric KEY])",
+                argv[i]);
+    }
+    ctx->export_metric = -1;
+    if (metric) {
+        hpa_profile *p = hpa_ctx_profile(ctx);
+        if (!p)
+            return HPA_EXIT_DATA;
+        ctx->export_metric = hpa_metrics_lookup(&p->metrics, metric);
+        if (ctx->export_metric < 0)
+            return hpa_usage_error("export", "--metric %s: no such metric (`metrics` lists them)",
+                                   metric);
     }
     if (!file)
         file = ctx->opts.output;
-    if (file && strcmp(file, "-") != 0)
-        return to_file(ctx, e, file);
+    int rc;
+    if (file && strcmp(file, "-") != 0) {
+        rc = to_file(ctx, e, file);
+        ctx->export_metric = -1;
+        return rc;
+    }
     if (ctx->shared_stdout && ctx->opts.format == HPA_JSON)
         return hpa_usage_error("export",
                                "%s to standard output would break the JSON array of "
                                "the other commands' results: give -o FILE",
                                e->kind);
-    return e->fn(ctx, ctx->out);
+    rc = e->fn(ctx, ctx->out);
+    ctx->export_metric = -1; /* for this export only */
+    return rc;
 }
 
 unsigned hpa_export_metric(hpa_ctx *ctx)
 {
+    if (ctx->export_metric >= 0)
+        return (unsigned)ctx->export_metric;
     hpa_sortkey k;
     if (hpa_sortkey_parse(&ctx->prof->metrics, ctx->opts.sort, &k) || k.by_name)
         return ctx->prof->metrics.cpu;

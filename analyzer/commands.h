@@ -52,6 +52,7 @@ typedef struct hpa_ctx {
     unsigned ncmp;
     bool shared_stdout; /* stdout holds other commands' results too (a JSON array) */
     char sort_buf[128]; /* storage for a `sort` command's key */
+    int export_metric;  /* `export ... --metric KEY`: the metric exported, -1 = the sort's */
 } hpa_ctx;
 
 /* The profile with samples loaded (filters applied), or NULL after an error message. */

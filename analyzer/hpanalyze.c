@@ -399,7 +399,7 @@ static int run(hpa_ctx *ctx, int nops, char **ops, early *e)
 int main(int argc, char **argv)
 {
     hpc_diag diag = {.prog = "hpanalyze"};
-    hpa_ctx ctx = {.diag = &diag, .out = stdout};
+    hpa_ctx ctx = {.diag = &diag, .out = stdout, .export_metric = -1};
     ctx.opts.view = hpa_view_default();
     early e = {0};
     int status = take_er_print_forms(&argc, argv, &e);

@@ -248,6 +248,8 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
         hpc_proc_unlock();
     }
     hpc_points_start();
+    if (hpc_self())
+        hpc_states_here(hpc_self()); /* the setup's own waits, at its own stack */
     return 0;
 }
 

@@ -381,8 +381,11 @@ void hpc_states_at_sample(hpc_thread_priv *t, uint64_t node, uint64_t now, uint6
         return;
     reading r = {.place = PLACE_SAMPLE};
     read_records(t, &r);
+    /* the window ends after the records read (the sample's clocks were read before its
+     * unwind: a preemption since is in the records) */
     if (!window_empty(s) || s->win.call_times) /* call times: what happened outside calls */
-        close_window(t, now, cpu);
+        close_window(t, hpc_now_ns(), hpc_thread_cpu_ns());
+    (void)cpu;
     write_pend(t, node, now, HPC_STATE_AT_SAMPLE);
     if (s->unseen) {
         write_state(t, HPC_MSTATE_OTHER_WAIT, s->unseen, node, HPC_STATE_UNSEEN, now);
@@ -520,6 +523,27 @@ void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     s->ncalls = slot;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* ------------------------------------------------------------------ the start */
+
+void hpc_states_here(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    if (s->source == HPC_STATES_NONE || t->pub.busy || t->in_handler)
+        return;
+    hpcollect_write_begin(&t->pub);
+    reading r = {.place = PLACE_END};
+    read_records(t, &r);
+    uint64_t now = hpc_now_ns();
+    close_window(t, now, hpc_thread_cpu_ns());
+    int n = hpc_unwind_here_slots(t, 0, t->pcs, NULL, HPC_MAX_DEPTH);
+    int err = 0;
+    uint64_t node = n ? hpc_cct_insert(t, t->pcs, n, &err) : 0;
+    node = err ? 0 : node;
+    write_acc(t, node, now, true, HPC_STATE_AT_SAMPLE);
+    write_pend(t, node, now, HPC_STATE_AT_SAMPLE);
+    hpcollect_write_end(&t->pub);
 }
 
 /* ------------------------------------------------------------------ the end */

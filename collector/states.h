@@ -137,6 +137,10 @@ bool hpc_states_finish(struct hpc_thread_priv *t, uint64_t now, uint64_t cpu);
 /* The thread's first window starts now (thread_begin's time, returned): clocks read
  * before its events are even opened, so its life is counted whole. Signal-safe. */
 uint64_t hpc_states_window_preset(struct hpc_thread_priv *t);
+/* Charge what the thread spent off the CPU so far to the calling stack: the collector's
+ * own start (the main thread's setup before main; its preemptions would otherwise go to
+ * the program's first clock sample). NOT signal-safe. */
+void hpc_states_here(struct hpc_thread_priv *t);
 /* Open the first window: the thread's clocks now. Signal-safe. */
 void hpc_states_window_open(struct hpc_thread_priv *t);
 /* Is pc inside the collector's own code (libhpcollect.so)? Signal-safe once

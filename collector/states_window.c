@@ -13,10 +13,12 @@
  * run-queue delay after a wakeup (the records say when the thread ran, not when it was
  * woken): what schedstat's run delay grew beyond the preempted intervals is moved from
  * the sleeps to Wait CPU, shared by their number (the delay is per wakeup, not per
- * length of sleep). Time off the CPU that no interval covers (before the records began,
- * or whose records were lost) is charged to the next clock sample, Wait CPU as far as
- * the run delay goes, Other Wait beyond. The window's states then sum to `off`, and its
- * Wait CPU to the run delay.
+ * length of sleep). Time off the CPU that no interval covers is charged to the next
+ * clock sample: Wait CPU as far as the run delay goes, and beyond it too (a virtual
+ * machine's steal time: the guest thinks the thread ran, but its CPU clock, which leaves
+ * steal out, did not advance; about 10% of the time on this shared VM), or Other Wait
+ * when records were lost. The window's states then sum to `off`, and its Wait CPU to the
+ * run delay plus steal time.
  *
  * With call times (the fallback without perf_event buffers) the intervals are blocking
  * calls' elapsed times: they hold the CPU time spent inside the calls (scaled down
@@ -91,9 +93,12 @@ uint64_t hpc_states_window_settle(const hpc_states_window *w, uint64_t off_ns,
     }
     if (w->lost)
         return outside; /* unseen: charged as Other Wait */
-    /* the rest of the run delay came outside the intervals read */
+    /* the rest of the run delay came outside the intervals read; with records, what is
+     * left beyond it is time the thread was on a CPU for the kernel but not running:
+     * a virtual machine's steal time, waiting for the hypervisor's CPU (sum_exec_runtime
+     * leaves it out); with call times it may as well be a sleep no call saw */
     uint64_t d = delay - moved < outside ? delay - moved : outside;
     pend[HPC_MSTATE_WAIT_CPU] += d;
-    pend[HPC_MSTATE_OTHER_WAIT] += outside - d;
+    pend[w->call_times ? HPC_MSTATE_OTHER_WAIT : HPC_MSTATE_WAIT_CPU] += outside - d;
     return 0;
 }

@@ -517,7 +517,13 @@ static void sum_omp_sample(gen *g, unsigned state, uint64_t region, uint64_t tim
 static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
 {
     uint32_t node = sample_node(g, s->node);
-    emit(g, ct(g, s->time), MG_EV_SAMPLE, node, 0, 0, 0, 0);
+    uint64_t time = ct(g, s->time), sys = s->sys_ns < s->cpu_ns ? s->sys_ns : s->cpu_ns;
+    uint32_t sm = g->proc->state_metric; /* User and System CPU as thread-state metrics */
+    if (sm != UINT32_MAX) {
+        emit(g, time, MG_EV_METRIC, sm + HPC_MSTATE_USER, 0, 0, s->cpu_ns - sys, 0);
+        emit(g, time, MG_EV_METRIC, sm + HPC_MSTATE_SYSTEM, 0, 0, sys, 0);
+    }
+    emit(g, time, MG_EV_SAMPLE, node, 0, 0, 0, 0);
     g->last_node = node;
     g->last_time = s->time;
     if (g->pass != 1)
@@ -525,8 +531,28 @@ static void sample_clock(gen *g, const hpc_rec_sample_clock *s)
     mg_tsum *t = &g->loc->sum;
     t->samples++;
     t->sample_cpu_ns += s->cpu_ns;
+    t->state_ns[HPC_MSTATE_USER] += s->cpu_ns - sys;
+    t->state_ns[HPC_MSTATE_SYSTEM] += sys;
     node_weight(g, node, s->cpu_ns);
     sum_omp_sample(g, (unsigned)s->state, s->region, s->time, s->cpu_ns);
+}
+
+/* Off-CPU time charged to a call stack: its state's metric grows, and a sample at the
+ * stack shows where (the clock's interrupt generator: thread states ride on clock
+ * profiling). */
+static void sample_state(gen *g, const hpc_rec_sample_state *s)
+{
+    uint32_t sm = g->proc->state_metric;
+    if (sm == UINT32_MAX || s->mstate >= HPC_NMSTATES || s->mstate <= HPC_MSTATE_SYSTEM)
+        return;
+    uint64_t time = ct(g, s->time);
+    uint32_t node = sample_node(g, s->node);
+    emit(g, time, MG_EV_METRIC, sm + (uint32_t)s->mstate, 0, 0, s->ns, 0);
+    emit(g, time, MG_EV_SAMPLE, node, 0, 0, 0, 0);
+    g->last_node = node;
+    g->last_time = s->time;
+    if (g->pass == 1)
+        g->loc->sum.state_ns[s->mstate] += s->ns;
 }
 
 static void sample_counter(gen *g, const hpc_rec_sample_counter *s)
@@ -900,6 +926,7 @@ static void thread_facts(gen *g, const hpc_record *r)
         g->omp_thread_type = (uint32_t)r->u.omp_thread.type;
     } else if (r->kind == HPC_K_thread_begin) {
         t->tid = r->u.thread_begin.tid;
+        t->t_begin = r->u.thread_begin.time;
         if (r->u.thread_begin.name.n) {
             free(t->name);
             t->name = mg_strdup_n(r->u.thread_begin.name.p, r->u.thread_begin.name.n);
@@ -907,6 +934,8 @@ static void thread_facts(gen *g, const hpc_record *r)
     } else if (r->kind == HPC_K_thread_end) {
         t->ended = true;
         t->cpu_ns = r->u.thread_end.cpu_ns;
+        t->life_ns =
+            t->t_begin && r->u.thread_end.time > t->t_begin ? r->u.thread_end.time - t->t_begin : 0;
         hpa_mpi_window_seen(&g->proc->sum.win, r->u.thread_end.time);
     }
 }
@@ -928,6 +957,9 @@ static void dispatch(gen *g, const hpc_record *r)
         break;
     case HPC_K_sample_counter:
         sample_counter(g, &r->u.sample_counter);
+        break;
+    case HPC_K_sample_state:
+        sample_state(g, &r->u.sample_state);
         break;
     case HPC_K_mpi_call:
         mpi_call(g, &r->u.mpi_call);

@@ -89,6 +89,24 @@ static void add_counter(mg_proc *p, uint64_t index, const char *name, const char
     *g = (mg_igen){mg_xstrdup(name), OTF2_INTERRUPT_GENERATOR_MODE_COUNT, interval};
 }
 
+/* Thread states as OTF2 metrics, one per state (accumulated ns per thread: what the
+ * sample_state records and the clock samples' User/System split add). */
+static void add_state_metrics(mg_proc *p)
+{
+    static const char *const names[HPC_NMSTATES] = {
+        [HPC_MSTATE_USER] = "User CPU",           [HPC_MSTATE_SYSTEM] = "System CPU",
+        [HPC_MSTATE_WAIT_CPU] = "Wait CPU",       [HPC_MSTATE_USER_LOCK] = "User Lock",
+        [HPC_MSTATE_TEXT_PF] = "Text Page Fault", [HPC_MSTATE_DATA_PF] = "Data Page Fault",
+        [HPC_MSTATE_OTHER_WAIT] = "Other Wait"};
+    p->state_metric = (uint32_t)p->nmetrics;
+    for (unsigned s = 0; s < HPC_NMSTATES; s++) {
+        mg_metric *m = MG_PUSH(p->metrics, p->nmetrics, p->capmetrics);
+        *m = (mg_metric){
+            mg_xstrdup(names[s]), mg_xstrdup("ns"),
+            mg_xasprintf("thread state: the thread's time as %s, accumulated", names[s])};
+    }
+}
+
 mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index)
 {
     uint64_t i;
@@ -188,9 +206,11 @@ static void load_tables(mg_job *job, mg_proc *p)
     }
     free(parent_id);
     /* interrupt generator 0 is the clock */
-    uint64_t interval = 0;
-    for (i = 0; (r = hpc_proc_next_of(hp, HPC_K_settings, &i));)
+    uint64_t interval = 0, states = HPC_STATES_NONE;
+    for (i = 0; (r = hpc_proc_next_of(hp, HPC_K_settings, &i));) {
         interval = r->u.settings.clock_interval_ns;
+        states = r->u.settings.states;
+    }
     p->sum.clock_interval_ns = interval;
     mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
     *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, interval};
@@ -203,6 +223,8 @@ static void load_tables(mg_job *job, mg_proc *p)
         free(name);
         free(unit);
     }
+    if (states != HPC_STATES_NONE)
+        add_state_metrics(p);
 }
 
 /* Process facts for the summary from proc_begin, proc_end, launcher_exit. */
@@ -376,6 +398,7 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     for (size_t i = 0; i < job->nprocs; i++) {
         mg_proc *p = &job->procs[i];
         p->index = (uint32_t)i;
+        p->state_metric = UINT32_MAX;
         if (p->hp) {
             mg_clock_init(&p->clock, p->hp, diag);
             load_tables(job, p);

@@ -84,6 +84,8 @@ struct mg_proc {
     size_t nigens, capigens;
     mg_metric *metrics;
     size_t nmetrics, capmetrics;
+    uint32_t state_metric; /* the first of HPC_NMSTATES thread-state metrics (User CPU ...,
+                              in enum hpc_mstate order), UINT32_MAX: none recorded */
     /* threads */
     mg_loc *locs;
     size_t nlocs;

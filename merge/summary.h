@@ -74,6 +74,9 @@ typedef struct mg_tsum {
     uint64_t samples, counter_samples, sample_cpu_ns, cpu_ns;
     uint64_t omp_work_ns, omp_wait_ns;
     uint64_t mpi_ns, mpi_calls;
+    uint64_t state_ns[HPC_NMSTATES]; /* thread states (User and System CPU from the samples) */
+    uint64_t life_ns;                /* thread_end - thread_begin, 0 when unknown */
+    uint64_t t_begin;                /* thread_begin's time, local clock */
 } mg_tsum;
 
 /* A process. */

@@ -44,6 +44,15 @@ bool mg_proc_is_mpi(const mg_proc *p)
     return !p->placeholder && p->sum.is_mpi;
 }
 
+bool mg_proc_has_states(const mg_proc *p)
+{
+    for (size_t k = 0; k < p->nlocs; k++)
+        for (unsigned m = 0; m < HPC_NMSTATES; m++)
+            if (p->locs[k].sum.state_ns[m])
+                return true;
+    return false;
+}
+
 uint64_t mg_proc_app_ns(const mg_proc *p)
 {
     if (mg_proc_is_mpi(p))

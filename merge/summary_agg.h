@@ -82,6 +82,9 @@ void mg_agg_free(mg_agg *a);
 
 /* A process's wall time in ns: begin to end record, or to its last event. */
 uint64_t mg_proc_app_ns(const mg_proc *p);
+/* Did p record thread states (any of its threads has time in one)? From the summed data,
+ * so rank 0 of a parallel merge answers for every rank's process. */
+bool mg_proc_has_states(const mg_proc *p);
 /* True for a process that is an MPI rank with data. */
 bool mg_proc_is_rank(const mg_proc *p);
 /* True for a process with MPI records (what hpanalyze's mpi report lists). */

@@ -153,6 +153,22 @@ static void run_obj(FILE *f, const mg_agg *a)
     fputs("},\n", f);
 }
 
+/* Thread states: user_s ... other_wait_s, total_thread_s and life_s (the thread's or the
+ * process's threads' recorded lives). */
+static void states_keys(FILE *f, bool *first, const uint64_t *ns, uint64_t life_ns)
+{
+    static const char *const keys[HPC_NMSTATES] = {"user_s",      "system_s",  "wait_cpu_s",
+                                                   "user_lock_s", "text_pf_s", "data_pf_s",
+                                                   "other_wait_s"};
+    uint64_t total = 0;
+    for (unsigned m = 0; m < HPC_NMSTATES; m++) {
+        kd(f, first, keys[m], s_of(ns[m]));
+        total += ns[m];
+    }
+    kd(f, first, "total_thread_s", s_of(total));
+    kd(f, first, "life_s", s_of(life_ns));
+}
+
 static void thread_obj(FILE *f, const mg_tsum *t)
 {
     bool first = true;
@@ -172,6 +188,7 @@ static void thread_obj(FILE *f, const mg_tsum *t)
     ku(f, &first, "damaged_records", t->damaged);
     ku(f, &first, "early_events", t->early);
     ku(f, &first, "repaired", t->repaired);
+    states_keys(f, &first, t->state_ns, t->life_ns);
     fputc('}', f);
 }
 
@@ -179,12 +196,15 @@ static void process_obj(FILE *f, const mg_proc *p)
 {
     const mg_psum *s = &p->sum;
     bool first = true;
-    uint64_t samples = 0, sampled = 0, work = 0, wait = 0;
+    uint64_t samples = 0, sampled = 0, work = 0, wait = 0, states[HPC_NMSTATES] = {0}, lives = 0;
     for (size_t k = 0; k < p->nlocs; k++) {
         samples += p->locs[k].sum.samples;
         sampled += p->locs[k].sum.sample_cpu_ns;
         work += p->locs[k].sum.omp_work_ns;
         wait += p->locs[k].sum.omp_wait_ns;
+        for (unsigned m = 0; m < HPC_NMSTATES; m++)
+            states[m] += p->locs[k].sum.state_ns[m];
+        lives += p->locs[k].sum.life_ns;
     }
     fputs("    {", f);
     key(f, &first, "rank");
@@ -217,6 +237,15 @@ static void process_obj(FILE *f, const mg_proc *p)
     ku(f, &first, "samples", samples);
     kd(f, &first, "omp_work_s", s_of(work));
     kd(f, &first, "omp_wait_s", s_of(wait));
+    key(f, &first, "thread_states");
+    if (!mg_proc_has_states(p)) {
+        fputs("null", f);
+    } else {
+        fputc('{', f);
+        bool f3 = true;
+        states_keys(f, &f3, states, lives);
+        fputc('}', f);
+    }
     key(f, &first, "counters");
     fputc('{', f);
     bool f2 = true;

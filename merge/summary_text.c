@@ -221,6 +221,36 @@ static void threads(FILE *f, const mg_agg *a)
     }
 }
 
+/* Thread states per rank and thread (User and System CPU from the samples, the others
+ * from the sample_state records; Total = all of them, the thread's life). */
+static void thread_states(FILE *f, const mg_agg *a)
+{
+    const mg_job *job = a->job;
+    bool any = false;
+    for (size_t i = 0; i < job->nprocs && !any; i++)
+        any = mg_proc_has_states(&job->procs[i]);
+    if (!any)
+        return;
+    fprintf(f, "\nThread states (seconds)\n");
+    fprintf(f, "%-12s %7s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "Process", "Thread", "User",
+            "System", "Wait CPU", "User Lock", "Text PF", "Data PF", "Other", "Total", "Life");
+    for (size_t i = 0; i < job->nprocs; i++) {
+        const mg_proc *p = &job->procs[i];
+        if (!mg_proc_has_states(p))
+            continue;
+        for (size_t k = 0; k < p->nlocs; k++) {
+            const mg_tsum *t = &p->locs[k].sum;
+            uint64_t total = 0;
+            fprintf(f, "%-12s %7u", k == 0 ? p->name : "", t->seq);
+            for (unsigned m = 0; m < HPC_NMSTATES; m++) {
+                fprintf(f, " %9.3f", s_of(t->state_ns[m]));
+                total += t->state_ns[m];
+            }
+            fprintf(f, " %9.3f %9.3f\n", s_of(total), s_of(t->life_ns));
+        }
+    }
+}
+
 static void counters(FILE *f, const mg_agg *a)
 {
     if (!a->nctrs)
@@ -245,6 +275,7 @@ int mg_summary_write_text(const mg_job *job, FILE *f)
     }
     openmp(f, &a);
     counters(f, &a);
+    thread_states(f, &a);
     threads(f, &a);
     mg_agg_free(&a);
     return ferror(f) ? -1 : 0;

@@ -270,6 +270,10 @@ void hpcw_msg_take(MPI_Message msg, hpcw_req *out);
 hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, MPI_Count count,
                            MPI_Datatype type);
 
+/* Point-to-point requests started and not seen complete (at MPI_Finalize: their
+ * completion events can no longer be recorded). */
+uint64_t hpcw_req_open(void);
+
 /* Requests passed to one Wait/Test/Start/Request_free/Cancel call. */
 typedef struct hpcw_pend_item {
     hpcw_req *slot; /* table entry; NULL = not followed */

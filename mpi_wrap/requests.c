@@ -363,3 +363,16 @@ void hpcw_pend_free(hpcw_pend *p)
         free(p->items);
     free(p->statuses);
 }
+
+uint64_t hpcw_req_open(void)
+{
+    hpcw_req *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
+    uint64_t n = 0;
+    for (unsigned i = 0; t && i < REQ_SLOTS; i++) {
+        uintptr_t k = __atomic_load_n(&t[i].key, __ATOMIC_ACQUIRE);
+        if (k > KEY_DELETED && (t[i].kind == HPCW_REQ_SEND || t[i].kind == HPCW_REQ_RECV) &&
+            t[i].active)
+            n++;
+    }
+    return n;
+}

@@ -158,8 +158,7 @@ static uint32_t name_index(mpi_model *m, hpc_str name)
 /* The row for key in rs, created empty when new; NULL when out of memory. */
 static call_row *row_get(mpi_model *m, row_set *rs, uint32_t fn, uint32_t line)
 {
-    uint64_t key = (uint64_t)fn << 32 | line;
-    uint32_t at;
+    uint64_t key = (uint64_t)fn << 32 | line, at;
     if (hpa_u64map_get(&rs->index, key, &at))
         return &rs->v[at];
     if (rs->n == rs->cap) {

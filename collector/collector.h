@@ -64,24 +64,35 @@ static inline int hpc_fd_moment_end(void)
 
 /*
  * The collector's own system calls in a program thread (a stream's open and close, a
- * chunk change, libunwind's validating read) are cancellation points: the program's
- * pthread_cancel must not act there, between our first and last step (a thread
- * cancelled inside hpc_thread_begin had no stream; one cancelled inside a sample
- * handler never left it). Cancellation is held off around them and a pending cancel
- * acts at the program's next cancellation point. glibc's pthread_setcancelstate is an
- * atomic update of the thread's cancel word: safe in a signal handler. Returns the old
- * state for hpc_nocancel_end.
+ * chunk change, libunwind's validating read and write) are cancellation points: the
+ * program's pthread_cancel must not act there, between our first and last step (a
+ * thread cancelled inside hpc_thread_begin had no stream; one cancelled inside a sample
+ * handler never left it). So cancellation is held off around them, and a pending cancel
+ * acts at the program's next cancellation point. The cancel type is also set to
+ * asynchronous meanwhile (harmless while disabled): glibc's cancellable calls then do
+ * not switch it, and so do not wait for a SIGCANCEL that is in flight: a sample that
+ * interrupted a thread between pthread_cancel's signal and its delivery waited for it
+ * in libunwind's read() for ever (the clock handler blocks SIGCANCEL; test_cancel at
+ * -p hi hung 1 run in 77). glibc's pthread_setcancelstate and pthread_setcanceltype
+ * are atomic updates of the thread's cancel word: safe in a signal handler, and they
+ * act on a pending cancel only when it is enabled and asynchronous.
  */
-static inline int hpc_nocancel_begin(void)
+typedef struct hpc_nocancel {
+    int state, type;
+} hpc_nocancel;
+static inline hpc_nocancel hpc_nocancel_begin(void)
 {
-    int old = PTHREAD_CANCEL_DISABLE;
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    hpc_nocancel old = {PTHREAD_CANCEL_DISABLE, PTHREAD_CANCEL_ASYNCHRONOUS};
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old.state);
+    pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old.type);
     return old;
 }
-static inline void hpc_nocancel_end(int old)
+static inline void hpc_nocancel_end(hpc_nocancel old)
 {
-    if (old != PTHREAD_CANCEL_DISABLE)
-        pthread_setcancelstate(old, NULL);
+    if (old.type != PTHREAD_CANCEL_ASYNCHRONOUS)
+        pthread_setcanceltype(old.type, NULL);
+    if (old.state != PTHREAD_CANCEL_DISABLE)
+        pthread_setcancelstate(old.state, NULL);
 }
 
 /* init.c */
@@ -99,7 +110,12 @@ void hpc_process_end_sigsafe(int sig);
  * (signal handlers use it). */
 hpc_stream *hpc_proc_lock(void);
 hpc_stream *hpc_proc_trylock(void);
+/* One attempt, no wait: NULL if the lock is held (by this thread or another). */
+hpc_stream *hpc_proc_trylock_once(void);
+/* Unlock, then write a sample point left to the holder (periodic.c). */
 void hpc_proc_unlock(void);
+/* Unlock only (the points writer itself). */
+void hpc_proc_unlock_quiet(void);
 /* Fork child: the lock may have been held by a thread that the child does not have. */
 void hpc_proc_lock_reset(void);
 
@@ -152,8 +168,6 @@ void hpc_modules_rescan(void); /* after dlopen/dlclose */
 
 /* last_thread.c: the sampler must not outlive the program's threads (see there) */
 void hpc_last_thread_init(void);
-void hpc_program_thread_starting(void);
-void hpc_program_thread_left(void);
 void hpc_last_thread_fork_child(void);
 
 /* dl_guard.c: dl_iterate_phdr across fork (see there) */

@@ -4,9 +4,10 @@
  * include/hpcollect.h (hpc_sample, hpc_pause, hpc_resume).
  *
  * A signal handler may interrupt the holder of the process-stream lock, so the -l / -y
- * handler never writes: it toggles the pause flag at once (a phase is excluded from the
- * first instruction after the signal), takes the time and the rusage and queues the sample point in
- * a fixed ring; the sampler thread (periodic.c) is woken and writes it. Whoever writes a sample
+ * handler takes it with one attempt only: it toggles the pause flag at once (a phase is
+ * excluded from the first instruction after the signal), takes the time and the rusage,
+ * queues the sample point in a fixed ring and writes the ring if the lock is free
+ * (periodic.c); else the lock's holder writes it as it unlocks. Whoever writes a sample
  * point writes the queued ones first (hpc_control_drain_locked, called by
  * hpc_write_sample_point_locked), so process.hpe keeps its points in time order, which
  * is how the analyzer numbers sample periods.
@@ -14,6 +15,7 @@
 #ifndef HPC_COLLECTOR_CONTROL_H
 #define HPC_COLLECTOR_CONTROL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -41,16 +43,30 @@ void hpc_control_queue_reset(void);
 /* Label of -l sample points: the signal's name ("SIGUSR2"). */
 extern char hpc_control_label[32];
 
-/* Address the sampler thread waits on; bumped (and woken) by every post. */
-extern uint32_t hpc_control_wake;
-/* Bump it and wake the sampler. Signal-safe. */
-void hpc_control_wake_sampler(void);
+/* True while points are queued. Signal-safe. */
+bool hpc_control_queued(void);
 
-/* periodic.c: start the sampler thread when -S, -l or -y asks for one (at process begin,
- * also in a fork child, where the parent's sampler does not exist). NOT signal-safe. */
-void hpc_sampler_start(void);
-/* The program's threads are all gone: the sampler writes the points still queued and
- * ends, so that glibc can end the process (last_thread.c). */
-void hpc_sampler_quit(void);
+/* periodic.c (which says how points are written without a thread of our own). */
+/* si_value of the points timer's SIGPROF. */
+#define HPC_POINTS_COOKIE 0x50544d52u /* "PTMR" */
+/* The first periodic point is due one -S period from now; create and arm the points
+ * timer (at process begin, in a fork child, after a failed exec). NOT signal-safe. */
+void hpc_points_start(void);
+/* No more periodic points: delete the timer (the end of collection in this process,
+ * exec). Signal-safe. */
+void hpc_points_stop(void);
+/* A fork child has neither the parent's timer nor its schedule. Signal-safe. */
+void hpc_points_forget(void);
+/* Is this delivery the points timer? Signal-safe. */
+bool hpc_points_is_timer(int sig, const siginfo_t *si);
+/* CLOCK_MONOTONIC ns of the next periodic point, 0 = none (-S off). Signal-safe. */
+uint64_t hpc_points_next_due(void);
+/* Is a periodic point due at `now`, or a -l / -y point queued? Signal-safe. */
+bool hpc_points_pending(uint64_t now);
+/* Write the queued points and a periodic point that is due at `now`, if the process
+ * stream's lock is free at once; else its holder does as it unlocks. Called at the end
+ * of every sample, by -l / -y handlers, the points timer, waits that wake for a point
+ * (quiet_wait.c), thread start and end, and hpc_proc_unlock. Signal-safe. */
+void hpc_points_catch_up(uint64_t now);
 
 #endif

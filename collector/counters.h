@@ -78,6 +78,7 @@ static inline void hpc_counter_attr(const hpc_counter_def *d, struct perf_event_
 typedef struct hpc_counter_group {
     int n; /* open events; 0 = none */
     int fd[HPC_MAX_COUNTERS];
+    uint64_t id[HPC_MAX_COUNTERS]; /* their event ids (hpc_perf_close) */
     uint64_t last_value[HPC_MAX_COUNTERS];
     uint64_t last_enabled[HPC_MAX_COUNTERS];
     uint64_t last_running[HPC_MAX_COUNTERS];

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "control.h"
 #include "real.h"
 #include "source.h"
 
@@ -277,6 +278,7 @@ static int execve_followed(const char *path, char *const argv[], char *const env
         hpc_clock_start(t);
     }
     hpc_P.ended = 0;
+    hpc_points_start();
     hpc_stream *s = hpc_proc_lock();
     if (s) {
         hpc_write_sample_point_locked(s, HPC_SAMPLE_RESUME, "exec failed");
@@ -547,6 +549,7 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
+    hpc_points_forget();
     hpc_dl_fork_child();
     hpc_last_thread_fork_child();
     hpc_threads_unlock();

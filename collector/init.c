@@ -81,21 +81,49 @@ hpc_stream *hpc_proc_trylock(void)
     return &hpc_P.proc;
 }
 
+hpc_stream *hpc_proc_trylock_once(void)
+{
+    if (!hpc_P.proc.open || proc_lock_held ||
+        __atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE))
+        return NULL;
+    if (!hpc_P.proc.open) {
+        __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    proc_lock_held = 2; /* 2: nothing to restore */
+    return &hpc_P.proc;
+}
+
 void hpc_proc_lock_reset(void)
 {
     __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
     proc_lock_held = 0;
 }
 
-void hpc_proc_unlock(void)
+void hpc_proc_unlock_quiet(void)
 {
     int held = proc_lock_held;
     if (!held)
         return;
     proc_lock_held = 0;
     __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
+    /* the unlocker then looks for points queued meanwhile (periodic.c); a queuer looks
+     * at the lock after publishing its point: neither load may pass the other's store */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (held == 1)
         syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
+}
+
+/* A sample point that came due, or a -l / -y point queued, while the lock was held was
+ * left to its holder (periodic.c): write it now. */
+void hpc_proc_unlock(void)
+{
+    if (!proc_lock_held)
+        return;
+    hpc_proc_unlock_quiet();
+    uint64_t now = hpc_now_ns();
+    if (hpc_points_pending(now))
+        hpc_points_catch_up(now);
 }
 
 /* ------------------------------------------------------------- begin */
@@ -217,7 +245,7 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
         hpc_write_sample_point_locked(s, HPC_SAMPLE_START, "start");
         hpc_proc_unlock();
     }
-    hpc_sampler_start();
+    hpc_points_start();
     return 0;
 }
 
@@ -314,6 +342,7 @@ void hpc_process_end(int reason, int status)
 {
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
+    hpc_points_stop();
     if (reason != HPC_END_EXEC)
         hpc_thread_end();
     if (hpc_P.end_hook)
@@ -335,6 +364,7 @@ void hpc_process_end_sigsafe(int sig)
 {
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
+    hpc_points_stop();
     if (hpc_P.end_hook)
         hpc_P.end_hook(1);
     hpc_stream *s = hpc_proc_trylock();

@@ -1,113 +1,169 @@
 /*
- * periodic.c - the sampler thread: periodic global sample points (-S) and the points
- * the -l / -y signals queued (control.h).
+ * periodic.c - periodic global sample points (-S) and the points the -l / -y signals
+ * queued (control.h), written without a thread of our own.
  *
- * Why a thread of our own: a sample point wants getrusage and a write under the
- * process-stream lock, neither of which belongs in a signal handler that may interrupt
- * the lock holder; and a timer signal aimed at a program thread would interrupt its
- * sleeps and blocking calls (nanosleep, poll, read on a terminal) once per period, which
- * the program would notice. The sampler instead sleeps on a futex until the next period
- * or until a signal handler posts a point. It is created with the real pthread_create,
- * so it is not followed (no thread stream, no samples, not a program thread in any
- * report), blocks every signal (the program's signals go to the program's threads), and
- * costs one wake-up per period. RUSAGE_SELF is the whole process's, whichever thread
- * asks. A fork child starts its own (hpc_process_begin); exec ends it with the image;
- * when the program's last thread ends, it ends too (last_thread.c).
+ * A helper thread made every program multi-threaded: unshare(CLONE_NEWUSER) needs a
+ * single-threaded caller and failed ("Invalid argument"), and chromium's zygote checks
+ * that it has one thread before it forks and aborted. So a point is written by whichever
+ * collector code meets it first once it is due:
+ *
+ *   - a running program: the next clock or counter sample (the end of its handler), a
+ *     -l / -y delivery, a thread's start or end;
+ *   - threads asleep in nanosleep, clock_nanosleep, sleep, usleep, poll, ppoll, select,
+ *     pselect, epoll_wait, epoll_pwait, pause, sigsuspend, sigtimedwait or sigwaitinfo:
+ *     those calls (quiet_wait.c) run with SIGPROF held and wake at the point's due time
+ *     to write it, then wait on for the rest of the program's time;
+ *   - threads blocked anywhere else (read, accept, wait4, a mutex or condition
+ *     variable, pthread_join): a one-shot POSIX timer on CLOCK_MONOTONIC sends the
+ *     process SIGPROF (si_value HPC_POINTS_COOKIE) a grace time after the due time,
+ *     unless a point was written by then (each write re-arms it for the next period).
+ *     The kernel gives it to a thread that does not hold SIGPROF; our handler is
+ *     installed with SA_RESTART, so the interrupted call goes on as if nothing
+ *     happened, except the few calls Linux never restarts (signal(7)); quiet_wait.c
+ *     covers the common ones. The grace (two clock intervals, at least 1 ms, at most a
+ *     quarter period) lets a computing program's own samples write the point first, so
+ *     its blocked threads are not disturbed.
+ *
+ * Whoever writes takes the process-stream lock with one attempt (hpc_proc_trylock_once):
+ * one that finds it held leaves the point to the holder, whose hpc_proc_unlock writes
+ * it. A point is stamped with the time and rusage of its writing; one written late (a
+ * loaded machine) skips the periods it overlapped rather than writing a burst. All of
+ * this is signal-safe (raw timer system calls, the stream writer, getrusage).
  */
-#include <errno.h>
-#include <linux/futex.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "collector.h"
 #include "control.h"
-#include "real.h"
+#include "source.h"
 
-#define SAMPLER_STACK (256u * 1024)
+#define GRACE_MIN_NS 1000000ull
 
-static int quit; /* the program's threads are all gone */
+static uint64_t next_due; /* CLOCK_MONOTONIC ns of the next periodic point, 0 = none */
+static int timer_id;      /* the kernel's id of the points timer */
+static int timer_ok;
+
+void hpc_points_forget(void)
+{
+    __atomic_store_n(&timer_ok, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&next_due, 0, __ATOMIC_RELEASE);
+}
 
 void hpc_control_init(void)
 {
     const hpc_config *c = &hpc_P.cfg;
     const char *abbrev = c->sample_sig ? sigabbrev_np(c->sample_sig) : NULL;
     hpc_control_queue_reset();
+    hpc_points_forget();
     snprintf(hpc_control_label, sizeof hpc_control_label, "%s%s", abbrev ? "SIG" : "",
              abbrev ? abbrev : "signal");
     if (c->pause_sig && c->start_paused)
         hpc_P.paused = 1;
 }
 
-/* Wait until `deadline` (CLOCK_MONOTONIC ns, 0 = none) or a post changes the wake word
- * from `seen`. */
-static void wait_for(uint32_t seen, uint64_t deadline)
+static uint64_t grace_ns(void)
 {
-    struct timespec ts = {(time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u)};
-    syscall(SYS_futex, &hpc_control_wake, FUTEX_WAIT_BITSET_PRIVATE, seen, deadline ? &ts : NULL,
-            NULL, FUTEX_BITSET_MATCH_ANY);
+    uint64_t g = 2 * hpc_P.cfg.clock_ns, quarter = hpc_P.cfg.sample_ns / 4;
+    if (g < GRACE_MIN_NS)
+        g = GRACE_MIN_NS;
+    return g < quarter ? g : quarter;
 }
 
-static void *sampler_main(void *arg)
+/* Let the timer fire at `at` (CLOCK_MONOTONIC ns). Signal-safe. */
+static void arm_timer(uint64_t at)
 {
-    (void)arg;
-    sigset_t all;
-    sigfillset(&all);
-    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, 8);
-    prctl(PR_SET_NAME, "hpcollect-smpl", 0, 0, 0);
-    uint64_t period = hpc_P.cfg.sample_ns;
-    uint64_t next = period ? hpc_now_ns() + period : 0;
-    for (;;) {
-        uint32_t seen = __atomic_load_n(&hpc_control_wake, __ATOMIC_ACQUIRE);
-        uint64_t now = hpc_now_ns();
-        if (!next || now < next)
-            wait_for(seen, next);
-        now = hpc_now_ns();
-        int due = next && now >= next;
-        while (next && next <= now) /* a late wake-up skips periods, it does not burst */
-            next += period;
-        hpc_stream *s = hpc_proc_lock();
-        if (!s)
-            break;          /* collection ended in this process */
-        if (!hpc_P.ended) { /* not between an exec's end point and the exec */
-            hpc_control_drain_locked(s);
-            if (due)
-                hpc_control_write_point(s, now, HPC_SAMPLE_PERIODIC, "");
-        }
-        hpc_proc_unlock();
-        if (__atomic_load_n(&quit, __ATOMIC_ACQUIRE))
-            break;
-    }
-    return NULL;
-}
-
-void hpc_sampler_quit(void)
-{
-    __atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
-    hpc_control_wake_sampler();
-}
-
-void hpc_sampler_start(void)
-{
-    const hpc_config *c = &hpc_P.cfg;
-    __atomic_store_n(&quit, 0, __ATOMIC_RELEASE);
-    if (!c->sample_ns && !c->sample_sig && !c->pause_sig)
+    if (!__atomic_load_n(&timer_ok, __ATOMIC_ACQUIRE))
         return;
-    pthread_attr_t attr;
-    pthread_t th;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, SAMPLER_STACK);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int rc = hpc_real.pthread_create(&th, &attr, sampler_main, NULL);
-    pthread_attr_destroy(&attr);
-    if (rc != 0)
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    its.it_value.tv_sec = (time_t)(at / 1000000000u);
+    its.it_value.tv_nsec = (long)(at % 1000000000u);
+    syscall(SYS_timer_settime, timer_id, TIMER_ABSTIME, &its, NULL);
+}
+
+void hpc_points_start(void)
+{
+    uint64_t period = hpc_P.cfg.sample_ns;
+    __atomic_store_n(&timer_ok, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&next_due, period ? hpc_now_ns() + period : 0, __ATOMIC_RELEASE);
+    if (!period)
+        return;
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = HPC_CLOCK_SIGNAL;
+    ev.sigev_value.sival_ptr = (void *)(uintptr_t)HPC_POINTS_COOKIE;
+    if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, &timer_id) != 0) {
+        /* only blocked threads lose: running ones and sleeping ones still write points */
         fprintf(stderr,
-                "hpcollect: cannot start the sampler thread (%s): no periodic sample "
-                "points in process %ld; -l/-y points are written with the next other one\n",
-                strerror(rc), (long)getpid());
+                "hpcollect: no timer for the periodic sample points of process %ld (%m): "
+                "they come with the next sample or sleep instead\n",
+                (long)getpid());
+        return;
+    }
+    __atomic_store_n(&timer_ok, 1, __ATOMIC_RELEASE);
+    arm_timer(__atomic_load_n(&next_due, __ATOMIC_ACQUIRE) + grace_ns());
+}
+
+void hpc_points_stop(void)
+{
+    __atomic_store_n(&next_due, 0, __ATOMIC_RELEASE);
+    if (__atomic_exchange_n(&timer_ok, 0, __ATOMIC_ACQ_REL))
+        syscall(SYS_timer_delete, timer_id);
+}
+
+bool hpc_points_is_timer(int sig, const siginfo_t *si)
+{
+    return sig == HPC_CLOCK_SIGNAL && si->si_code == SI_TIMER &&
+           (uintptr_t)si->si_value.sival_ptr == HPC_POINTS_COOKIE;
+}
+
+uint64_t hpc_points_next_due(void)
+{
+    return __atomic_load_n(&next_due, __ATOMIC_ACQUIRE);
+}
+
+bool hpc_points_pending(uint64_t now)
+{
+    uint64_t due = __atomic_load_n(&next_due, __ATOMIC_ACQUIRE);
+    return (due && now >= due) || hpc_control_queued();
+}
+
+void hpc_points_catch_up(uint64_t now)
+{
+    /* the program's pthread_cancel must not end this thread with the lock held */
+    hpc_nocancel cancel = hpc_nocancel_begin();
+    /* A -l / -y point queued by a thread that found the lock held just before we let
+     * it go is ours to write: look again after unlocking (a few rounds at most; later
+     * ones find the lock free themselves). */
+    for (int round = 0; round < 4 && hpc_points_pending(now); round++) {
+        hpc_stream *s = hpc_proc_trylock_once();
+        if (!s) {
+            /* the holder writes it as it unlocks; should it never (a thread that died
+             * holding it), the timer tries again */
+            arm_timer(now + grace_ns());
+            break;
+        }
+        if (hpc_P.ended) { /* between an exec's end point and the exec */
+            hpc_proc_unlock_quiet();
+            break;
+        }
+        hpc_control_drain_locked(s);
+        uint64_t due = __atomic_load_n(&next_due, __ATOMIC_ACQUIRE);
+        now = hpc_now_ns(); /* the lock may have waited */
+        if (due && now >= due) {
+            hpc_control_write_point(s, now, HPC_SAMPLE_PERIODIC, "");
+            while (due <= now) /* a late point skips periods, it does not burst */
+                due += hpc_P.cfg.sample_ns;
+            __atomic_store_n(&next_due, due, __ATOMIC_RELEASE);
+            arm_timer(due + grace_ns());
+        }
+        hpc_proc_unlock_quiet();
+        now = hpc_now_ns();
+    }
+    hpc_nocancel_end(cancel);
 }

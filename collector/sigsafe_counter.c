@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "control.h"
 
 typedef struct counter_read {
     uint64_t value, enabled, running;
@@ -104,6 +105,7 @@ void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
     if (err)
         record_failure(t, err);
     hpcollect_write_end(&t->pub);
+    hpc_points_catch_up(hpc_now_ns());
 out:
     t->in_handler = 0;
 }

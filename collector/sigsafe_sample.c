@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "control.h"
 
 static void record_failure(hpc_thread_priv *t, int err)
 {
@@ -80,6 +81,7 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
         }
     }
     hpcollect_write_end(&t->pub);
+    hpc_points_catch_up(now);
 out:
     t->in_handler = 0;
 }

@@ -148,10 +148,15 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc)
     int counter = sig == HPC_CLOCK_SIGNAL && t ? hpc_counter_of_signal(t, si) : -1;
     if (counter >= 0) {
         if (hpc_P.active) {
-            int cancel = hpc_nocancel_begin();
+            hpc_nocancel cancel = hpc_nocancel_begin();
             hpc_sample_counter(t, counter, uc);
             hpc_nocancel_end(cancel);
         }
+        errno = saved;
+        return;
+    }
+    if (hpc_points_is_timer(sig, si)) { /* periodic.c */
+        hpc_points_catch_up(hpc_now_ns());
         errno = saved;
         return;
     }
@@ -161,7 +166,7 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc)
     }
     if (sig == HPC_CLOCK_SIGNAL && hpc_clock_is_ours(t, si)) {
         if (t && hpc_P.active) {
-            int cancel = hpc_nocancel_begin();
+            hpc_nocancel cancel = hpc_nocancel_begin();
             hpc_sample_clock(t, uc);
             hpc_nocancel_end(cancel);
         }

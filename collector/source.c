@@ -5,8 +5,11 @@
  * arm/start/stop/abandon below does the same for the counters, so new threads, fork
  * children and exec see both.
  */
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "source.h"
@@ -82,4 +85,18 @@ bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si)
         if (sources[i]->is_ours(NULL, si))
             return true;
     return false;
+}
+
+uint64_t hpc_perf_id(int fd)
+{
+    uint64_t id = 0;
+    if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0)
+        return 0;
+    return id;
+}
+
+void hpc_perf_close(int fd, uint64_t id)
+{
+    if (fd >= 0 && id && hpc_perf_id(fd) == id)
+        close(fd);
 }

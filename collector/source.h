@@ -32,6 +32,16 @@ typedef struct hpc_clock_ops {
     bool (*is_ours)(const hpc_thread_priv *t, const siginfo_t *si);
 } hpc_clock_ops;
 
+/*
+ * perf_event descriptors the collector owns, closed only while they are still the same
+ * event: a program may close every descriptor it does not know and reuse the numbers
+ * (chromium does before it execs a helper), and closing ours again then closed the
+ * program's (chromium's network service lost its IPC channel and crashed, again and
+ * again). PERF_EVENT_IOC_ID names the event; 0 for anything else. Signal-safe.
+ */
+uint64_t hpc_perf_id(int fd);
+void hpc_perf_close(int fd, uint64_t id);
+
 extern const hpc_clock_ops hpc_perf_clock_ops;
 extern const hpc_clock_ops hpc_timer_clock_ops;
 

@@ -102,7 +102,7 @@ static int route_signal(int fd)
 static void close_all(hpc_counter_group *g)
 {
     for (int i = g->n - 1; i >= 0; i--)
-        close(g->fd[i]);
+        hpc_perf_close(g->fd[i], g->id[i]);
     g->n = 0;
 }
 
@@ -122,6 +122,7 @@ int hpc_counters_open(hpc_thread_priv *t, char *note, size_t cap)
             (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
         int err = fd < 0 ? -errno : !fd_allowed(fd) ? -EMFILE : 0;
         if (!err && (err = route_signal(fd)) == 0) {
+            g->id[g->n] = hpc_perf_id(fd);
             g->fd[g->n++] = fd;
             continue;
         }
@@ -152,7 +153,7 @@ void hpc_counters_start(hpc_thread_priv *t)
 void hpc_counters_stop(hpc_thread_priv *t)
 {
     hpc_counter_group *g = &t->ctr;
-    if (g->n)
+    if (g->n && hpc_perf_id(g->fd[0]) == g->id[0])
         ioctl(g->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
     close_all(g);
 }

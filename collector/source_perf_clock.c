@@ -62,6 +62,7 @@ static int perf_open(hpc_thread_priv *t, uint64_t interval_ns)
         return -err;
     }
     t->perf_fd = fd;
+    t->perf_id = hpc_perf_id(fd);
     return 0;
 }
 
@@ -75,20 +76,18 @@ static int perf_start(hpc_thread_priv *t)
 
 static void perf_stop(hpc_thread_priv *t)
 {
-    if (t->perf_fd >= 0) {
+    if (t->perf_fd >= 0 && hpc_perf_id(t->perf_fd) == t->perf_id) {
         ioctl(t->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
         close(t->perf_fd);
-        t->perf_fd = -1;
     }
+    t->perf_fd = -1;
 }
 
 /* The child's copy of the fd refers to the parent thread's event: just drop it. */
 static void perf_abandon(hpc_thread_priv *t)
 {
-    if (t->perf_fd >= 0) {
-        close(t->perf_fd);
-        t->perf_fd = -1;
-    }
+    hpc_perf_close(t->perf_fd, t->perf_id);
+    t->perf_fd = -1;
 }
 
 static bool perf_is_ours(const hpc_thread_priv *t, const siginfo_t *si)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "control.h"
 #include "real.h"
 #include "source.h"
 
@@ -181,6 +182,7 @@ int hpc_thread_begin(hpc_thread_priv *t)
     t->last_cpu_ns = hpc_thread_cpu_ns();
     hpc_set_self(t);
     hpc_clock_start(t);
+    hpc_points_catch_up(hpc_now_ns());
     return 0;
 }
 
@@ -190,6 +192,7 @@ void hpc_thread_end(void)
     if (!t)
         return;
     hpc_clock_stop(t);
+    hpc_points_catch_up(hpc_now_ns());
     hpcollect_write_begin(&t->pub);
     uint64_t cpu = hpc_thread_cpu_ns();
     hpc_rec_thread_end r = {
@@ -214,12 +217,6 @@ static void thread_cleanup(void *arg)
     hpc_thread_end();
 }
 
-static void program_thread_gone(void *arg)
-{
-    (void)arg;
-    hpc_program_thread_left();
-}
-
 static void *thread_start(void *arg)
 {
     hpc_thread_priv *t = arg;
@@ -227,10 +224,9 @@ static void *thread_start(void *arg)
     void *fn_arg = t->start_arg;
     void *ret;
     hpc_signals_thread_init(t->inherit_blocked);
-    pthread_cleanup_push(program_thread_gone, NULL);
     /* Our setup has cancellation points (open, nanosleep): a cancel that comes now acts
      * at the program's first one instead, once the thread is recorded (test_cancel). */
-    int cancel = hpc_nocancel_begin();
+    hpc_nocancel cancel = hpc_nocancel_begin();
     int begun = hpc_P.active && hpc_thread_begin(t) == 0;
     hpc_nocancel_end(cancel);
     if (!begun) {
@@ -243,7 +239,6 @@ static void *thread_start(void *arg)
         ret = fn(fn_arg);
         pthread_cleanup_pop(1);
     }
-    pthread_cleanup_pop(1);
     return ret;
 }
 
@@ -261,11 +256,8 @@ HPC_INTERPOSE int pthread_create(pthread_t *th, const pthread_attr_t *attr, void
     t->start_fn = fn;
     t->start_arg = arg;
     t->inherit_blocked = hpc_user_blocked;
-    hpc_program_thread_starting();
     int rc = hpc_real.pthread_create(th, attr, thread_start, t);
-    if (rc != 0) {
-        hpc_program_thread_left();
+    if (rc != 0)
         hpc_thread_free(t);
-    }
     return rc;
 }

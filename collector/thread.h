@@ -45,6 +45,7 @@ typedef struct hpc_thread_priv {
     sigjmp_buf unwind_env;
     int clock_source; /* enum hpc_clock_source */
     int perf_fd;      /* perf source */
+    uint64_t perf_id; /* its event id (hpc_perf_close) */
     timer_t timer;    /* timer source */
     struct itimerspec timer_spec;
     int timer_ok;

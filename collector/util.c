@@ -57,22 +57,5 @@ void hpc_get_usage(hpc_usage *u)
 void hpc_write_sample_point_locked(hpc_stream *s, unsigned reason, const char *label)
 {
     hpc_control_drain_locked(s); /* points queued by -l / -y come first (control.h) */
-    hpc_usage u;
-    hpc_get_usage(&u);
-    hpc_rec_sample_point r = {
-        .time = hpc_now_ns(),
-        .index = __atomic_fetch_add(&hpc_P.sample_index, 1, __ATOMIC_RELAXED),
-        .reason = reason,
-        .label = hpc_cstr(label ? label : ""),
-        .utime_ns = u.utime_ns,
-        .stime_ns = u.stime_ns,
-        .minflt = u.minflt,
-        .majflt = u.majflt,
-        .inblock = u.inblock,
-        .oublock = u.oublock,
-        .nvcsw = u.nvcsw,
-        .nivcsw = u.nivcsw,
-        .maxrss_kb = u.maxrss_kb,
-    };
-    hpc_write_sample_point(s, &r);
+    hpc_control_write_point(s, hpc_now_ns(), reason, label);
 }

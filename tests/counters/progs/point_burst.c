@@ -1,68 +1,78 @@
 /*
- * point_burst SIG N: raise signal SIG N times in a row while hpcollect's sampler thread
- * cannot run, so that at most the 64 slots of the -l queue hold points and the other
- * N - 64 deliveries are dropped (and counted). The sampler thread ("hpcollect-smpl") and
- * this thread are put on CPU 0, and this thread runs SCHED_FIFO during the burst: a
- * normal thread never preempts it there. Prints "raised N"; exits 77 with the reason
- * when the sampler thread is not found or real-time scheduling is not allowed.
+ * point_burst SIG HELD FREE THREADS EACH TIMES_FILE: every delivery of the -l signal SIG
+ * must end up as a sample point or in the points_dropped count, never lost silently.
+ *   1. the program holds the process-stream lock (hpcollect_proc_lock, the collector's
+ *      in-process API) and raises SIG HELD times: no handler can write, 64 points fit
+ *      the queue, the rest are dropped; hpcollect_proc_unlock writes the 64 at once
+ *   2. it raises SIG FREE times with the lock free: each handler writes its point
+ *   3. THREADS threads raise SIG EACH times each at the same time (each delivery goes to
+ *      the thread that raised it), so handlers meet the lock held by one another
+ * TIMES_FILE gets CLOCK_MONOTONIC ns: "held START END" around phase 1 (lock to unlock
+ * included) and "free START END" around phase 2. Prints the deliveries; exits 77 when
+ * not run under hpcollect.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <errno.h>
-#include <sched.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include <time.h>
 
-/* tid of the thread named `name` in this process, or -1 */
-static pid_t thread_named(const char *name)
+static int sig, each;
+
+static long long now_ns(void)
 {
-    DIR *d = opendir("/proc/self/task");
-    struct dirent *e;
-    pid_t found = -1;
-    while (d && found < 0 && (e = readdir(d))) {
-        char path[300], comm[64] = "";
-        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(comm, sizeof comm, f) && strncmp(comm, name, strlen(name)) == 0)
-            found = atoi(e->d_name);
-        fclose(f);
-    }
-    if (d)
-        closedir(d);
-    return found;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *raiser(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < each; i++)
+        pthread_kill(pthread_self(), sig);
+    return NULL;
 }
 
 int main(int argc, char **argv)
 {
-    int sig = argc > 1 ? atoi(argv[1]) : SIGUSR2, n = argc > 2 ? atoi(argv[2]) : 200;
-    pid_t sampler = -1;
-    for (int i = 0; i < 2000 && sampler < 0; i++) { /* it names itself once it runs */
-        sampler = thread_named("hpcollect-smpl");
-        if (sampler < 0)
-            usleep(1000);
-    }
-    if (sampler < 0) {
-        printf("no sampler thread\n");
+    if (argc < 7)
+        return 2;
+    sig = atoi(argv[1]);
+    int held = atoi(argv[2]), free_ = atoi(argv[3]), nthreads = atoi(argv[4]);
+    each = atoi(argv[5]);
+    FILE *times = fopen(argv[6], "w");
+    void *(*lock)(void) = (void *(*)(void))dlsym(RTLD_DEFAULT, "hpcollect_proc_lock");
+    void (*unlock)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "hpcollect_proc_unlock");
+    if (!lock || !unlock || !times) {
+        printf("not under hpcollect (no hpcollect_proc_lock)\n");
         return 77;
     }
-    cpu_set_t cpu0;
-    CPU_ZERO(&cpu0);
-    CPU_SET(0, &cpu0);
-    struct sched_param fifo = {.sched_priority = 1}, normal = {.sched_priority = 0};
-    if (sched_setaffinity(sampler, sizeof cpu0, &cpu0) != 0 ||
-        sched_setaffinity(0, sizeof cpu0, &cpu0) != 0 ||
-        sched_setscheduler(0, SCHED_FIFO, &fifo) != 0) {
-        printf("cannot run SCHED_FIFO on CPU 0: %s\n", strerror(errno));
+    long long t0 = now_ns();
+    if (!lock()) {
+        printf("hpcollect_proc_lock: collection is off\n");
         return 77;
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < held; i++)
         raise(sig);
-    sched_setscheduler(0, SCHED_OTHER, &normal);
-    printf("raised %d\n", n);
+    unlock();
+    fprintf(times, "held %lld %lld\n", t0, now_ns());
+
+    t0 = now_ns();
+    for (int i = 0; i < free_; i++)
+        raise(sig);
+    fprintf(times, "free %lld %lld\n", t0, now_ns());
+
+    pthread_t th[64];
+    nthreads = nthreads > 64 ? 64 : nthreads;
+    for (int i = 0; i < nthreads; i++)
+        pthread_create(&th[i], NULL, raiser, NULL);
+    for (int i = 0; i < nthreads; i++)
+        pthread_join(th[i], NULL);
+    fclose(times);
+    printf("raised %d\n", held + free_ + nthreads * each);
     return 0;
 }

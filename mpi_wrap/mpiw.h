@@ -255,7 +255,8 @@ typedef struct hpcw_req {
     int32_t peer, tag; /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
     uint64_t bytes;    /* sends: bytes sent; receives: buffer capacity */
     hpcw_comm *comm;
-    uint64_t mark; /* pend mark of the Wait/Test/Start call that took it last */
+    uint64_t mark;   /* pend mark of the Wait/Test/Start call holding it; 0: none */
+    uintptr_t owner; /* the thread that started it (hpc_thread *) */
 } hpcw_req;
 
 /* Follow a new point-to-point request (kind SEND or RECV). Returns its table entry, or

@@ -128,10 +128,12 @@ HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size)
 HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void)
 {
     hpcollect_settings *s = &hpc_P.settings;
-    s->mpi_trace = hpc_P.cfg.mpi_trace;
-    s->follow = hpc_P.cfg.follow;
+    hpc_config_init(&hpc_P.cfg); /* once: a constructor may ask before ours ran */
+    s->mpi_trace = hpc_P.cfg.mpi_trace != 0;
+    s->follow = hpc_P.cfg.follow != 0;
     s->omp_runtime = hpc_P.cfg.omp_runtime;
     s->clock_interval_ns = hpc_P.cfg.clock_ns;
+    s->omp_context = hpc_P.cfg.omp_context;
     return s;
 }
 

@@ -106,12 +106,16 @@ HPCOLLECT_API uint64_t hpcollect_capture_context_slots(hpc_thread *t, int skip, 
  * MPI_Init returns; the collector records it. NOT signal-safe. */
 HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size);
 
-/* Settings read once from HPCOLLECT_* at start-up (see collector/config.h). */
+/* Settings read once from HPCOLLECT_* (collector/settings.def); the MPI wrappers and the
+ * OpenMP tool read them here, never from the environment. Callable from a constructor
+ * that runs before the collector's own: the settings are read at the first call. NOT
+ * signal-safe the first time. */
 typedef struct hpcollect_settings {
     int mpi_trace;           /* -m on|off */
     int follow;              /* -F on|off */
     const char *omp_runtime; /* --omp-runtime as asked */
     uint64_t clock_interval_ns;
+    const char *omp_context; /* "unwind": no context cache (bench/omp_bench.sh); else "" */
 } hpcollect_settings;
 HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void);
 

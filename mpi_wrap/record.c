@@ -15,12 +15,10 @@
 
 hpcw_globals hpcw_g = {.world_rank = -1, .sync_comm = MPI_COMM_NULL, .tracing = 1};
 
-/* -m, before any call: calls before MPI_Init need timestamps only if traced. The
- * collector reads its settings from the environment at start-up too. */
+/* -m, before any call: calls before MPI_Init need timestamps only if traced. */
 __attribute__((constructor)) static void read_tracing(void)
 {
-    const char *v = getenv("HPCOLLECT_MPI_TRACE");
-    hpcw_g.tracing = !(v && !strcmp(v, "0"));
+    hpcw_g.tracing = hpcollect_settings_get()->mpi_trace;
 }
 
 void hpcw_dropped(hpcw_call *c)

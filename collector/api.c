@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "collector.h"
+#include "control.h"
+#include "interpose.h"
 
 HPCOLLECT_API hpc_thread *hpcollect_self(void)
 {
@@ -135,6 +137,31 @@ HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void)
     s->clock_interval_ns = hpc_P.cfg.clock_ns;
     s->omp_context = hpc_P.cfg.omp_context;
     return s;
+}
+
+HPCOLLECT_API void hpcollect_guard_enter(void)
+{
+    hpc_guard_enter();
+}
+
+HPCOLLECT_API void hpcollect_guard_leave(void)
+{
+    hpc_guard_leave();
+}
+
+HPCOLLECT_API unsigned hpcollect_wait_begin(bool lock)
+{
+    unsigned slot;
+    hpc_thread_priv *t = hpc_states_call_begin(
+        &slot, lock ? HPC_MSTATE_USER_LOCK : HPC_MSTATE_OTHER_WAIT, HPC_STATES_PROGRAM);
+    return t ? slot + 1 : 0;
+}
+
+HPCOLLECT_API void hpcollect_wait_end(unsigned token)
+{
+    hpc_thread_priv *t = hpc_self();
+    if (token && t)
+        hpc_states_call_end(t, token - 1);
 }
 
 HPCOLLECT_API void hpcollect_register_end_hook(hpcollect_end_hook hook)

@@ -58,10 +58,12 @@ PROG_LIBS_collector_dlopen_prog := -ldl
 $(TESTDIR)/collector/dlopen_prog: $(COLLECTOR_PLUGIN)
 CHECK_DEPS += $(COLLECTOR_PLUGIN)
 PROG_FLAGS_collector_static_prog := -static
+# tests/unit/test_interpose.c: the traced-call wrapper template of interpose.h, alone.
+$(OBJDIR)/tests/unit/test_interpose.o: CFLAGS += -Icollector
 
 # tests/unit/test_states_window.c tests the settling of thread-state intervals alone
 # (pure arithmetic, no process of ours around it).
-STATES_WINDOW_OBJ := $(call preload_objs,collector/states_window.c)
+STATES_WINDOW_OBJ := $(call preload_objs,collector/sigsafe_states_window.c)
 $(OBJDIR)/tests/unit/test_states_window.o: CFLAGS += -Icollector
 UNIT_LIBS_test_states_window := $(STATES_WINDOW_OBJ) $(EXP_LIB)
 $(TESTDIR)/unit/test_states_window: $(STATES_WINDOW_OBJ)

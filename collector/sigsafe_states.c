@@ -19,7 +19,7 @@
  * (what happened inside a call it interrupted as the call's, the rest as its own).
  *
  * The intervals read go into a window first; before anything is written the window is
- * settled against the thread's own clocks (states_window.c: the records overshoot each
+ * settled against the thread's own clocks (sigsafe_states_window.c: the records overshoot each
  * interval a little and miss run-queue delay after wakeups), which needs its CPU time
  * and schedstat (two system calls and a /proc read, about 4 us): done only when a state
  * is due, never for a thread that did not leave the CPU. A state's acc is written when
@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "interpose.h"
 
 #define REC_MAX 64 /* bytes of a record we read: switch 16, fault sample 32, lost 24 */
 
@@ -269,7 +270,7 @@ void hpc_states_window_open(hpc_thread_priv *t)
     s->win_run_delay = run_delay_now();
 }
 
-/* Settle the window into acc and pend (states_window.c) and open the next. now and cpu
+/* Settle the window into acc and pend (sigsafe_states_window.c) and open the next. now and cpu
  * are the thread's clocks, read by the caller. */
 static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
 {
@@ -431,7 +432,8 @@ void hpc_states_fault(hpc_thread_priv *t, void *ucontext)
 hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || t->st.source == HPC_STATES_NONE || t->pub.busy || t->in_handler)
+    if (!t || t->st.source == HPC_STATES_NONE || t->pub.busy || t->in_handler ||
+        hpc_guard_held()) /* the collector's own call (interpose.h) */
         return NULL;
     hpc_states *s = &t->st;
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
@@ -460,12 +462,14 @@ static __attribute__((noinline)) uint64_t call_node(hpc_thread_priv *t, const hp
 {
     int n = hpc_unwind_here_slots(t, 0, t->pcs + 1, NULL, HPC_MAX_DEPTH - 1);
     int ours = 0;
-    while (ours < n && hpc_in_collector(t->pcs[1 + ours]))
+    while (ours < n && hpc_pc_ours(t->pcs[1 + ours]))
         ours++;
     if (ours == 0)
         return 0;                  /* not called through a wrapper: nothing sensible to show */
     uint64_t *pcs = t->pcs + ours; /* the wrapper's frame */
-    if (c->fn)
+    if (c->fn == (uint64_t)(uintptr_t)HPC_STATES_PROGRAM)
+        pcs++; /* the program's frames only (an OpenMP tool callback's caller) */
+    else if (c->fn)
         *--pcs = c->fn;
     int err = 0;
     uint64_t node = hpc_cct_insert(t, pcs, (int)(t->pcs + n + 1 - pcs), &err);
@@ -474,6 +478,7 @@ static __attribute__((noinline)) uint64_t call_node(hpc_thread_priv *t, const hp
 
 static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_call *c)
 {
+    HPC_GUARD_SCOPE;
     hpcollect_write_begin(&t->pub);
     reading r = {.place = PLACE_CALL, .call = c};
     read_records(t, &r);
@@ -492,6 +497,7 @@ static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_c
 static __attribute__((noinline)) void leave_timed_call(hpc_thread_priv *t, const hpc_call *c,
                                                        uint64_t ns)
 {
+    HPC_GUARD_SCOPE;
     hpcollect_write_begin(&t->pub);
     t->st.win.raw_acc[c->state] += ns;
     t->st.win.n_acc[c->state]++;
@@ -532,6 +538,7 @@ void hpc_states_here(hpc_thread_priv *t)
     hpc_states *s = &t->st;
     if (s->source == HPC_STATES_NONE || t->pub.busy || t->in_handler)
         return;
+    HPC_GUARD_SCOPE;
     hpcollect_write_begin(&t->pub);
     reading r = {.place = PLACE_END};
     read_records(t, &r);

@@ -135,34 +135,6 @@ static void release(hpc_states *s)
     s->fd = -1;
 }
 
-/* ------------------------------------------------------- the collector's code */
-
-static uint64_t own_lo, own_hi; /* executable segments of libhpcollect.so */
-
-static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size;
-    uint64_t me = (uint64_t)(uintptr_t)arg, lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-            continue;
-        uint64_t b = info->dlpi_addr + ph->p_vaddr;
-        lo = b < lo ? b : lo;
-        hi = b + ph->p_memsz > hi ? b + ph->p_memsz : hi;
-    }
-    if (me < lo || me >= hi)
-        return 0;
-    own_lo = lo;
-    own_hi = hi;
-    return 1;
-}
-
-bool hpc_in_collector(uint64_t pc)
-{
-    return pc >= own_lo && pc < own_hi;
-}
-
 int hpc_states_open(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
@@ -170,8 +142,6 @@ int hpc_states_open(hpc_thread_priv *t)
     s->fd = s->fault_fd = s->fault_sig_fd = -1;
     if (!hpc_P.cfg.states || hpc_P.cfg.clock_ns == 0)
         return 0;
-    if (!own_hi)
-        dl_iterate_phdr(find_own, (void *)(uintptr_t)hpc_states_open);
     if (hpc_P.cfg.states == HPC_STATES_CALL_TIMES) {
         snprintf(s->note, sizeof s->note, "call times forced by HPCOLLECT_STATES");
         s->source = HPC_STATES_CALL_TIMES;

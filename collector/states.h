@@ -41,14 +41,15 @@ struct hpc_thread_priv;
 typedef struct hpc_call {
     uint64_t head;  /* the ring buffer's head when the call began; with call times (the
                        fallback), the time it began */
-    uint64_t fn;    /* the real function (the leaf of the call's stack), 0: the wrapper */
+    uint64_t fn;    /* the real function (the leaf of the call's stack), 0: the wrapper,
+                       HPC_STATES_PROGRAM: the program's frames */
     uintptr_t sp;   /* a stack address inside the call: entries at or below a new call's
                        are frames a longjmp left */
     unsigned state; /* enum hpc_mstate a sleep inside the call is (USER_LOCK, OTHER_WAIT) */
 } hpc_call;
 #define HPC_MAX_CALLS 8 /* nested blocking calls followed (signal handlers nest them) */
 
-/* The intervals read since the thread's clocks were last read (states_window.c). */
+/* The intervals read since the thread's clocks were last read (sigsafe_states_window.c). */
 typedef struct hpc_states_window {
     uint64_t raw_acc[HPC_NMSTATES], raw_pend[HPC_NMSTATES]; /* ns, as the records say */
     uint32_t n_acc[HPC_NMSTATES], n_pend[HPC_NMSTATES];     /* intervals */
@@ -143,9 +144,6 @@ uint64_t hpc_states_window_preset(struct hpc_thread_priv *t);
 void hpc_states_here(struct hpc_thread_priv *t);
 /* Open the first window: the thread's clocks now. Signal-safe. */
 void hpc_states_window_open(struct hpc_thread_priv *t);
-/* Is pc inside the collector's own code (libhpcollect.so)? Signal-safe once
- * hpc_states_open ran. */
-bool hpc_in_collector(uint64_t pc);
 /* Write a thread_account record with the kernel's figures for the calling thread (at
  * begin and at end). Signal-safe. */
 void hpc_states_write_account(struct hpc_thread_priv *t);
@@ -156,6 +154,9 @@ void hpc_states_write_account(struct hpc_thread_priv *t);
  * end, called with errno as the call left it, charges what happened inside the call.
  * Both signal-safe. */
 struct hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn);
+#define HPC_STATES_PROGRAM                                                                         \
+    ((void *)-1) /* fn: the call's stack is the program's frames only                              \
+                    (an OpenMP tool callback: the runtime's lock) */
 void hpc_states_call_end(struct hpc_thread_priv *t, unsigned slot);
 
 #endif

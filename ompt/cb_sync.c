@@ -256,6 +256,8 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     f->id = wait_id;
     f->t_begin = hpcollect_now();
     f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+    /* the runtime's futex wait for it is a lock wait (thread states) */
+    f->wait = hpcollect_wait_begin(true);
 }
 
 /* Remember a held mutex until its release. When OMPTOOL_MAX_HELD are held at once the
@@ -288,6 +290,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
         omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f)) {
         h.t_request = f.t_begin;
         h.codeptr = f.codeptr;
+        hpcollect_wait_end(f.wait);
     }
     hold(th, &h);
 }

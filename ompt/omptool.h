@@ -48,6 +48,7 @@ typedef struct omptool_frame {
     uint64_t t_wait;     /* sync: wait begin, 0 if the runtime did not say */
     uint64_t t_wait_end; /* sync: wait end */
     uint64_t codeptr;
+    unsigned wait; /* mutex: the collector's thread-state token (hpcollect_wait_begin) */
 } omptool_frame;
 
 /* A mutex held by this thread: written as one omp_mutex record on release. */

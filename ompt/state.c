@@ -69,8 +69,10 @@ omptool_frame *omptool_push(omptool_thread *th, unsigned kind, unsigned state, u
     /* A thread waiting for a mutex does nothing else: a mutex wait frame still on top was
      * pushed for a lock test that failed (cb_sync.c), and is over. */
     omptool_frame *top = omptool_top(th);
-    if (top != NULL && top->kind == OMPTOOL_F_MUTEX && th->depth <= OMPTOOL_MAX_DEPTH)
+    if (top != NULL && top->kind == OMPTOOL_F_MUTEX && th->depth <= OMPTOOL_MAX_DEPTH) {
+        hpcollect_wait_end(top->wait);
         th->depth--;
+    }
     omptool_frame *f = NULL;
     if (th->depth < OMPTOOL_MAX_DEPTH) {
         f = &th->frames[th->depth];

@@ -90,10 +90,11 @@ static void test_header_and_encoding(void)
     CHECK_EQ(le(b + 40 + 8 * HPC_STAT_RECORDS, 8), 3);
     CHECK_EQ(le(b + 40 + 8 * HPC_STAT_BYTES, 8), n);
 
-    /* kind, length, time delta 1000 (zigzag 2000), node 5, cpu_ns, cpu 1, state..mpi_fn 0 */
-    static const uint8_t rec1[] = {22, 10, 0xd0, 0x0f, 5, 0xc0, 0x84, 0x3d, 1, 0, 0, 0};
-    static const uint8_t rec2[] = {22, 11, 0xd0, 0x0f, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0};
-    static const uint8_t rec3[] = {22, 10, 19, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0};
+    /* kind, length, time delta 1000 (zigzag 2000), node 5, cpu_ns, cpu 1, state..mpi_fn 0,
+     * sys_ns 0 */
+    static const uint8_t rec1[] = {22, 11, 0xd0, 0x0f, 5, 0xc0, 0x84, 0x3d, 1, 0, 0, 0, 0};
+    static const uint8_t rec2[] = {22, 12, 0xd0, 0x0f, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0, 0};
+    static const uint8_t rec3[] = {22, 11, 19, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0, 0};
     CHECK(n == 256 + sizeof rec1 + sizeof rec2 + sizeof rec3, "size %zu", n);
     CHECK(memcmp(b + 256, rec1, sizeof rec1) == 0, "first sample bytes");
     CHECK(memcmp(b + 256 + sizeof rec1, rec2, sizeof rec2) == 0, "second sample bytes");

@@ -1,6 +1,6 @@
 /*
  * test_states_window.c - the collector's settling of context-switch intervals against a
- * thread's own clocks (collector/states_window.c), as a table of cases with the totals
+ * thread's own clocks (collector/sigsafe_states_window.c), as a table of cases with the totals
  * known: each case's states must add up to the window's off-CPU time, its Wait CPU to
  * the run delay, and the split follow the rules (overlap taken out per interval, the
  * delay after wakeups from the sleeps by their number, the rest outside them).

@@ -30,10 +30,12 @@
 
 #include "collector.h"
 
-/* share of x in parts n_part of n (rounded down; n > 0) */
+/* share of x in parts n_part of n (n > 0, n_part <= n), in double: the product may not fit
+ * 64 bits, and 128-bit division is a libgcc call (not signal-safe by our boundary) */
 static uint64_t part(uint64_t x, uint64_t n_part, uint64_t n)
 {
-    return (uint64_t)((unsigned __int128)x * n_part / n);
+    uint64_t v = (uint64_t)((double)x * (double)n_part / (double)n);
+    return v < x ? v : x;
 }
 
 /* The window's intervals as cells: state s read here (acc, cell s) or for the next

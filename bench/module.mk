@@ -45,3 +45,17 @@ bench-counters: all $(BENCH_COUNTER_WORK) $(TESTDIR)/tools/hpexp-dump
 	    $(or $(RUNS),15) $(or $(UNITS),50)
 
 bench: bench-counters
+
+# make bench-states   thread states: a blocking-heavy and a CPU-bound program, states off,
+#                     on and in the fallback (bench/states_bench.py)
+BENCH_STATES_BLOCKING := $(BENCH_DIR)/states_blocking
+
+$(BENCH_STATES_BLOCKING): bench/states_blocking.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -pthread -o $@ $<
+
+.PHONY: bench-states
+bench-states: all $(BENCH_STATES_BLOCKING) $(BENCH_CPU_BOUND)
+	bench/states_bench.py $(BINDIR) $(BENCH_STATES_BLOCKING) $(BENCH_CPU_BOUND) $(or $(RUNS),9)
+
+bench: bench-states

@@ -67,3 +67,12 @@ STATES_WINDOW_OBJ := $(call preload_objs,collector/sigsafe_states_window.c)
 $(OBJDIR)/tests/unit/test_states_window.o: CFLAGS += -Icollector
 UNIT_LIBS_test_states_window := $(STATES_WINDOW_OBJ) $(EXP_LIB)
 $(TESTDIR)/unit/test_states_window: $(STATES_WINDOW_OBJ)
+
+# tests/states/test_text_faults.sh: libbigtext.so, 512 functions one per page of code,
+# which text_faults copies, drops from the page cache and runs from the copy.
+STATES_BIGTEXT := $(TESTDIR)/states/libbigtext.so
+$(STATES_BIGTEXT): tests/states/textlib/bigtext.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -shared -fPIC -o $@ $<
+PROG_LIBS_states_text_faults := -ldl
+CHECK_DEPS += $(STATES_BIGTEXT)

@@ -303,6 +303,7 @@ static void write_state(hpc_thread_priv *t, unsigned st, uint64_t ns, uint64_t n
                         uint64_t now)
 {
     t->st.last_node[st] = node;
+    t->st.written |= 1u << st;
     if (!hpc_recording_at(now)) {
         hpc_stat(t, HPC_STAT_STATES_DROPPED, 1);
         return;
@@ -324,11 +325,18 @@ static void write_state(hpc_thread_priv *t, unsigned st, uint64_t ns, uint64_t n
 }
 
 /* Could a state's acc reach the interval once the window is settled? */
+/* A state is due when it reaches the interval, or the first time it has time at all
+ * (one unwind per state and thread: what remains at the thread's end then has a stack
+ * where that state happened, in a short run too). */
+static bool state_due(const hpc_states *s, unsigned st, uint64_t ns)
+{
+    return ns && (ns >= hpc_P.cfg.clock_ns || !(s->written >> st & 1));
+}
+
 static bool acc_due(const hpc_states *s)
 {
     for (unsigned st = 0; st < HPC_NMSTATES; st++)
-        if (s->acc[st] + s->win.raw_acc[st] >= hpc_P.cfg.clock_ns &&
-            s->acc[st] + s->win.raw_acc[st])
+        if (state_due(s, st, s->acc[st] + s->win.raw_acc[st]))
             return true;
     return false;
 }
@@ -338,7 +346,7 @@ static void write_acc(hpc_thread_priv *t, uint64_t node, uint64_t now, bool all,
 {
     hpc_states *s = &t->st;
     for (unsigned st = 0; st < HPC_NMSTATES; st++) {
-        if (!s->acc[st] || (!all && s->acc[st] < hpc_P.cfg.clock_ns))
+        if (!s->acc[st] || (!all && !state_due(s, st, s->acc[st])))
             continue;
         write_state(t, st, s->acc[st], node, how, now);
         s->acc[st] = 0;
@@ -588,7 +596,9 @@ void hpc_states_end(hpc_thread_priv *t)
     close_window(t, now, hpc_thread_cpu_ns());
     for (unsigned st = 0; st < HPC_NMSTATES; st++) {
         if (s->acc[st])
-            write_state(t, st, s->acc[st], s->last_node[st], HPC_STATE_AT_END, now);
+            write_state(t, st, s->acc[st],
+                        s->last_node[st] ? s->last_node[st] : s->last_sample_node, HPC_STATE_AT_END,
+                        now);
         s->acc[st] = 0;
     }
     write_pend(t, s->last_sample_node, now, HPC_STATE_AT_END);

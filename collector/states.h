@@ -99,6 +99,7 @@ typedef struct hpc_states {
      * it), pend at the thread's next clock sample; unseen: lost records' time */
     uint64_t acc[HPC_NMSTATES], pend[HPC_NMSTATES], unseen;
     uint64_t last_node[HPC_NMSTATES]; /* where each state was last written */
+    unsigned written;                 /* bit st: state st was written once */
     uint64_t last_sample_node;        /* the last clock sample's stack */
     uint64_t stime_ns; /* the thread's rusage system time at its previous clock sample */
     char note[120];    /* why states are off or partial for this thread, "" if not */

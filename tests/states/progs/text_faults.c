@@ -1,0 +1,105 @@
+/*
+ * text_faults.c - text page faults: copies LIB (libbigtext.so: 512 functions, one per
+ * page of code, none needing a relocation) to DIR, drops the copy from the page cache,
+ * maps it executable with random access asked (the loader's dlopen would read it all
+ * ahead), and calls each function of the copy once, in `run_text`, at the offsets the
+ * original (opened normally) has them. Each first touch of an uncached part of the copy is
+ * a major fault on code. Prints what its clocks measured around the calls:
+ *
+ *     phase run_text 0 WALL CPU UTIME STIME RUNDELAY MAJFLT
+ *
+ * Usage: text_faults LIB DIR
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct clocks {
+    double wall, cpu, utime, stime, run_delay, majflt;
+} clocks;
+
+static clocks now(void)
+{
+    clocks c = {0};
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    c.wall = t.tv_sec + t.tv_nsec * 1e-9;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    c.cpu = t.tv_sec + t.tv_nsec * 1e-9;
+    struct rusage ru;
+    getrusage(RUSAGE_THREAD, &ru);
+    c.utime = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
+    c.stime = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    c.majflt = (double)ru.ru_majflt;
+    unsigned long long run = 0, delay = 0;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
+            delay = 0;
+        fclose(f);
+    }
+    c.run_delay = delay * 1e-9;
+    return c;
+}
+
+typedef int (*fn_t)(int);
+
+__attribute__((noinline)) int run_text(fn_t *fns, int n)
+{
+    int sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += fns[i](1);
+    return sum;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/libbigtext.copy.so", argv[2]);
+    int in = open(argv[1], O_RDONLY), out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+    if (in < 0 || out < 0)
+        return 1;
+    static char buf[1 << 16];
+    ssize_t n;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)n) != n)
+            return 1;
+    fsync(out);
+    posix_fadvise(out, 0, 0, POSIX_FADV_DONTNEED);
+    close(out);
+    close(in);
+    void *h = dlopen(argv[1], RTLD_NOW); /* the original: where its functions are */
+    Dl_info info;
+    if (!h || !dladdr(dlsym(h, "bigtext_all"), &info))
+        return 1;
+    int fd = open(path, O_RDONLY);
+    off_t size = lseek(fd, 0, SEEK_END);
+    char *copy = mmap(NULL, (size_t)size, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+    if (copy == MAP_FAILED)
+        return 1;
+    madvise(copy, (size_t)size, MADV_RANDOM);
+    unsigned nf = 0;
+    const fn_t *(*table)(unsigned *) = (const fn_t *(*)(unsigned *))dlsym(h, "bigtext_table");
+    const fn_t *orig = table ? table(&nf) : NULL;
+    static fn_t fns[1024];
+    for (unsigned i = 0; i < nf && i < 1024; i++)
+        fns[i] = (fn_t)(void *)(copy + ((char *)(void *)orig[i] - (char *)info.dli_fbase));
+    clocks a = now();
+    int sum = run_text(fns, (int)nf);
+    clocks b = now();
+    printf("phase run_text 0 %.6f %.6f %.6f %.6f %.6f %.0f\n", b.wall - a.wall, b.cpu - a.cpu,
+           b.utime - a.utime, b.stime - a.stime, b.run_delay - a.run_delay, b.majflt - a.majflt);
+    printf("sum %d of %u functions\n", sum, nf);
+    unlink(path);
+    return 0;
+}

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dry_run.h"
@@ -60,6 +61,15 @@ static void row_clock(const hpc_opts *o)
                  "where perf_event_open is refused)",
                  (double)o->clock_ns / 1e6);
     row("clock profiling", buf);
+    /* thread states ride on clock profiling (collector/states.h); HPCOLLECT_STATES is the
+     * user's own setting, read from the environment the program will get */
+    const char *st = getenv(HPC_SETTING_NAME(STATES));
+    row("thread states", !o->clock_ns             ? "off (no clock profiling)"
+                         : st && !strcmp(st, "0") ? "off (HPCOLLECT_STATES=0)"
+                         : st && !strcmp(st, "2") ? "blocking-call times (forced fallback)"
+                                                  : "context-switch records and blocking-call "
+                                                    "wrappers (their times where perf_event "
+                                                    "buffers are refused)");
 }
 
 static void row_counters(const hpc_opts *o)

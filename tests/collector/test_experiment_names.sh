@@ -75,10 +75,17 @@ run 0 -n -p hi -F '=^solver' -t 30s-2m -C "first" -o dry true
 for want in "dry run (-n): nothing is run and nothing is created" "experiment .*/dry.hpc (new)" \
     "clock profiling *every 1.000 ms" "followed when the executable or sub-experiment name matches /^solver/" \
     "time window (-t) *30.000 s to 120.000 s" "archive (-a) *ldobjects" 'comments (-C) *"first"' \
-    "preloaded .*libhpcollect.so"; do
+    "preloaded .*libhpcollect.so" "thread states *context-switch records and blocking-call wrappers"; do
     grep -q -- "$want" out.txt || fail "-n output lacks '$want': $(cat out.txt)"
 done
 [ ! -e dry.hpc ] || fail "-n made the experiment"
+# thread states follow clock profiling and the user's HPCOLLECT_STATES (collector/states.h)
+HPCOLLECT_STATES=2 run 0 -n true
+grep -q "thread states *blocking-call times (forced fallback)" out.txt || fail "-n, STATES=2: $(cat out.txt)"
+HPCOLLECT_STATES=0 run 0 -n true
+grep -q "thread states *off (HPCOLLECT_STATES=0)" out.txt || fail "-n, STATES=0: $(cat out.txt)"
+run 0 -n -p off true
+grep -q "thread states *off (no clock profiling)" out.txt || fail "-n -p off: $(cat out.txt)"
 run 2 -n -o runs/a/r1 true
 grep -q "a run would stop here: .*r1.hpc already exists" err.txt || fail "-n of a refused run"
 run 0 -n -O runs/a/r1 true

@@ -10,6 +10,7 @@
     {                                                                                              \
         return x * 3 + n;                                                                          \
     }
+/* clang-format off */
 #define FN8(n) FN(n##0) FN(n##1) FN(n##2) FN(n##3) FN(n##4) FN(n##5) FN(n##6) FN(n##7)
 #define FN64(n) FN8(n##0) FN8(n##1) FN8(n##2) FN8(n##3) FN8(n##4) FN8(n##5) FN8(n##6) FN8(n##7)
 FN64(1) FN64(2) FN64(3) FN64(4) FN64(5) FN64(6) FN64(7) FN64(0)
@@ -18,6 +19,7 @@ FN64(1) FN64(2) FN64(3) FN64(4) FN64(5) FN64(6) FN64(7) FN64(0)
 #define FN(n) bigtext_##n,
 typedef int (*fn_t)(int);
 static const fn_t table[] = {FN64(1) FN64(2) FN64(3) FN64(4) FN64(5) FN64(6) FN64(7) FN64(0)};
+/* clang-format on */
 
 /* The functions, in address order (text_faults calls them in a copy of this file). */
 const fn_t *bigtext_table(unsigned *n)

@@ -42,7 +42,8 @@ def truth(dump):
                 c[where]['receives'] += 1; c[where]['bytes_received'] += r['bytes']
         elif rec == 'mpi_coll':
             c[where]['colls'] += 1
-        elif rec == 'sample_clock':
+        elif rec in ('sample_clock', 'sample_state'):
+            # thread states' off-CPU time is a sample of the clock's generator too
             c[where]['samples'] += 1
         elif rec == 'omp_parallel_begin':
             c[where]['regions'] += 1

@@ -83,15 +83,14 @@ for exp in ("gcc.hpc", "clang.hpc"):
 def ours(n):
     return n["module"].startswith("libhpcollect")
 
-# what the program called by name: pthread_create, and the blocking calls thread states
-# wrap (collector/blocking.def, quiet_wait.c, blocking_calls.c by hand)
+# what the program called by name: every function the collector interposes
+# (collector/interpose.def: all but the REAL lines, which it only calls past interposers)
 import os, re
-with open(os.path.join(os.environ["HPC_ROOT"], "collector", "blocking.def")) as f:
-    interposers = set(re.findall(r"^HPC_BLOCKING\([^,]+, (\w+),", f.read(), re.M))
-interposers |= {"pthread_create", "nanosleep", "clock_nanosleep", "sleep", "usleep", "poll",
-                "ppoll", "select", "pselect", "epoll_wait", "epoll_pwait", "pause",
-                "sigsuspend", "sigtimedwait", "sigwaitinfo", "open", "open64", "openat",
-                "openat64", "fcntl", "fcntl64", "syscall"}
+with open(os.path.join(os.environ["HPC_ROOT"], "collector", "interpose.def")) as f:
+    interposers = {re.match(r"HPC_FN\((\w+),", l).group(1) for l in f
+                   if l.startswith("HPC_FN(") and not l.rstrip().endswith(", REAL)")}
+check({"pthread_create", "nanosleep", "pthread_mutex_lock", "open"} <= interposers,
+      f"interpose.def read: {len(interposers)} interposers")
 
 for exp, start_fn in (("threads.hpc", "worker"), ("kitchen.hpc", None)):
     totals = {}

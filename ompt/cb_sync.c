@@ -286,11 +286,13 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     };
     /* Our wait frame is on top, unless the acquire was a test. */
     omptool_frame *top = omptool_top(th), f;
-    if (top != NULL && top->kind == OMPTOOL_F_MUTEX && top->id == wait_id &&
-        omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f)) {
-        h.t_request = f.t_begin;
-        h.codeptr = f.codeptr;
-        hpcollect_wait_end(f.wait);
+    if (top != NULL && top->kind == OMPTOOL_F_MUTEX && top->id == wait_id) {
+        /* the wait's sleep is charged now, while the thread still shows the lock wait */
+        hpcollect_wait_end(top->wait);
+        if (omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f)) {
+            h.t_request = f.t_begin;
+            h.codeptr = f.codeptr;
+        }
     }
     hold(th, &h);
 }
@@ -336,8 +338,10 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
         return;
     omptool_thread *th = omptool_self();
     omptool_frame *f = omptool_top(th);
-    if (f != NULL && f->kind == OMPTOOL_F_MUTEX && f->id == wait_id)
+    if (f != NULL && f->kind == OMPTOOL_F_MUTEX && f->id == wait_id) {
+        hpcollect_wait_end(f->wait);
         omptool_pop(th, OMPTOOL_F_MUTEX, 0, NULL);
+    }
 }
 
 void omptool_register_sync(void)

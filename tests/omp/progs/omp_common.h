@@ -26,7 +26,7 @@ static volatile double omp_sink;
 
 /* Spin until this thread has used `ns` more nanoseconds of CPU. noinline so it shows as a
  * function of its own in profiles. */
-__attribute__((noinline)) static void burn_cpu(uint64_t ns)
+__attribute__((noinline, unused)) static void burn_cpu(uint64_t ns)
 {
     uint64_t end = thread_cpu_ns() + ns;
     double x = omp_sink;

@@ -2,10 +2,11 @@
  * known_states.c - threads whose time goes into each thread state for known amounts, one
  * function per phase, and the ground truth of each phase as the kernel measured it:
  *
- *     phase FUNC thread WALL CPU UTIME STIME RUNDELAY MAJFLT
+ *     phase FUNC thread WALL CPU UTIME STIME RUNDELAY MAJFLT TAIL_OFF
  *
  * (seconds, the calling thread's own clocks: CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID,
- * getrusage(RUSAGE_THREAD), /proc/thread-self/schedstat's run delay). Phases:
+ * getrusage(RUSAGE_THREAD), /proc/thread-self/schedstat's run delay; TAIL_OFF: the time
+ * spin_user was off the CPU in its last sampling interval, see there). Phases:
  *   spin_user     1.0 s of CPU in user mode
  *   sys_reads     0.5 s of system CPU: 1 MiB reads from /dev/zero
  *   sleeper       1.0 s in nanosleep
@@ -68,12 +69,15 @@ static clocks now(void)
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static __thread double tail_off; /* spin_user's: see there */
+
 static void report(const char *func, int thread, clocks a, clocks b)
 {
     pthread_mutex_lock(&out_lock);
-    printf("phase %s %d %.6f %.6f %.6f %.6f %.6f %.0f\n", func, thread, b.wall - a.wall,
+    printf("phase %s %d %.6f %.6f %.6f %.6f %.6f %.0f %.6f\n", func, thread, b.wall - a.wall,
            b.cpu - a.cpu, b.utime - a.utime, b.stime - a.stime, b.run_delay - a.run_delay,
-           b.majflt - a.majflt);
+           b.majflt - a.majflt, tail_off);
+    tail_off = 0;
     fflush(stdout);
     pthread_mutex_unlock(&out_lock);
 }
@@ -87,13 +91,40 @@ static double thread_cpu(void)
     return ts_s(t);
 }
 
+/* Time off the CPU while computing is charged at the thread's next clock sample: what
+ * the thread lost after its last sample in a phase lands in the next one. spin_user
+ * measures that part for the test: its time off the CPU in its last TAIL_CPU of CPU time
+ * (one sampling interval and some), from checkpoints taken every millisecond of CPU. */
+#define TAIL_CPU 0.015
+#define NCHECK   32
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return ts_s(t);
+}
+
 __attribute__((noinline)) void spin_user(double s)
 {
-    double end = thread_cpu() + s, x = 1;
-    while (thread_cpu() < end)
+    double cpu = thread_cpu(), end = cpu + s, x = 1;
+    double ck_cpu[NCHECK] = {cpu}, ck_wall[NCHECK] = {wall_now()};
+    unsigned n = 1;
+    while ((cpu = thread_cpu()) < end) {
         for (int i = 0; i < 20000; i++)
             x = x * 1.0000001 + 1e-9;
+        if (cpu - ck_cpu[(n - 1) % NCHECK] >= 0.001) {
+            ck_wall[n % NCHECK] = wall_now();
+            ck_cpu[n++ % NCHECK] = thread_cpu();
+        }
+    }
     sink = x;
+    double wall = wall_now();
+    cpu = thread_cpu();
+    unsigned k = n - 1; /* the latest checkpoint at least TAIL_CPU before the end */
+    while (k > 0 && k + NCHECK > n && cpu - ck_cpu[k % NCHECK] < TAIL_CPU)
+        k--;
+    tail_off = (wall - ck_wall[k % NCHECK]) - (cpu - ck_cpu[k % NCHECK]);
 }
 
 __attribute__((noinline)) void sys_reads(double s)

@@ -127,6 +127,20 @@ void hpc_limit_reached(void);
 /* Write a limit record (time window crossings). Signal-safe. */
 void hpc_note_limit(unsigned what, uint64_t when, const char *detail);
 
+/* sigsafe_throttle.c: sample handlers keep to HPCOLLECT_THROTTLE_PCT of the thread's CPU.
+ * skip: should the signal that found the thread at CPU time `cpu` be skipped (counted
+ * as throttled)? spent: a sample that started at `cpu_at_entry` is done. Signal-safe. */
+bool hpc_throttle_skip(hpc_thread_priv *t, uint64_t cpu);
+void hpc_throttle_spent(hpc_thread_priv *t, uint64_t cpu_at_entry);
+
+/* tail.c: the CPU time after a thread's last sample, charged as one more clock sample
+ * when the thread ends. init: at start-up (NOT signal-safe). charge: t's, up to thread
+ * CPU time `cpu`, between hpcollect_write_begin/end (NOT signal-safe: may unwind).
+ * charge_sigsafe: the calling thread's, from a fatal signal's handler. */
+void hpc_tail_init(void);
+void hpc_tail_charge(hpc_thread_priv *t, uint64_t cpu);
+void hpc_tail_charge_sigsafe(hpc_thread_priv *t);
+
 /* sigsafe_sample.c */
 void hpc_sample_clock(hpc_thread_priv *t, void *ucontext);
 

@@ -46,6 +46,8 @@ void hpc_config_init(hpc_config *cfg)
     cfg->descent = (int)env_u64("HPCOLLECT_DESCENT", HPC_DESCENT_FOUNDER);
     cfg->owner_ok = owner_matches(getenv("HPCOLLECT_OWNER"));
     cfg->clock_ns = env_u64("HPCOLLECT_CLOCK_NS", 10000000);
+    uint64_t pct = env_u64("HPCOLLECT_THROTTLE_PCT", 25);
+    cfg->throttle_pct = pct > 100 ? 100 : (unsigned)pct;
     const char *src = getenv("HPCOLLECT_CLOCK_SOURCE");
     cfg->clock_choice = !src                    ? HPC_CLOCK_CHOICE_AUTO
                         : !strcmp(src, "perf")  ? HPC_CLOCK_CHOICE_PERF

@@ -37,6 +37,9 @@
  *                           every unwind, so each step calls dl_iterate_phdr, with the
  *                           cache's lock held as in any cache miss (races with the
  *                           program's callers become frequent enough to test).
+ *   HPCOLLECT_THROTTLE_PCT  share of a thread's CPU time (percent) its sample handlers may
+ *                           take before samples are skipped (sigsafe_throttle.c);
+ *                           default 25 (perf's perf_cpu_time_max_percent), 0 = never.
  *   HPCOLLECT_PRELOAD       colon-separated list of the libraries hpcollect added to
  *                           LD_PRELOAD; removed again from descendants when -F off.
  *
@@ -73,7 +76,8 @@ typedef struct hpc_config {
     int descent;  /* enum hpc_descent */
     int owner_ok; /* HPCOLLECT_OWNER matches this process */
     uint64_t clock_ns;
-    int clock_choice; /* enum hpc_clock_choice */
+    unsigned throttle_pct; /* HPCOLLECT_THROTTLE_PCT */
+    int clock_choice;      /* enum hpc_clock_choice */
     int follow;
     char follow_regex[1024]; /* -F =REGEX, "" = none */
     unsigned archive;        /* -a */

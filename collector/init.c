@@ -156,6 +156,8 @@ static void write_proc_begin(hpc_stream *s)
     exe[n > 0 ? n : 0] = 0;
     if (uname(&u) == 0)
         snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
+    hpc_usage before;
+    hpc_get_usage(&before);
     hpc_rec_proc_begin r = {
         .time = hpc_P.start_ns,
         .real_time = hpc_realtime_ns(),
@@ -174,6 +176,8 @@ static void write_proc_begin(hpc_stream *s)
         .ncpus = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
         .os = hpc_cstr(os),
         .version = hpc_cstr(HPC_VERSION),
+        .utime_ns = before.utime_ns,
+        .stime_ns = before.stime_ns,
     };
     hpc_write_proc_begin(s, &r);
 }
@@ -200,6 +204,7 @@ static void write_settings(hpc_stream *s)
         .unwinder = hpc_cstr(unwinder),
         .archive = c->archive,
         .follow_regex = hpc_cstr(c->follow_regex),
+        .throttle_pct = c->throttle_pct,
     };
     hpc_write_settings(s, &r);
     hpc_counters_write_defs(s);
@@ -296,6 +301,7 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_signals_install();
     hpc_signals_thread_init(0);
     hpc_descendants_init();
+    hpc_tail_init();
     on_exit(on_exit_status, NULL);
     hpc_last_thread_init();
     hpc_thread_priv *t = hpc_thread_alloc(-1, 0);
@@ -307,23 +313,23 @@ out:
 
 /* ------------------------------------------------------------- end */
 
-static void write_proc_end(hpc_stream *s, int reason, int status)
+/* u: the process's rusage as the program's part ended (the collector's own end work,
+ * closing streams, comes after and is not the program's). */
+static void write_proc_end(hpc_stream *s, int reason, int status, const hpc_usage *u)
 {
-    hpc_usage u;
-    hpc_get_usage(&u);
     hpc_rec_proc_end r = {
         .time = hpc_now_ns(),
         .reason = (uint64_t)reason,
         .status = status,
-        .utime_ns = u.utime_ns,
-        .stime_ns = u.stime_ns,
-        .maxrss_kb = u.maxrss_kb,
-        .minflt = u.minflt,
-        .majflt = u.majflt,
-        .nvcsw = u.nvcsw,
-        .nivcsw = u.nivcsw,
-        .inblock = u.inblock,
-        .oublock = u.oublock,
+        .utime_ns = u->utime_ns,
+        .stime_ns = u->stime_ns,
+        .maxrss_kb = u->maxrss_kb,
+        .minflt = u->minflt,
+        .majflt = u->majflt,
+        .nvcsw = u->nvcsw,
+        .nivcsw = u->nivcsw,
+        .inblock = u->inblock,
+        .oublock = u->oublock,
         .nthreads = hpc_threads_seen(),
     };
     hpc_write_proc_end(s, &r);
@@ -343,6 +349,8 @@ void hpc_process_end(int reason, int status)
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
     hpc_points_stop();
+    hpc_usage u;
+    hpc_get_usage(&u); /* next to the main thread's last CPU time (its tail sample) */
     if (reason != HPC_END_EXEC)
         hpc_thread_end();
     if (hpc_P.end_hook)
@@ -352,7 +360,7 @@ void hpc_process_end(int reason, int status)
     if (!s)
         return;
     hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
-    write_proc_end(s, reason, status);
+    write_proc_end(s, reason, status, &u);
     if (reason != HPC_END_EXEC) {
         hpc_P.active = 0;
         hpc_stream_close(s);
@@ -365,13 +373,18 @@ void hpc_process_end_sigsafe(int sig)
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
     hpc_points_stop();
+    hpc_thread_priv *t = hpc_self();
+    if (t)
+        hpc_tail_charge_sigsafe(t);
+    hpc_usage u;
+    hpc_get_usage(&u);
     if (hpc_P.end_hook)
         hpc_P.end_hook(1);
     hpc_stream *s = hpc_proc_trylock();
     if (!s)
         return;
     hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
-    write_proc_end(s, HPC_END_SIGNAL, sig);
+    write_proc_end(s, HPC_END_SIGNAL, sig, &u);
     hpc_P.active = 0;
     hpc_stream_close(s);
     hpc_proc_unlock();

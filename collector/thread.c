@@ -179,7 +179,9 @@ int hpc_thread_begin(hpc_thread_priv *t)
         .name = hpc_cstr(""),
     };
     hpc_write_thread_begin(&t->pub.stream, &r);
-    t->last_cpu_ns = hpc_thread_cpu_ns();
+    /* a new thread's CPU clock starts at its creation: all of it is the program's (the
+     * main thread's before now was the loader's, less the process's start rusage) */
+    t->last_cpu_ns = t->thr_seen_ns = t->pub.seq == 0 ? hpc_thread_cpu_ns() : 0;
     hpc_set_self(t);
     hpc_clock_start(t);
     hpc_points_catch_up(hpc_now_ns());
@@ -195,10 +197,12 @@ void hpc_thread_end(void)
     hpc_points_catch_up(hpc_now_ns());
     hpcollect_write_begin(&t->pub);
     uint64_t cpu = hpc_thread_cpu_ns();
+    hpc_tail_charge(t, cpu);
     hpc_rec_thread_end r = {
         .time = hpc_now_ns(),
         .cpu_ns = cpu,
         .tail_cpu_ns = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0,
+        .handler_cpu_ns = t->handler_ns,
     };
     if (t->stream_ok)
         hpc_write_thread_end(&t->pub.stream, &r);

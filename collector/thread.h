@@ -51,6 +51,11 @@ typedef struct hpc_thread_priv {
     int timer_ok;
     hpc_counter_group ctr; /* -h counters (source_counter.c) */
     uint64_t last_cpu_ns;  /* thread CPU time at the previous recorded sample */
+    uint64_t last_node;    /* its stack (tail.c), 0 = none yet */
+    int64_t thr_tokens;    /* sigsafe_throttle.c: handler ns it may still spend */
+    uint64_t thr_seen_ns;  /* ... thread CPU time it has earned on so far */
+    int64_t thr_cost_ns;   /* ... recent mean cost of a sample */
+    uint64_t handler_ns;   /* CPU time spent in sample handlers (thread_end) */
     uint64_t samples;
     uint64_t unwinds; /* HPCOLLECT_DEBUG_UNWIND_FAULT counter */
     hpc_cct cct;

@@ -237,6 +237,29 @@ static int records_load(hpc_proc *p, hpc_reader **readers, unsigned nreaders)
 }
 
 /* Facts derived from the records: begin, settings, end, rank, ended_early. */
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : 0;
+}
+
+/* hpc_proc's os_* fields (experiment.h). */
+static void os_cpu_derive(hpc_proc *p)
+{
+    uint64_t u0 = p->has_begin ? p->begin.utime_ns : 0, s0 = p->has_begin ? p->begin.stime_ns : 0;
+    if (p->has_end) {
+        p->os_user_ns = minus(p->end.utime_ns, u0);
+        p->os_sys_ns = minus(p->end.stime_ns, s0);
+        p->os_cpu_source = "proc_end";
+    } else if (p->has_launcher_exit) {
+        p->os_user_ns = minus(p->launcher_exit.utime_ns, u0);
+        p->os_sys_ns = minus(p->launcher_exit.stime_ns, s0);
+        p->os_cpu_source = "launcher";
+    } else {
+        return;
+    }
+    p->os_cpu_known = true;
+}
+
 static void proc_derive(hpc_proc *p)
 {
     bool has_mpi_init = false, aborted = false, has_launcher_begin = false;
@@ -280,6 +303,7 @@ static void proc_derive(hpc_proc *p)
     p->ended_early = !p->has_end || p->end.reason == HPC_END_SIGNAL ||
                      p->end.reason == HPC_END_MPI_ABORT || aborted ||
                      (p->has_launcher_exit && !p->launcher_exit.exited);
+    os_cpu_derive(p);
 }
 
 static void proc_free(hpc_proc *p)

@@ -652,9 +652,15 @@ typedef struct hpc_proc {
     hpc_rec_proc_end end;
     hpc_rec_launcher_exit launcher_exit;
     hpc_rec_launcher_begin launcher_begin;
-    int rank;         /* MPI rank (mpi_init, else proc_begin), -1 if none */
-    bool ended_early; /* no proc_end, or death by signal / MPI_Abort */
-    size_t nrecords;  /* every record of process.hpe and launcher.hpe, in order */
+    int rank; /* MPI rank (mpi_init, else proc_begin), -1 if none */
+    /* The OS's CPU time of this process image since collection began: proc_end's
+     * rusage (or, with no proc_end, the launcher's wait4) less proc_begin's, so an
+     * exec'd image is not charged its predecessors' time. */
+    bool os_cpu_known;
+    uint64_t os_user_ns, os_sys_ns;
+    const char *os_cpu_source; /* "proc_end", "launcher" */
+    bool ended_early;          /* no proc_end, or death by signal / MPI_Abort */
+    size_t nrecords;           /* every record of process.hpe and launcher.hpe, in order */
     hpc_record *records;
     size_t nthreads;
     hpc_thread_file *threads;   /* sorted by seq */

@@ -230,16 +230,15 @@ static void load_facts(mg_job *job, mg_proc *p)
         s->exe = mg_xstrdup("");
         s->argv = mg_xstrdup("");
     }
+    s->os_cpu_ns = hp->os_cpu_known ? hp->os_user_ns + hp->os_sys_ns : 0;
     if (hp->has_end) {
         s->t_end = mg_clock_apply(&p->clock, hp->end.time);
-        s->os_cpu_ns = hp->end.utime_ns + hp->end.stime_ns;
         s->maxrss_kb = hp->end.maxrss_kb;
     }
     if (hp->has_launcher_exit) {
         const hpc_rec_launcher_exit *le = &hp->launcher_exit;
         if (!hp->has_end) {
             s->t_end = mg_clock_apply(&p->clock, le->time);
-            s->os_cpu_ns = le->utime_ns + le->stime_ns;
             s->maxrss_kb = le->maxrss_kb;
         }
         s->end_note = le->exited ? mg_xasprintf("exit %lld", (long long)le->status)

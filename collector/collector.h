@@ -144,7 +144,10 @@ void hpc_tail_charge_sigsafe(hpc_thread_priv *t);
 /* sigsafe_sample.c */
 void hpc_sample_clock(hpc_thread_priv *t, void *ucontext);
 
-/* sigsafe_unwind.c: leaf-first pcs of the interrupted context; returns the count. */
+/* sigsafe_unwind.c: our memory accessor for libunwind (see there). NOT signal-safe;
+ * at start-up. */
+void hpc_unwind_init(void);
+/* Leaf-first pcs of the interrupted context; returns the count. */
 int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max);
 /* pcs of the caller of the caller, skipping `skip` more frames, and where each frame's
  * return address is stored (slots[i] for frame i, 0 for the last frame and where
@@ -157,6 +160,8 @@ int hpc_unwind_here_slots(hpc_thread_priv *t, int skip, uint64_t *pcs, uintptr_t
  * an hpc_err from the writer, or 0 when the tree was full). Signal-safe. */
 uint64_t hpc_cct_insert(hpc_thread_priv *t, const uint64_t *pcs, int n, int *err);
 void hpc_cct_free(hpc_cct *c);
+/* Empty the tree for a new thread (a small table is zeroed, a large one freed). */
+void hpc_cct_clear(hpc_cct *c);
 
 /* signals.c */
 void hpc_signals_install(void);
@@ -201,6 +206,10 @@ void hpc_descendants_init(void); /* pthread_atfork */
 /* Is a process the collector did not see start (init.c: "<SUBEXP>.p<pid>") followed:
  * -F on, or its executable or that name matching -F =REGEX? NOT signal-safe. */
 int hpc_follow_unexpected(void);
+
+/* fds.c: fd moved above the program's RLIMIT_NOFILE soft limit (fd itself if it is
+ * there already), or -1 (fd closed) when the hard limit leaves no room. NOT signal-safe. */
+int hpc_fd_keep_high(int fd);
 
 /* util */
 uint64_t hpc_now_ns(void);

@@ -279,7 +279,7 @@ static int execve_followed(const char *path, char *const argv[], char *const env
     hpc_signals_thread_init(hpc_user_blocked);
     if (t) {
         char note[160];
-        hpc_clock_arm(t, hpc_P.cfg.clock_ns, hpc_P.cfg.clock_choice, note, sizeof note);
+        hpc_clock_arm(t, hpc_P.cfg.clock_ns, hpc_P.cfg.clock_choice, false, note, sizeof note);
         hpc_clock_start(t);
     }
     hpc_P.ended = 0;

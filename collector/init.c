@@ -234,6 +234,8 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
                 errno ? strerror(errno) : hpc_strerror(err), (long)getpid());
         return -1;
     }
+    hpc_P.proc.fd = hpc_fd_keep_high(hpc_P.proc.fd); /* not among the program's (fds.c) */
+    hpc_P.proc.keep_fd = hpc_P.proc.fd >= 0;
     hpc_P.start_ns = hpc_now_ns();
     hpc_control_init();
     hpc_P.active = 1;
@@ -297,6 +299,7 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_schema_hash();
     /* Debian's libunwind has no per-thread cache: this gives its global cache, under a
      * lock held across its dl_iterate_phdr calls (dl_guard.c) */
+    hpc_unwind_init(); /* first: libunwind opens its pipe on its first call */
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
     hpc_signals_install();
     hpc_signals_thread_init(0);
@@ -366,6 +369,8 @@ void hpc_process_end(int reason, int status)
         hpc_stream_close(s);
     }
     hpc_proc_unlock();
+    if (reason != HPC_END_EXEC)
+        hpc_threads_close();
 }
 
 void hpc_process_end_sigsafe(int sig)

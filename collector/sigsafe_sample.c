@@ -19,6 +19,7 @@
 
 #include "collector.h"
 #include "control.h"
+#include "source.h"
 
 static void record_failure(hpc_thread_priv *t, int err)
 {
@@ -88,6 +89,7 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
     hpcollect_write_end(&t->pub);
     hpc_points_catch_up(now);
     hpc_throttle_spent(t, cpu);
+    hpc_clock_upgrade(t);
 out:
     t->in_handler = 0;
 }

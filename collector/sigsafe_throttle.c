@@ -16,9 +16,18 @@
  * since then. The effective interval thus grows to about cost / share while handlers
  * are expensive and comes back when they are cheap again. The bucket holds at most
  * 50 ms of earnings (or two samples), so a long quiet stretch cannot pay for a burst.
+ *
+ * Skipping keeps the handlers' share, but each signal still costs its delivery (a timer
+ * interrupt and a signal frame: about 50 us on this virtual machine, so `-p 50u` alone
+ * took the whole CPU). So the clock's own interval follows: doubled from the asked one
+ * while the mean cost of a sample needs a longer interval to stay within the share,
+ * back down when it needs a quarter of the interval (source.h: set_period).
  * The handlers' total goes into thread_end (handler_cpu_ns). All signal-safe.
  */
 #include "collector.h"
+#include "source.h"
+
+#define MAX_INTERVAL_NS 1000000000ull
 
 #define CAP_NS 50000000ll
 
@@ -35,6 +44,20 @@ static void earn(hpc_thread_priv *t, uint64_t cpu)
         cap = 2 * t->thr_cost_ns;
     if (t->thr_tokens > cap)
         t->thr_tokens = cap;
+}
+
+/* The clock's interval: the asked one doubled until the mean sample costs at most the
+ * share of it; raised at once, lowered once it is four times what is needed. */
+static void adapt_interval(hpc_thread_priv *t)
+{
+    uint64_t asked = hpc_P.cfg.clock_ns, now = hpc_clock_period(t);
+    if (!asked || !now)
+        return;
+    uint64_t need = (uint64_t)t->thr_cost_ns * 100 / hpc_P.cfg.throttle_pct, level = asked;
+    while (level < need && level < MAX_INTERVAL_NS)
+        level *= 2;
+    if (level > now || level * 4 <= now)
+        hpc_clock_set_period(t, level);
 }
 
 bool hpc_throttle_skip(hpc_thread_priv *t, uint64_t cpu)
@@ -59,4 +82,5 @@ void hpc_throttle_spent(hpc_thread_priv *t, uint64_t cpu_at_entry)
     t->thr_tokens -= cost;
     /* the mean of the recent samples: one expensive stack does not stop sampling for long */
     t->thr_cost_ns = t->thr_cost_ns ? t->thr_cost_ns + (cost - t->thr_cost_ns) / 8 : cost;
+    adapt_interval(t);
 }

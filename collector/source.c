@@ -26,14 +26,23 @@ static const hpc_clock_ops *ops_of(int id)
     return NULL;
 }
 
-void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *note, size_t cap)
+void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool lazy, char *note,
+                   size_t cap)
 {
     note[0] = 0;
     t->clock_source = HPC_CLOCK_NONE;
-    t->perf_fd = -1;
+    t->clock_lazy = 0;
+    t->perf_fd = t->perf_fd_prev = -1;
+    t->perf_map = NULL;
     hpc_counters_open(t, note, cap);
     if (interval_ns == 0)
         return;
+    if (lazy && choice == HPC_CLOCK_CHOICE_AUTO &&
+        hpc_timer_clock_ops.open(t, interval_ns) == 0) { /* perf at its first sample */
+        t->clock_source = hpc_timer_clock_ops.id;
+        t->clock_lazy = 1;
+        return;
+    }
     size_t first = choice == HPC_CLOCK_CHOICE_TIMER ? 1 : 0;
     if (choice == HPC_CLOCK_CHOICE_TIMER)
         snprintf(note, cap, "timer forced by HPCOLLECT_CLOCK_SOURCE");
@@ -75,14 +84,39 @@ void hpc_clock_abandon(hpc_thread_priv *t)
     t->clock_source = HPC_CLOCK_NONE;
 }
 
+uint64_t hpc_clock_period(const hpc_thread_priv *t)
+{
+    return t->clock_period;
+}
+
+void hpc_clock_set_period(hpc_thread_priv *t, uint64_t interval_ns)
+{
+    const hpc_clock_ops *o = ops_of(t->clock_source);
+    if (o && o->set_period && o->set_period(t, interval_ns) == 0)
+        t->clock_period = interval_ns;
+}
+
+void hpc_clock_upgrade(hpc_thread_priv *t)
+{
+    if (!t->clock_lazy)
+        return;
+    t->clock_lazy = 0;
+    uint64_t period = t->clock_period;
+    if (hpc_perf_clock_ops.open(t, period) != 0)
+        return; /* it stays on the timer */
+    hpc_timer_clock_ops.stop(t);
+    t->clock_source = hpc_perf_clock_ops.id;
+    if (hpc_perf_clock_ops.start(t) != 0) {
+        hpc_perf_clock_ops.stop(t);
+        t->clock_source = HPC_CLOCK_NONE;
+    }
+}
+
+/* Any source's: a thread that changed sources may still get the old one's last signal. */
 bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si)
 {
-    if (t) {
-        const hpc_clock_ops *o = ops_of(t->clock_source);
-        return o && o->is_ours(t, si);
-    }
     for (size_t i = 0; i < NSOURCES; i++)
-        if (sources[i]->is_ours(NULL, si))
+        if (sources[i]->is_ours(t, si))
             return true;
     return false;
 }

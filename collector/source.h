@@ -28,6 +28,9 @@ typedef struct hpc_clock_ops {
     void (*stop)(hpc_thread_priv *t);
     /* In a fork child: release the inherited copy without stopping the parent's. */
     void (*abandon)(hpc_thread_priv *t);
+    /* Deliver every interval_ns instead (the throttle). Returns 0 or a negative errno.
+     * Signal-safe. */
+    int (*set_period)(hpc_thread_priv *t, uint64_t interval_ns);
     /* Is this delivery one of t's samples? Signal-safe. */
     bool (*is_ours)(const hpc_thread_priv *t, const siginfo_t *si);
 } hpc_clock_ops;
@@ -51,10 +54,21 @@ extern const hpc_clock_ops hpc_timer_clock_ops;
  * fallback happened into note ("" if none). Does not start it: hpc_clock_start().
  * NOT signal-safe.
  */
-void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *note, size_t cap);
+void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool lazy, char *note,
+                   size_t cap);
+/* lazy (threads from pthread_create, with the automatic choice): a POSIX thread CPU timer
+ * first (a few us to set up and delete, where a mapped perf event costs about 20), and
+ * the perf event from the thread's first sample on (hpc_clock_upgrade, called by the
+ * sample): a thread that ends before the timer fires (within one kernel tick or clock
+ * interval of CPU time) never pays for the event; its CPU time is still charged at its
+ * end (tail.c). Signal-safe. */
+void hpc_clock_upgrade(hpc_thread_priv *t);
 void hpc_clock_start(hpc_thread_priv *t);
 void hpc_clock_stop(hpc_thread_priv *t);
 void hpc_clock_abandon(hpc_thread_priv *t);
+/* The clock interval of t's source now, and a change of it (sigsafe_throttle.c). Signal-safe. */
+uint64_t hpc_clock_period(const hpc_thread_priv *t);
+void hpc_clock_set_period(hpc_thread_priv *t, uint64_t interval_ns);
 
 /* Is si a clock sample of the collector? With t == NULL (a thread no longer followed)
  * answers from the signal alone. Signal-safe. */

@@ -34,7 +34,7 @@ static int timer_open(hpc_thread_priv *t, uint64_t interval_ns)
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = HPC_CLOCK_SIGNAL;
     ev.sigev_value.sival_ptr = (void *)(uintptr_t)cookie_of(t);
-    ev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
+    ev.sigev_notify_thread_id = t->pub.tid ? t->pub.tid : (pid_t)syscall(SYS_gettid);
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &t->timer) != 0)
         return -errno;
     t->timer_ok = 1;
@@ -43,6 +43,7 @@ static int timer_open(hpc_thread_priv *t, uint64_t interval_ns)
         {(time_t)(interval_ns / 1000000000ULL), (long)(interval_ns % 1000000000ULL)}, {0, 0}};
     its.it_value = its.it_interval;
     t->timer_spec = its;
+    t->clock_period = interval_ns;
     return 0;
 }
 
@@ -65,6 +66,17 @@ static void timer_abandon(hpc_thread_priv *t)
     t->timer_ok = 0;
 }
 
+static int timer_set_period(hpc_thread_priv *t, uint64_t interval_ns)
+{
+    struct itimerspec its = {
+        {(time_t)(interval_ns / 1000000000ULL), (long)(interval_ns % 1000000000ULL)}, {0, 0}};
+    its.it_value = its.it_interval;
+    if (!t->timer_ok || timer_settime(t->timer, 0, &its, NULL) != 0)
+        return -EINVAL;
+    t->timer_spec = its;
+    return 0;
+}
+
 static bool timer_is_ours(const hpc_thread_priv *t, const siginfo_t *si)
 {
     if (si->si_code != SI_TIMER)
@@ -80,5 +92,6 @@ const hpc_clock_ops hpc_timer_clock_ops = {
     .start = timer_start,
     .stop = timer_stop,
     .abandon = timer_abandon,
+    .set_period = timer_set_period,
     .is_ours = timer_is_ours,
 };

@@ -16,31 +16,56 @@
  * Not while paused or outside -t, not past -L, not with clock profiling off: then the
  * tail stays in thread_end.tail_cpu_ns, as before.
  */
-#include <dlfcn.h>
+#include <link.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
 
 #include "collector.h"
 
-static uint64_t entry_pc;            /* AT_ENTRY */
-static const void *our_base, *libc_base; /* load addresses, for the frames to leave out */
+static uint64_t entry_pc; /* AT_ENTRY */
+
+/* The collector's and the C library's address ranges, found once at start-up: at the end
+ * no loader call may be made (a fork child may have inherited the loader's lock held,
+ * and dladdr hung chromium's zygote children). */
+typedef struct range {
+    uintptr_t lo, hi;
+} range;
+static range skip_ranges[2];
+
+static int find_ranges(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const uintptr_t *want = data;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+        lo = a < lo ? a : lo;
+        hi = a + ph->p_memsz > hi ? a + ph->p_memsz : hi;
+    }
+    for (int k = 0; k < 2; k++)
+        if (want[k] >= lo && want[k] < hi)
+            skip_ranges[k] = (range){lo, hi};
+    return 0;
+}
 
 void hpc_tail_init(void)
 {
-    Dl_info i;
     entry_pc = getauxval(AT_ENTRY);
-    if (dladdr((void *)hpc_tail_init, &i))
-        our_base = i.dli_fbase;
-    if (dladdr((void *)exit, &i))
-        libc_base = i.dli_fbase;
+    uintptr_t want[2] = {(uintptr_t)hpc_tail_init, (uintptr_t)exit};
+    hpc_dl_iterate(find_ranges, want);
 }
 
-/* Is pc in the collector or the C library (normal context: dladdr)? */
+/* Is pc in the collector or the C library? */
 static bool ours_or_libc(uint64_t pc)
 {
-    Dl_info i;
-    return dladdr((void *)(uintptr_t)pc, &i) && (i.dli_fbase == our_base || i.dli_fbase == libc_base);
+    for (int k = 0; k < 2; k++)
+        if (pc >= skip_ranges[k].lo && pc < skip_ranges[k].hi)
+            return true;
+    return false;
 }
 
 /* The stack the tail is charged to (see above); 0 if none can be stored. */

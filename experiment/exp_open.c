@@ -143,6 +143,38 @@ static bool header_stats_add(const char *path, uint64_t *sum, hpc_diag *d)
 }
 
 /* List t<seq>.hpe of a process, sorted, adding their stats. */
+/* The threads that continue other threads' streams (thread_life records): an entry
+ * each, in the stream's file. Stats are not added again (one header per file). */
+static int lives_add(hpc_proc *p, size_t *cap, hpc_diag *d)
+{
+    size_t files = p->nthreads, i = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_thread_life, &i));) {
+        const hpc_rec_thread_life *l = &r->u.thread_life;
+        const char *path = NULL;
+        for (size_t f = 0; f < files && !path; f++)
+            if (p->threads[f].seq == l->stream && p->threads[f].offset == 0)
+                path = p->threads[f].path;
+        if (!path || l->seq > UINT32_MAX) {
+            DIAG(d, HPC_WARNING, p->dir,
+                 "thread %llu continues stream t%llu.hpe, which is not there: left out",
+                 (unsigned long long)l->seq, (unsigned long long)l->stream);
+            continue;
+        }
+        if (p->nthreads == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            hpc_thread_file *t = realloc(p->threads, *cap * sizeof *t);
+            if (!t)
+                return HPC_E_NOMEM;
+            p->threads = t;
+        }
+        char *dup = strdup(path);
+        if (!dup)
+            return HPC_E_NOMEM;
+        p->threads[p->nthreads++] = (hpc_thread_file){(uint32_t)l->seq, dup, l->offset};
+    }
+    return 0;
+}
+
 static int threads_list(hpc_proc *p, hpc_diag *d)
 {
     DIR *dir = opendir(p->dir);
@@ -174,9 +206,11 @@ static int threads_list(hpc_proc *p, hpc_diag *d)
             }
             p->threads = t;
         }
-        p->threads[p->nthreads++] = (hpc_thread_file){seq, path};
+        p->threads[p->nthreads++] = (hpc_thread_file){seq, path, 0};
     }
     closedir(dir);
+    if (rc == 0)
+        rc = lives_add(p, &cap, d);
     if (p->nthreads)
         qsort(p->threads, p->nthreads, sizeof *p->threads, thread_cmp);
     return rc;
@@ -562,4 +596,11 @@ bool hpc_str_eq(hpc_str s, const char *c)
         return false;
     size_t n = strlen(c);
     return n == s.n && (n == 0 || memcmp(s.p, c, n) == 0);
+}
+
+int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t, hpc_diag *d)
+{
+    if (!p || !t)
+        return HPC_E_INVAL;
+    return hpc_reader_open_life(out, t->path, p->schema, d, t->offset);
 }

@@ -474,6 +474,13 @@ typedef struct hpc_stream {
     char path[1024];
 } hpc_stream;
 
+/* Where the next record goes (a file offset), unless it opens a new chunk: then at
+ * win_off. Signal-safe. */
+static inline uint64_t hpc_stream_offset(const hpc_stream *s)
+{
+    return s->win_off + s->pos;
+}
+
 /*
  * Create (truncate) the stream file `path` and write its header; for job and process
  * streams also the SCHEMA records. `budget` may be NULL. chunk_size 0 picks the default
@@ -584,6 +591,18 @@ HPC_API int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader
                             hpc_diag *d);
 
 /*
+ * Open one thread's life in a thread stream: a stream is reused by the threads that
+ * start after its thread ended (the collector makes no file per thread), so it holds
+ * their lives one after another, each beginning with its thread_begin record. offset is
+ * where that record is (process.hpe's thread_life record), 0 for the file's first life.
+ * Reading stops at the next thread_begin; rewind goes back to this life's start. An
+ * offset where no record starts is reported to d and reads as an empty life. Most
+ * callers want hpc_thread_open.
+ */
+HPC_API int hpc_reader_open_life(hpc_reader **out, const char *path, const hpc_reader *schema_from,
+                                 hpc_diag *d, uint64_t offset);
+
+/*
  * Next record. Returns 1 and fills *rec, 0 at the end of the stream. Damaged records
  * are reported to the diag, skipped and counted; reading goes on with the next good
  * record (or the next chunk). Unknown kinds are returned with kind set and only raw
@@ -630,10 +649,11 @@ HPC_API int hpc_record_print(FILE *f, const hpc_record *rec, const hpc_reader *s
 
 /* ------------------------------------------------- experiments and processes */
 
-/* A thread stream of a process. */
+/* A thread of a process: its life in a thread stream (hpc_reader_open_life). */
 typedef struct hpc_thread_file {
     uint32_t seq;
-    char *path;
+    char *path;      /* t<N>.hpe: N is the seq of its first thread */
+    uint64_t offset; /* where this thread's records start, 0 = the file's first thread */
 } hpc_thread_file;
 
 /*
@@ -684,6 +704,11 @@ typedef struct hpc_exp {
  */
 HPC_API int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d);
 HPC_API void hpc_exp_close(hpc_exp *e);
+
+/* Open thread t of process p for reading (its life in its stream, with p's schema).
+ * Returns 0 and *out, or a negative hpc_err after reporting to d. */
+HPC_API int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t,
+                            hpc_diag *d);
 
 /* Iterate a process's loaded records of one kind: start with *i = 0. */
 HPC_API const hpc_record *hpc_proc_next_of(const hpc_proc *p, unsigned kind, size_t *i);

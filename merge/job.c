@@ -287,6 +287,7 @@ static void init_locations(mg_proc *p)
         l->proc = p;
         l->seq = p->placeholder ? 0 : p->hp->threads[k].seq;
         l->path = p->placeholder ? NULL : mg_xstrdup(p->hp->threads[k].path);
+        l->offset = p->placeholder ? 0 : p->hp->threads[k].offset;
         l->id = (p->group << 32) | l->seq;
         l->sum.seq = l->seq;
         l->sum.t_first = UINT64_MAX;

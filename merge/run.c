@@ -279,7 +279,7 @@ static int merge_location(run *R, mg_loc *loc)
     mg_job *job = &R->job;
     hpc_reader *r = NULL;
     if (loc->path) {
-        int rc = hpc_reader_open(&r, loc->path, loc->proc->hp->schema, &R->diag);
+        int rc = hpc_reader_open_life(&r, loc->path, loc->proc->hp->schema, &R->diag, loc->offset);
         if (rc < 0) {
             mg_job_problem(job, "%s: cannot read this thread's stream (%s); the location is empty",
                            loc->path, hpc_strerror(rc));

@@ -122,6 +122,9 @@ void hpc_proc_lock_reset(void);
 /* limits.c: -L and -t. */
 /* True while samples may be recorded now. Signal-safe. */
 bool hpc_recording_at(uint64_t now);
+/* A sample t could not write (err from the writer, errno as it failed): counted by why
+ * (size limit, disk full, other I/O). Signal-safe. */
+void hpc_sample_lost(hpc_thread_priv *t, int err);
 /* The size limit refused a write: say so once in process.hpe. Signal-safe. */
 void hpc_limit_reached(void);
 /* Write a limit record (time window crossings). Signal-safe. */

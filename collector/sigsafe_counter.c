@@ -45,16 +45,6 @@ static uint64_t scaled_delta(const hpc_counter_group *g, int i, const counter_re
     return dv;
 }
 
-static void record_failure(hpc_thread_priv *t, int err)
-{
-    if (err == HPC_E_LIMIT) {
-        hpc_stat(t, HPC_STAT_DROPPED_LIMIT, 1);
-        hpc_limit_reached();
-    } else {
-        hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
-    }
-}
-
 void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
 {
     hpc_counter_group *g = &t->ctr;
@@ -106,7 +96,7 @@ void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
         }
     }
     if (err)
-        record_failure(t, err);
+        hpc_sample_lost(t, err);
     hpcollect_write_end(&t->pub);
     hpc_points_catch_up(hpc_now_ns());
     hpc_throttle_spent(t, cpu);

@@ -21,16 +21,6 @@
 #include "control.h"
 #include "source.h"
 
-static void record_failure(hpc_thread_priv *t, int err)
-{
-    if (err == HPC_E_LIMIT) {
-        hpc_stat(t, HPC_STAT_DROPPED_LIMIT, 1);
-        hpc_limit_reached();
-    } else {
-        hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
-    }
-}
-
 /* Every signal but faults is blocked while the clock handler runs (signals.c installs
  * it so): libunwind's own sigprocmask calls around its cache lock (two per frame) are
  * then answered from t->sample_mask without a system call. */
@@ -65,7 +55,7 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
     int err = 0;
     uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
     if (err) {
-        record_failure(t, err);
+        hpc_sample_lost(t, err);
     } else {
         hpc_rec_sample_clock r = {
             .time = now,
@@ -78,7 +68,7 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
         };
         err = hpc_write_sample_clock(&t->pub.stream, &r);
         if (err) {
-            record_failure(t, err);
+            hpc_sample_lost(t, err);
         } else {
             t->last_cpu_ns = cpu;
             t->last_node = node;

@@ -123,6 +123,10 @@ enum hpc_err {
 HPC_API const char *hpc_strerror(int err);
 /* Short symbolic name for JSON output: "HPC_E_LIMIT"; never NULL. */
 HPC_API const char *hpc_errname(int err);
+/* What to tell a user about err with errno errnum (0: none): a full file system or quota
+ * is "disk full (...)" whatever err, an I/O error says what the system said, anything
+ * else is hpc_strerror(err). Never NULL. NOT signal-safe (strerror). */
+HPC_API const char *hpc_errtext(int err, int errnum);
 
 /* ------------------------------------------------------------ enumerations */
 

@@ -1,8 +1,8 @@
 /*
  * open_many [SOFT]...: how many files a program can open, with 4 threads of its own
- * alive (and running) meanwhile. Each SOFT is first set as RLIMIT_NOFILE's soft limit (setrlimit, the
- * hard limit kept), then /dev/null is opened until EMFILE; the count is printed and the
- * files closed again. Without SOFT, once at the limit it started with.
+ * alive (and running) meanwhile. Each SOFT is first set as RLIMIT_NOFILE's soft limit (setrlimit,
+ * the hard limit kept), then /dev/null is opened until EMFILE; the count is printed and the files
+ * closed again. Without SOFT, once at the limit it started with.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -231,7 +231,7 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
     int err = hpc_stream_create(&hpc_P.proc, path, HPC_STREAM_PROCESS, 0, 0, NULL, 1);
     if (err < 0) {
         fprintf(stderr, "hpcollect: %s: %s; not collecting in process %ld\n", path,
-                errno ? strerror(errno) : hpc_strerror(err), (long)getpid());
+                hpc_errtext(err, errno), (long)getpid());
         return -1;
     }
     hpc_P.proc.fd = hpc_fd_keep_high(hpc_P.proc.fd); /* not among the program's (fds.c) */

@@ -714,6 +714,21 @@ HPC_API void hpc_exp_close(hpc_exp *e);
 HPC_API int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t,
                             hpc_diag *d);
 
+/* One kind of loss of a process (losses.c): what was not recorded, and how much. */
+typedef struct hpc_loss {
+    enum hpc_stat stat; /* the statistic it counts */
+    const char *what;   /* "samples not recorded: disk full" */
+    uint64_t count;
+    uint64_t after_ns; /* when, after the process began (the size limit); 0 = not known */
+} hpc_loss;
+
+/* The losses of p, into out (up to cap of them, in a fixed order); returns how many
+ * there are. The same list for hpcollect's exit message, the `functions` header and
+ * hpmerge's problems. */
+HPC_API size_t hpc_proc_losses(const hpc_proc *p, hpc_loss *out, size_t cap);
+/* "1234 samples not recorded: size limit (-L) reached after 0.520 s"; returns buf. */
+HPC_API char *hpc_loss_text(const hpc_loss *l, char *buf, size_t cap);
+
 /* Iterate a process's loaded records of one kind: start with *i = 0. */
 HPC_API const hpc_record *hpc_proc_next_of(const hpc_proc *p, unsigned kind, size_t *i);
 

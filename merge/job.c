@@ -269,6 +269,10 @@ static void load_facts(mg_job *job, mg_proc *p)
     if (hp->ended_early)
         mg_job_problem(job, "%s: process %s ended early (%s); its data may stop short", hp->dir,
                        p->name, s->end_note);
+    hpc_loss loss[16]; /* what the collector could not record (experiment/losses.c) */
+    size_t nloss = hpc_proc_losses(hp, loss, 16);
+    for (size_t k = 0; k < nloss && k < 16; k++)
+        mg_job_problem(job, "%s: %s", hp->dir, hpc_loss_text(&loss[k], text, sizeof(text)));
 }
 
 static int cmp_group(const void *a, const void *b)

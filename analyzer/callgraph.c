@@ -15,8 +15,7 @@ static void add(uint64_t *dst, const uint64_t *v, unsigned nm)
 /* Edge index of caller->callee, creating it; UINT32_MAX when out of memory. */
 static uint32_t edge_of(hpa_callgraph *g, uint32_t caller, uint32_t callee)
 {
-    uint64_t key = (uint64_t)caller << 32 | callee;
-    uint32_t e;
+    uint64_t key = (uint64_t)caller << 32 | callee, e;
     if (hpa_u64map_get(&g->edge_map, key, &e))
         return e;
     if (g->nedges == g->edge_cap) {
@@ -132,8 +131,7 @@ void hpa_callgraph_free(hpa_callgraph *g)
 
 static uint32_t tnode_of(hpa_calltree *t, uint32_t parent, uint32_t func)
 {
-    uint64_t key = (uint64_t)parent << 32 | func;
-    uint32_t id;
+    uint64_t key = (uint64_t)parent << 32 | func, id;
     if (hpa_u64map_get(&t->map, key, &id))
         return id;
     if (t->n == t->cap) {

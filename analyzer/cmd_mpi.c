@@ -158,8 +158,7 @@ static uint32_t name_index(mpi_model *m, hpc_str name)
 /* The row for key in rs, created empty when new; NULL when out of memory. */
 static call_row *row_get(mpi_model *m, row_set *rs, uint32_t fn, uint32_t line)
 {
-    uint64_t key = (uint64_t)fn << 32 | line;
-    uint32_t at;
+    uint64_t key = (uint64_t)fn << 32 | line, at;
     if (hpa_u64map_get(&rs->index, key, &at))
         return &rs->v[at];
     if (rs->n == rs->cap) {
@@ -798,6 +797,31 @@ static void json_report(const mpi_model *m, FILE *f)
 
 static const char *const sections[] = {"ranks", "calls", "sites", "sizes", "collectives"};
 
+/* The first MPI library (libmpi.so.N, libmpich.so.N, libmpi_abi.so ...) a process without
+ * MPI records loaded, by file name; false if none did. */
+static bool untraced_mpi(const hpa_profile *prof, char *lib, size_t cap)
+{
+    static const char *const names[] = {"libmpi.so", "libmpich.so", "libmpi_cray.so",
+                                        "libmpi_abi.so"};
+    for (size_t i = 0; i < prof->nprocs; i++) {
+        size_t it = 0;
+        for (const hpc_record *r;
+             (r = hpc_proc_next_of(prof->procs[i].proc, HPC_K_module_load, &it));) {
+            char path[1024];
+            hpc_str_copy(path, sizeof path, r->u.module_load.path);
+            const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+            for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+                if (!strncmp(base, names[k], strlen(names[k]))) {
+                    size_t n = strnlen(base, cap - 1);
+                    memcpy(lib, base, n);
+                    lib[n] = 0;
+                    return true;
+                }
+        }
+    }
+    return false;
+}
+
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
 {
     unsigned want = 0; /* bit per section; 0: all */
@@ -826,7 +850,15 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
     scope_text(&ctx->opts.filter, m.scope, sizeof m.scope);
     FILE *f = ctx->out;
     if (m.nranks == 0 && ctx->opts.format == HPA_TEXT) {
-        fprintf(f, "No MPI data: the program made no MPI calls, or ran with -m off.\n");
+        char lib[256];
+        if (untraced_mpi(prof, lib, sizeof lib))
+            fprintf(f,
+                    "No MPI data: the program loaded %s, but its MPI calls were not traced "
+                    "(hpcollect has no wrappers for that library: see hpcollect's note; or it "
+                    "ran with -m off, or never called MPI_Init).\n",
+                    lib);
+        else
+            fprintf(f, "No MPI data: the program made no MPI calls, or ran with -m off.\n");
     } else if (ctx->opts.format == HPA_JSON) {
         json_report(&m, f);
     } else if (ctx->opts.format == HPA_CSV) {

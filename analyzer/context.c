@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "view.h"
 
 /* --samples LABEL that names no sample point keeps nothing: say so. */
 static void check_labels(const hpa_ctx *ctx)
@@ -32,7 +33,7 @@ static void check_labels(const hpa_ctx *ctx)
 hpa_profile *hpa_ctx_profile(hpa_ctx *ctx)
 {
     if (!ctx->loaded) {
-        int rc = hpa_profile_load(ctx->prof, &ctx->opts.filter);
+        int rc = hpa_profile_load(ctx->prof, &ctx->opts.filter, hpa_view_load_hooks());
         if (rc < 0) {
             fprintf(stderr, "hpanalyze: reading samples: %s\n", hpc_strerror(rc));
             return NULL;

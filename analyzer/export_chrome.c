@@ -329,7 +329,7 @@ static int proc_defs(chrome *C, size_t i, bool correct)
 
 static uint64_t comm_key(const chrome *C, size_t i, uint64_t comm)
 {
-    uint32_t k;
+    uint64_t k;
     if (hpa_u64map_get(&C->pi[i].comm_gid, comm, &k))
         return C->pi[i].comm_keys[k];
     return UINT64_MAX - comm; /* unknown: only matches itself */
@@ -390,8 +390,7 @@ static void metadata(chrome *C)
 
 static uint32_t sf_of(chrome *C, uint32_t parent, uint32_t func)
 {
-    uint64_t key = (uint64_t)parent << 32 | func;
-    uint32_t id;
+    uint64_t key = (uint64_t)parent << 32 | func, id;
     if (hpa_u64map_get(&C->sf_map, key, &id))
         return id;
     if (C->nsf + 1 >= C->sf_cap) {
@@ -596,7 +595,7 @@ static void begin_put(chrome *C, const hpa_omp_item *it)
 
 static const begin *begin_get(chrome *C, uint64_t region)
 {
-    uint32_t k;
+    uint64_t k;
     if (!hpa_u64map_get(&C->begins_map, region, &k))
         return NULL;
     return &C->begins[k];

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "hash.h"
 #include "view.h"
 
 #define FG_WIDTH    1200.0 /* image width, px */
@@ -72,21 +73,13 @@ static unsigned depth_of(const fg *F, uint32_t n, unsigned d)
     return max;
 }
 
-static uint32_t hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
 /* flamegraph.pl's warm palette, with colors of their own for MPI, OpenMP and pseudo
  * frames and for the C library. */
 static void color(const fg *F, uint32_t n, char *buf, size_t cap)
 {
     const char *name = name_of(F, n);
     const char *mod = n ? hpa_symtab_func(F->p->syms, F->t->nodes[n].func)->module : "";
-    uint32_t h = hash(name);
+    uint64_t h = hpa_hash_bytes(name, strlen(name), 0); /* a function keeps its color */
     double a = (h & 0xff) / 255.0, b = (h >> 8 & 0xff) / 255.0;
     int r, g, bl;
     if (strncmp(name, "<OMP-", 5) == 0) {

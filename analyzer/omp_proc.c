@@ -137,8 +137,7 @@ static int add_region(hpa_omp_proc *m, uint32_t seq, const hpc_rec_omp_parallel_
 {
     if (b->region == 0 || b->region == HPA_U64MAP_EMPTY)
         return 0;
-    uint32_t i;
-    if (hpa_u64map_get(&m->region_index, b->region, &i))
+    if (hpa_u64map_get(&m->region_index, b->region, NULL))
         return 0; /* repeated id: keep the first */
     hpa_omp_region *r = grow(m->regions, &m->region_cap, m->nregions + 1, sizeof(*r));
     if (!r)
@@ -171,7 +170,7 @@ static int add_region(hpa_omp_proc *m, uint32_t seq, const hpc_rec_omp_parallel_
 
 static hpa_omp_region *region_by_id(hpa_omp_proc *m, uint64_t id)
 {
-    uint32_t i;
+    uint64_t i;
     if (id == 0 || id == HPA_U64MAP_EMPTY || !hpa_u64map_get(&m->region_index, id, &i))
         return NULL;
     return &m->regions[i];
@@ -427,7 +426,8 @@ static uint32_t ctx_of(hpa_omp_proc *m, size_t i, unsigned depth)
     hpa_omp_region *r = &m->regions[i];
     if (r->ctx != UINT32_MAX)
         return r->ctx;
-    uint32_t parent = 0, pi;
+    uint32_t parent = 0;
+    uint64_t pi;
     if (depth < 64 && r->parent && hpa_u64map_get(&m->region_index, r->parent, &pi))
         parent = ctx_of(m, pi, depth + 1);
     if (parent == UINT32_MAX)
@@ -438,7 +438,7 @@ static uint32_t ctx_of(hpa_omp_proc *m, size_t i, unsigned depth)
     uint64_t key = r->node
                        ? (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->node
                        : 1ull << 63 | (uint64_t)r->enc_seq << 48 | (uint64_t)parent << 28 | r->con;
-    uint32_t c;
+    uint64_t c;
     if (fits && hpa_u64map_get(&m->ctx_index, key, &c) && m->ctxs[c].con == r->con) {
         r->ctx = c;
         return c;
@@ -809,7 +809,7 @@ uint32_t hpa_omp_classify(hpa_omp_proc *m, uint32_t seq, uint64_t time, uint64_t
         return 0;
     const hpa_omp_region *r = NULL;
     if (region != 0) {
-        uint32_t i;
+        uint64_t i;
         if (region == m->last_region) {
             i = m->last_index;
         } else {

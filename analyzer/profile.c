@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "mpi_stats.h"
-#include "omp_proc.h"
 #include "u64map.h"
 #include "view.h"
 
@@ -78,7 +77,8 @@ void hpa_profile_close(hpa_profile *p)
             thread_free(&pr->threads[t]);
         free(pr->threads);
         hpa_modmap_close(pr->map);
-        hpa_omp_free(pr->omp);
+        if (p->hooks && p->hooks->close_process)
+            p->hooks->close_process(pr);
     }
     free(p->procs);
     for (unsigned i = 0; i < p->nexps; i++)
@@ -98,7 +98,7 @@ typedef struct loader {
     hpa_process *pr;
     hpa_thread *t;
     const hpa_filter *f;
-    hpa_u64map map; /* (node | (state | omp_ctx << 8) << 32) -> bucket */
+    hpa_u64map map; /* (node | (state | ctx << 8) << 32) -> bucket */
     uint64_t last_key;
     uint32_t last_bucket;
     uint32_t node_cap, bucket_cap;
@@ -157,14 +157,14 @@ static int add_node(loader *L, const hpc_rec_cct_node *n)
     return 0;
 }
 
-/* Bucket index for (node, state, OpenMP context), creating it. Returns UINT32_MAX when out
- * of memory. State bits use 5 bits, so the context shares the key's upper half. */
-static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state, uint32_t omp_ctx)
+/* Bucket index for (node, state, the hooks' context), creating it. Returns UINT32_MAX when
+ * out of memory. State bits use 5 bits, so the context shares the key's upper half. */
+static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state, uint32_t ctx)
 {
-    uint64_t key = node | (uint64_t)((state & 0xff) | omp_ctx << 8) << 32;
+    uint64_t key = node | (uint64_t)((state & 0xff) | ctx << 8) << 32;
     if (key == L->last_key)
         return L->last_bucket;
-    uint32_t b;
+    uint64_t b;
     if (!hpa_u64map_get(&L->map, key, &b)) {
         hpa_thread *t = L->t;
         unsigned nm = L->p->metrics.n;
@@ -181,7 +181,7 @@ static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state, uint32_t omp
             L->bucket_cap = cap;
         }
         b = t->nbuckets;
-        t->buckets[b] = (hpa_bucket){.node = node, .state = state, .omp_ctx = omp_ctx};
+        t->buckets[b] = (hpa_bucket){.node = node, .state = state, .omp_ctx = ctx};
         memset(t->vals + (size_t)b * nm, 0, sizeof(uint64_t) * nm);
         if (hpa_u64map_put(&L->map, key, b))
             return UINT32_MAX;
@@ -217,6 +217,13 @@ static bool keep_sample(const loader *L, uint64_t time, uint64_t cpu, uint64_t s
     return hpa_filter_sample(L->f, &s);
 }
 
+/* The load hooks' context of a sample (0 without hooks); may rewrite *state. */
+static uint32_t classify(const loader *L, uint64_t time, uint64_t region, uint32_t *state)
+{
+    const hpa_load_hooks *h = L->p->hooks;
+    return h && h->classify ? h->classify(L->pr, L->t->seq, time, region, state) : 0;
+}
+
 /* A sample's node: unknown ids count as damage and go to "no stack". */
 static uint32_t checked_node(loader *L, uint64_t node)
 {
@@ -234,8 +241,9 @@ static int add_clock_sample(loader *L, const hpc_rec_sample_clock *s)
     if (!keep_sample(L, s->time, s->cpu, s->state))
         return 0;
     uint32_t state = (uint32_t)s->state;
-    uint32_t ctx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
-    hpa_omp_sample_part(L->pr->omp, t->seq, s->time, s->region, state, s->cpu_ns);
+    uint32_t ctx = classify(L, s->time, s->region, &state);
+    if (L->p->hooks && L->p->hooks->sampled)
+        L->p->hooks->sampled(L->pr, t->seq, s->time, s->region, state, s->cpu_ns);
     uint32_t b = bucket_of(L, checked_node(L, s->node), state, ctx);
     if (b == UINT32_MAX)
         return HPC_E_NOMEM;
@@ -262,7 +270,7 @@ static int add_counter_sample(loader *L, const hpc_rec_sample_counter *s)
         return 0;
     hpa_metric *def = &L->p->metrics.m[m];
     uint32_t state = (uint32_t)s->state;
-    uint32_t ctx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
+    uint32_t ctx = classify(L, s->time, s->region, &state);
     if (!hpa_metric_counts(def, state))
         return 0;
     uint32_t b = bucket_of(L, checked_node(L, s->node), state, ctx);
@@ -468,7 +476,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
     return rc;
 }
 
-int hpa_profile_load(hpa_profile *p, const hpa_filter *f)
+int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks)
 {
     if (p->syms)
         return 0;
@@ -477,19 +485,22 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f)
         return HPC_E_NOMEM;
     if (f)
         p->filter = *f;
+    hpa_load_hooks none = {0};
+    p->hooks = hooks;
+    if (!hooks)
+        hooks = &none;
     int rc = hpa_metrics_from_records(p); /* counters, cycles as time, MPI CPU */
-    /* OpenMP regions first: their metrics join the set, and samples are classified by
-     * region as they are read (omp_model.h). */
-    for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
+    /* What the views read first (OpenMP regions): their metrics join the set, and samples
+     * are classified as they are read. */
+    for (size_t i = 0; rc == 0 && hooks->load_process && i < p->nprocs; i++)
         if (!f || hpa_filter_process(f, p->procs[i].proc->rank))
-            rc = hpa_omp_load(p, &p->procs[i]);
-    if (rc == 0)
-        rc = hpa_omp_add_metrics(p);
-    hpa_omp_note_native(p);
+            rc = hooks->load_process(p, &p->procs[i]);
+    if (rc == 0 && hooks->add_metrics)
+        rc = hooks->add_metrics(p);
     for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
         rc = load_process(p, &p->procs[i], f);
-    if (rc == 0)
-        rc = hpa_omp_views_prepare(p); /* the views' pseudo functions exist from now on */
+    if (rc == 0 && hooks->loaded)
+        rc = hooks->loaded(p); /* the views' pseudo functions exist from now on */
     return rc;
 }
 
@@ -539,7 +550,9 @@ int hpa_profile_paths_of(const hpa_profile *p, int exp, const hpa_view *view, hp
                          void *arg)
 {
     unsigned cap = max_depth(p) + 1;
-    unsigned vcap = 2 * cap + 8 + hpa_omp_context_room(p); /* OpenMP views add paths */
+    unsigned vcap = 2 * cap + 8; /* view.h: a view's room, and what the hooks say */
+    if (p->hooks && p->hooks->path_room)
+        vcap += p->hooks->path_room(p);
     hpa_frame *frames = malloc(sizeof(*frames) * (cap + vcap));
     if (!frames)
         return HPC_E_NOMEM;
@@ -594,9 +607,9 @@ static const hpc_thread_file *thread_file(const hpc_proc *proc, uint32_t seq)
     return NULL;
 }
 
-static uint64_t bucket_key(uint32_t node, uint32_t state, uint32_t omp_ctx)
+static uint64_t bucket_key(uint32_t node, uint32_t state, uint32_t ctx)
 {
-    return node | (uint64_t)((state & 0xff) | omp_ctx << 8) << 32; /* as bucket_of keys them */
+    return node | (uint64_t)((state & 0xff) | ctx << 8) << 32; /* as bucket_of keys them */
 }
 
 static int replay_thread(loader *L, const hpc_thread_file *tf, hpa_sample_fn sfn, hpa_record_fn rfn,
@@ -625,8 +638,9 @@ static int replay_thread(loader *L, const hpc_thread_file *tf, hpa_sample_fn sfn
             if (!sfn || !keep_sample(L, s->time, s->cpu, s->state))
                 continue;
             uint32_t state = (uint32_t)s->state;
-            uint32_t octx = hpa_omp_classify(L->pr->omp, t->seq, s->time, s->region, &state);
-            uint32_t node = s->node < t->nnodes ? (uint32_t)s->node : 0, b;
+            uint32_t octx = classify(L, s->time, s->region, &state);
+            uint32_t node = s->node < t->nnodes ? (uint32_t)s->node : 0;
+            uint64_t b;
             if (!hpa_u64map_get(&map, bucket_key(node, state, octx), &b))
                 continue;
             ctx.bucket = &t->buckets[b];

@@ -27,12 +27,13 @@
 #include "symbols.h"
 
 struct hpa_view;
+struct hpa_load_hooks;
 
 /* An aggregated sample bucket of one thread. vals has metrics.n entries. */
 typedef struct hpa_bucket {
     uint32_t node;    /* CCT node id, 0 = no stack */
     uint32_t state;   /* sample state bits (HPC_STATE_*) */
-    uint32_t omp_ctx; /* OpenMP construct context (omp_model.h), 0 = not in a region */
+    uint32_t omp_ctx; /* the load hooks' context (OpenMP construct, omp_model.h), 0 = none */
     uint64_t *vals;
 } hpa_bucket;
 
@@ -70,7 +71,8 @@ typedef struct hpa_process {
     unsigned counter_metric[64];      /* counter_def.index -> metric, or UINT_MAX */
     unsigned counter_time_metric[64]; /* -> its time metric (cycles), or UINT_MAX */
     uint64_t counter_hz[64];          /* cpu_hz of a counter with a time metric */
-    struct hpa_omp_proc *omp;         /* OpenMP regions and contexts (omp_model.h), or NULL */
+    struct hpa_omp_proc *omp;         /* the load hooks' data of it: OpenMP regions and
+                                         contexts (omp_proc.h), or NULL */
 } hpa_process;
 
 typedef struct hpa_profile {
@@ -84,6 +86,7 @@ typedef struct hpa_profile {
     hpa_filter filter;
     char **owned; /* strings the metric set points to */
     unsigned nowned;
+    const struct hpa_load_hooks *hooks; /* hpa_profile_load's, or NULL */
 } hpa_profile;
 
 /*
@@ -95,11 +98,38 @@ typedef struct hpa_profile {
 int hpa_profile_open(hpa_profile **out, char **paths, unsigned npaths, hpc_diag *diag);
 
 /*
- * Read every thread stream, applying f (NULL: keep everything), aggregate and symbolize.
+ * What the views need of loading (view.h's hpa_view_load_hooks: the OpenMP views'), so
+ * the loader itself knows no view. Any hook may be NULL; every one runs in the order
+ * below. Hooks returning int return 0 or an hpc_err, which stops the load.
+ */
+typedef struct hpa_load_hooks {
+    /* Before any sample: read what the views need of process pr (into pr->omp). Called
+     * for each process the filters keep. */
+    int (*load_process)(hpa_profile *p, hpa_process *pr);
+    /* Then once: add the views' metrics to p->metrics. */
+    int (*add_metrics)(hpa_profile *p);
+    /* Each sample of thread seq the filters keep: its context (the bucket's omp_ctx, 0 =
+     * none); may rewrite *state. Also when timelines replay the samples. */
+    uint32_t (*classify)(hpa_process *pr, uint32_t seq, uint64_t time, uint64_t region,
+                         uint32_t *state);
+    /* Each clock sample kept, once classified: its CPU time. Not called on replay. */
+    void (*sampled)(hpa_process *pr, uint32_t seq, uint64_t time, uint64_t region, uint32_t state,
+                    uint64_t cpu_ns);
+    /* After every sample: make what the views' paths need (their pseudo functions). */
+    int (*loaded)(const hpa_profile *p);
+    /* Frames the views may add to any path (hpa_profile_paths sizes its buffers). */
+    unsigned (*path_room)(const hpa_profile *p);
+    /* hpa_profile_close: free what load_process made. */
+    void (*close_process)(hpa_process *pr);
+} hpa_load_hooks;
+
+/*
+ * Read every thread stream, applying f (NULL: keep everything), aggregate and symbolize,
+ * calling hooks (NULL: none) on the way; p keeps them for its paths, replays and close.
  * Idempotent: a second call does nothing. Damaged data is reported and skipped.
  * Returns 0 or HPC_E_NOMEM.
  */
-int hpa_profile_load(hpa_profile *p, const hpa_filter *f);
+int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks);
 
 void hpa_profile_close(hpa_profile *p);
 

@@ -21,6 +21,11 @@ const hpa_view *hpa_view_find(const char *name)
     return NULL;
 }
 
+const hpa_load_hooks *hpa_view_load_hooks(void)
+{
+    return &hpa_view_omp_hooks; /* the only views that need them */
+}
+
 const hpa_view *hpa_view_default(void)
 {
     return views[0];

@@ -23,8 +23,12 @@ typedef struct hpa_view {
                           unsigned n, hpa_frame *out, unsigned cap);
 } hpa_view;
 
-/* The OpenMP views (view_omp.c). */
+/* The OpenMP views (view_omp.c), and what they need of loading. */
 extern const hpa_view hpa_view_omp_user, hpa_view_omp_expert;
+extern const hpa_load_hooks hpa_view_omp_hooks;
+
+/* The load hooks of all views, for hpa_profile_load. */
+const hpa_load_hooks *hpa_view_load_hooks(void);
 
 /* The view named name ("user", "expert", "machine"), or NULL. */
 const hpa_view *hpa_view_find(const char *name);

@@ -180,7 +180,7 @@ hpa_loc hpa_omp_construct_loc(const hpa_profile *p, const hpa_process *pr, uint3
         if (program_code(p->syms, l.func))
             con->loc = l;
     }
-    uint32_t parent;
+    uint64_t parent;
     if (fkind(p->syms, con->loc.func) == FK_OUTLINED && con->rep_parent &&
         hpa_u64map_get(&pr->omp->region_index, con->rep_parent, &parent)) {
         uint32_t f = hpa_omp_construct_loc(p, pr, pr->omp->regions[parent].con).func;
@@ -462,3 +462,41 @@ int hpa_omp_views_prepare(const hpa_profile *p)
     int rc = hpa_profile_paths(p, &hpa_view_omp_user, ignore_path, NULL);
     return rc ? rc : hpa_profile_paths(p, &hpa_view_omp_expert, ignore_path, NULL);
 }
+
+/* ---------------------------------------------------------------- load hooks */
+
+/* The note about runtimes without OMPT comes with the metrics, once per load. */
+static int add_metrics(hpa_profile *p)
+{
+    int rc = hpa_omp_add_metrics(p);
+    hpa_omp_note_native(p);
+    return rc;
+}
+
+static uint32_t classify(hpa_process *pr, uint32_t seq, uint64_t time, uint64_t region,
+                         uint32_t *state)
+{
+    return hpa_omp_classify(pr->omp, seq, time, region, state);
+}
+
+static void sampled(hpa_process *pr, uint32_t seq, uint64_t time, uint64_t region, uint32_t state,
+                    uint64_t cpu_ns)
+{
+    hpa_omp_sample_part(pr->omp, seq, time, region, state, cpu_ns);
+}
+
+static void close_process(hpa_process *pr)
+{
+    hpa_omp_free(pr->omp);
+    pr->omp = NULL;
+}
+
+const hpa_load_hooks hpa_view_omp_hooks = {
+    .load_process = hpa_omp_load,
+    .add_metrics = add_metrics,
+    .classify = classify,
+    .sampled = sampled,
+    .loaded = hpa_omp_views_prepare,
+    .path_room = hpa_omp_context_room,
+    .close_process = close_process,
+};

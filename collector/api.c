@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "collector.h"
+#include "control.h"
+#include "interpose.h"
 
 HPCOLLECT_API hpc_thread *hpcollect_self(void)
 {
@@ -128,11 +130,23 @@ HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size)
 HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void)
 {
     hpcollect_settings *s = &hpc_P.settings;
-    s->mpi_trace = hpc_P.cfg.mpi_trace;
-    s->follow = hpc_P.cfg.follow;
+    hpc_config_init(&hpc_P.cfg); /* once: a constructor may ask before ours ran */
+    s->mpi_trace = hpc_P.cfg.mpi_trace != 0;
+    s->follow = hpc_P.cfg.follow != 0;
     s->omp_runtime = hpc_P.cfg.omp_runtime;
     s->clock_interval_ns = hpc_P.cfg.clock_ns;
+    s->omp_context = hpc_P.cfg.omp_context;
     return s;
+}
+
+HPCOLLECT_API void hpcollect_guard_enter(void)
+{
+    hpc_guard_enter();
+}
+
+HPCOLLECT_API void hpcollect_guard_leave(void)
+{
+    hpc_guard_leave();
 }
 
 HPCOLLECT_API void hpcollect_register_end_hook(hpcollect_end_hook hook)

@@ -31,7 +31,7 @@
 
 #include "collector.h"
 #include "control.h"
-#include "real.h"
+#include "interpose.h"
 #include "source.h"
 
 extern char **environ;
@@ -40,7 +40,7 @@ extern char **environ;
 
 static int is_ours_var(const char *kv)
 {
-    return !strncmp(kv, HPCOLLECT_ENV_PREFIX, strlen(HPCOLLECT_ENV_PREFIX));
+    return !strncmp(kv, HPC_SETTING_PREFIX, strlen(HPC_SETTING_PREFIX));
 }
 
 /* LD_PRELOAD value without the libraries hpcollect added; "" if nothing is left. */
@@ -82,11 +82,17 @@ static char *make_var(const char *name, const char *value)
     return kv;
 }
 
-static char *make_u64(const char *name, uint64_t v)
+/* A variable array being filled (hpc_settings_write's callback). */
+typedef struct env_out {
+    char **v;
+    size_t k;
+} env_out;
+
+static int add_var(void *ctx, const char *name, const char *value)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-    return make_var(name, buf);
+    env_out *o = ctx;
+    o->v[o->k++] = make_var(name, value);
+    return 0;
 }
 
 /*
@@ -97,14 +103,15 @@ static char *make_u64(const char *name, uint64_t v)
  */
 static char **descendant_env(char *const envp[], const char *name, int descent, const char *owner)
 {
+    HPC_GUARD_SCOPE;
     const hpc_config *c = &hpc_P.cfg;
     size_t n = 0;
     while (envp && envp[n])
         n++;
-    char **v = calloc(n + 24, sizeof *v);
+    char **v = calloc(n + HPC_NSETTINGS + 2, sizeof *v);
     if (!v)
         return NULL;
-    size_t k = 0;
+    env_out o = {v, 0};
     const char *preload = NULL;
     for (size_t i = 0; i < n; i++) {
         if (is_ours_var(envp[i]))
@@ -113,42 +120,28 @@ static char **descendant_env(char *const envp[], const char *name, int descent, 
             preload = envp[i] + 11;
             continue;
         }
-        v[k++] = strdup(envp[i]);
+        v[o.k++] = strdup(envp[i]);
     }
     char pl[8192];
     strip_preload(preload ? preload : "", pl, sizeof pl);
     if (name) {
         size_t len = strlen(pl);
         snprintf(pl + len, sizeof pl - len, "%s%s", len ? ":" : "", c->preload);
-        static const char *const choice[] = {"auto", "perf", "timer"};
-        v[k++] = make_var("HPCOLLECT_EXP", c->exp);
-        v[k++] = make_var("HPCOLLECT_SUBEXP", name);
-        v[k++] = make_var("HPCOLLECT_PARENT", hpc_P.name);
-        v[k++] = make_u64("HPCOLLECT_DESCENT", (uint64_t)descent);
-        v[k++] = make_var("HPCOLLECT_OWNER", owner);
-        v[k++] = make_u64("HPCOLLECT_CLOCK_NS", c->clock_ns);
-        v[k++] = make_var("HPCOLLECT_CLOCK_SOURCE", choice[c->clock_choice]);
-        v[k++] = make_u64("HPCOLLECT_FOLLOW", 1);
-        v[k++] = make_var("HPCOLLECT_FOLLOW_REGEX", c->follow_regex);
-        v[k++] = make_u64("HPCOLLECT_ARCHIVE", c->archive);
-        v[k++] = make_u64("HPCOLLECT_LIMIT_BYTES", c->limit_bytes);
-        v[k++] = make_u64("HPCOLLECT_TSTART_NS", c->tstart_ns);
-        v[k++] = make_u64("HPCOLLECT_TEND_NS", c->tend_ns);
-        v[k++] = make_u64("HPCOLLECT_MPI_TRACE", (uint64_t)c->mpi_trace);
-        v[k++] = make_var("HPCOLLECT_OMP_RUNTIME", c->omp_runtime);
-        v[k++] = make_var("HPCOLLECT_PRELOAD", c->preload);
-        v[k++] = make_var("HPCOLLECT_COUNTERS", c->counters_env);
-        v[k++] = make_u64("HPCOLLECT_SAMPLE_NS", c->sample_ns);
-        v[k++] = make_u64("HPCOLLECT_SAMPLE_SIG", (uint64_t)c->sample_sig);
-        v[k++] = make_u64("HPCOLLECT_PAUSE_SIG", (uint64_t)c->pause_sig);
-        v[k++] = make_u64("HPCOLLECT_START_PAUSED", (uint64_t)hpc_P.paused);
+        /* every setting as this process read it, but those of the descendant itself */
+        hpc_settings s = c->set;
+        snprintf(s.subexp, sizeof s.subexp, "%s", name);
+        snprintf(s.parent, sizeof s.parent, "%s", hpc_P.name);
+        s.descent = descent;
+        snprintf(s.owner, sizeof s.owner, "%s", owner);
+        s.start_paused = hpc_P.paused;
+        hpc_settings_write(&s, HPC_WHO_LAUNCHER | HPC_WHO_PROCESS | HPC_WHO_USER, add_var, &o);
     }
     if (pl[0])
-        v[k++] = make_var("LD_PRELOAD", pl);
-    v[k] = NULL;
-    for (size_t i = 0; i < k; i++)
+        v[o.k++] = make_var("LD_PRELOAD", pl);
+    v[o.k] = NULL;
+    for (size_t i = 0; i < o.k; i++)
         if (!v[i]) { /* a strdup/malloc failed: give up on the whole */
-            for (size_t j = 0; j < k; j++)
+            for (size_t j = 0; j < o.k; j++)
                 free(v[j]);
             free(v);
             return NULL;
@@ -158,6 +151,7 @@ static char **descendant_env(char *const envp[], const char *name, int descent, 
 
 static void free_env(char **v)
 {
+    HPC_GUARD_SCOPE;
     for (size_t i = 0; v && v[i]; i++)
         free(v[i]);
     free(v);
@@ -220,6 +214,7 @@ static int follow_next_exec(const char *path)
 /* Make the next "<name>.x<k>" sub-experiment directory; returns 0 and its name. */
 static int next_exec_name(char *name, size_t cap)
 {
+    HPC_GUARD_SCOPE;
     char want[320];
     snprintf(want, sizeof want, "%s.x%u", hpc_P.name, ++hpc_P.exec_count);
     return hpc_layout_subexp(name, cap, hpc_P.cfg.exp, want);
@@ -535,6 +530,7 @@ static int forking_follow;
 
 static void atfork_prepare(void)
 {
+    HPC_GUARD_SCOPE;
     if (hpc_P.active) { /* before any lock: regexec may allocate */
         char exe[PATH_MAX], want[320];
         self_exe(exe, sizeof exe);
@@ -548,12 +544,14 @@ static void atfork_prepare(void)
 
 static void atfork_parent(void)
 {
+    HPC_GUARD_SCOPE;
     hpc_threads_unlock();
     hpc_dl_fork_parent();
 }
 
 static void atfork_child(void)
 {
+    HPC_GUARD_SCOPE;
     hpc_points_forget();
     hpc_dl_fork_child();
     hpc_last_thread_fork_child();

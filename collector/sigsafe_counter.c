@@ -45,6 +45,16 @@ static uint64_t scaled_delta(const hpc_counter_group *g, int i, const counter_re
     return dv;
 }
 
+int hpc_counter_of_signal(const hpc_thread_priv *t, const siginfo_t *si)
+{
+    if (si->si_code != POLL_IN)
+        return -1;
+    for (int i = 0; i < t->ctr.n; i++)
+        if (t->ctr.fd[i] == si->si_fd)
+            return i;
+    return -1;
+}
+
 void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
 {
     hpc_counter_group *g = &t->ctr;
@@ -96,7 +106,7 @@ void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
         }
     }
     if (err)
-        hpc_sample_lost(t, err);
+        hpc_stat_write_failed(t, err);
     hpcollect_write_end(&t->pub);
     hpc_points_catch_up(hpc_now_ns());
     hpc_throttle_spent(t, cpu);

@@ -10,9 +10,9 @@
  * while t->in_unwind is set; the signal dispatcher then siglongjmps back here and the
  * frames found so far are kept (HPC_STAT_UNWIND_FAULTS). Inside dlopen/dlclose the
  * loader's data are changing under libunwind's dl_iterate_phdr, and while a fork is
- * prepared (or in a child whose loader lock is stuck, dl_guard.c) it must not be
+ * prepared (or in a child whose loader lock is stuck, sigsafe_dl_guard.c) it must not be
  * called: then only the leaf is kept. An unwind that meets another dl_iterate_phdr
- * caller gives way (dl_guard.c): libunwind's lookup finds nothing, the step that asked
+ * caller gives way (sigsafe_dl_guard.c): libunwind's lookup finds nothing, the step that asked
  * is not trusted, and the frames found before it are kept (HPC_STAT_UNWIND_SKIPPED).
  *
  * libunwind validates addresses it is unsure of (frame-pointer guesses) by writing a byte
@@ -20,9 +20,9 @@
  * does not know and reuses the numbers (chromium before it execs a helper, daemons)
  * then has libunwind read from, and write our memory into, its socket: a zygote child
  * hung there for ever. So the collector's unwinds read memory through an accessor of
- * its own (hpc_unwind_init): a plain load, whose fault the recovery below turns into a
- * shorter stack; the program's own unwinds, if any, keep libunwind's. The pipe it made
- * is closed: nothing of ours uses it, and the program's descriptors stay its own.
+ * its own (hpc_unwind_access_mem, installed by init.c): a plain load, whose fault the recovery
+ * below turns into a shorter stack; the program's own unwinds, if any, keep libunwind's. The pipe
+ * it made is closed: nothing of ours uses it, and the program's descriptors stay its own.
  *
  * A fault's siglongjmp leaves libunwind wherever it was. Its global cache lock is held
  * only while it looks up and parses unwind tables of mapped objects (no fault there
@@ -30,10 +30,8 @@
  * fault come after it lets go.
  */
 #define UNW_LOCAL_ONLY
-#include <fcntl.h>
 #include <libunwind.h>
 #include <setjmp.h>
-#include <sys/stat.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -45,49 +43,23 @@
  * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
 static volatile uintptr_t fault_addr = 16;
 
-static int (*lib_access_mem)(unw_addr_space_t, unw_word_t, unw_word_t *, int, void *);
+int (*hpc_unwind_lib_access_mem)(unw_addr_space_t, unw_word_t, unw_word_t *, int, void *);
 
-/* Memory reads of our unwinds: no validation (see above). */
-static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write, void *arg)
+/* Memory reads of our unwinds: no validation (see above; init.c installs it). */
+int hpc_unwind_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                          void *arg)
 {
     hpc_thread_priv *t = hpc_self();
     if (write || !t || !t->in_unwind)
-        return lib_access_mem(as, addr, val, write, arg);
+        return hpc_unwind_lib_access_mem(as, addr, val, write, arg);
     if (addr < 4096)
         return -UNW_EINVAL;
     *val = *(const volatile unw_word_t *)addr;
     return 0;
 }
 
-/* A descriptor opened between `lo` (the lowest free before) and now that is a pipe. */
-static void close_new_pipe_end(int fd)
-{
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
-        close(fd);
-}
-
-void hpc_unwind_init(void)
-{
-    int probe[2];
-    bool known = pipe2(probe, O_CLOEXEC) == 0; /* the two lowest free numbers */
-    if (known) {
-        close(probe[0]);
-        close(probe[1]);
-    }
-    unw_accessors_t *acc = unw_get_accessors(unw_local_addr_space); /* opens its pipe */
-    if (acc && acc->access_mem != access_mem) {
-        lib_access_mem = acc->access_mem;
-        acc->access_mem = access_mem;
-    }
-    if (known) { /* libunwind's pipe took them, unless another thread was quicker */
-        close_new_pipe_end(probe[0]);
-        close_new_pipe_end(probe[1]);
-    }
-}
-
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. A step
- * during which dl_guard.c made libunwind's lookup give way ends the walk: libunwind
+ * during which sigsafe_dl_guard.c made libunwind's lookup give way ends the walk: libunwind
  * then guessed the caller from the frame pointer. slots (may be NULL): for each frame i,
  * the stack address that holds its return address into frame i+1 (the caller's stack
  * pointer after unw_step, minus the return address's 8 bytes). */

@@ -28,12 +28,22 @@ typedef struct hpc_clock_ops {
     void (*stop)(hpc_thread_priv *t);
     /* In a fork child: release the inherited copy without stopping the parent's. */
     void (*abandon)(hpc_thread_priv *t);
-    /* Deliver every interval_ns instead (the throttle). Returns 0 or a negative errno.
-     * Signal-safe. */
-    int (*set_period)(hpc_thread_priv *t, uint64_t interval_ns);
-    /* Is this delivery one of t's samples? Signal-safe. */
-    bool (*is_ours)(const hpc_thread_priv *t, const siginfo_t *si);
+    /* Whether a delivery is one of t's samples is the handler's business: each source's
+     * is_ours lives in sigsafe_clock.c (the signal-safe boundary, sigsafe.h). */
 } hpc_clock_ops;
+
+/* sigsafe_clock.c: the sources' steps a handler takes too. Signal-safe.
+ * A task-clock event for thread tid at interval_ns, its signal routed there, disabled:
+ * its fd or a negative errno. */
+int hpc_perf_event_open(pid_t tid, uint64_t interval_ns);
+/* Make fd t's event: mapped, started and closed (t->perf_map), or kept (disabled, for
+ * start) where the mapping is refused. 0 or a negative errno (fd then closed). */
+int hpc_perf_event_settle(hpc_thread_priv *t, int fd);
+/* End an event: unmap it, or close a kept fd while it is still ours. */
+void hpc_perf_event_release(void *map, int fd, uint64_t id);
+/* The timer source: (re)arm t's timer at interval_ns; delete it. */
+int hpc_timer_set_period(hpc_thread_priv *t, uint64_t interval_ns);
+void hpc_timer_release(hpc_thread_priv *t);
 
 /*
  * perf_event descriptors the collector owns, closed only while they are still the same
@@ -66,12 +76,25 @@ void hpc_clock_upgrade(hpc_thread_priv *t);
 void hpc_clock_start(hpc_thread_priv *t);
 void hpc_clock_stop(hpc_thread_priv *t);
 void hpc_clock_abandon(hpc_thread_priv *t);
+
+/* sigsafe_clock.c: the handler's side of the sources, which tells their deliveries
+ * apart. Is si a clock sample of the collector? With t == NULL (a thread no longer
+ * followed) answers from the signal alone. Signal-safe. */
+bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
 /* The clock interval of t's source now, and a change of it (sigsafe_throttle.c). Signal-safe. */
 uint64_t hpc_clock_period(const hpc_thread_priv *t);
 void hpc_clock_set_period(hpc_thread_priv *t, uint64_t interval_ns);
+/* The same for each source (their ops' is_ours). Signal-safe. */
+bool hpc_perf_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
+bool hpc_timer_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
 
-/* Is si a clock sample of the collector? With t == NULL (a thread no longer followed)
- * answers from the signal alone. Signal-safe. */
-bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
+/* The timer source's si_value: "HPC" in the high bytes and the thread's sequence number,
+ * so foreign SIGPROF timers are told apart. */
+#define HPC_TIMER_COOKIE_MAGIC 0x4850430000000000ULL
+#define HPC_TIMER_COOKIE_MASK  0xffffff0000000000ULL
+static inline uint64_t hpc_timer_cookie(const hpc_thread_priv *t)
+{
+    return HPC_TIMER_COOKIE_MAGIC | t->pub.seq;
+}
 
 #endif

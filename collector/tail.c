@@ -1,29 +1,13 @@
 /*
- * tail.c - the CPU time a thread used after its last sample, charged when it ends.
- *
- * A sample weighs the thread's CPU time since the previous one, so everything up to the
- * last sample is accounted; what the thread ran after it (up to one clock interval,
- * or all of it for a thread shorter than one) was reported only as thread_end's
- * tail_cpu_ns. 2000 threads of a few ms each were sampled at 0.27 of their CPU time,
- * 200 short fork children at 0.38. So when a thread ends (its return, pthread_exit,
- * cancellation, the process's exit, an exec, a fatal signal) that tail becomes one
- * more clock sample, on:
- *   - the thread's last sampled stack, where it was last seen running; else
- *   - its start routine, for a thread from pthread_create; else
- *   - the main thread's stack where it ends (exit() called from the program, an exec),
- *     without the collector's and the C library's own frames; else
- *   - the program's entry point (_start).
- * Not while paused or outside -t, not past -L, not with clock profiling off: then the
- * tail stays in thread_end.tail_cpu_ns, as before.
+ * tail.c - the stack a main thread's last CPU time is charged to when it has no sample
+ * of its own: where it ends (exit() called from the program, an exec), without the
+ * collector's and the C library's own frames (sigsafe_tail.c says the rest).
  */
 #include <link.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
 
 #include "collector.h"
-
-static uint64_t entry_pc; /* AT_ENTRY */
 
 /* The collector's and the C library's address ranges, found once at start-up: at the end
  * no loader call may be made (a fork child may have inherited the loader's lock held,
@@ -54,7 +38,7 @@ static int find_ranges(struct dl_phdr_info *info, size_t size, void *data)
 
 void hpc_tail_init(void)
 {
-    entry_pc = getauxval(AT_ENTRY);
+    hpc_tail_entry_pc = getauxval(AT_ENTRY);
     uintptr_t want[2] = {(uintptr_t)hpc_tail_init, (uintptr_t)exit};
     hpc_dl_iterate(find_ranges, want);
 }
@@ -68,60 +52,24 @@ static bool ours_or_libc(uint64_t pc)
     return false;
 }
 
-/* The stack the tail is charged to (see above); 0 if none can be stored. */
-static uint64_t tail_node(hpc_thread_priv *t, bool unwind)
+/* The stack the tail is charged to: sigsafe_tail.c's, but where that would be the entry
+ * point, the stack where the main thread ends. */
+static uint64_t tail_node(hpc_thread_priv *t)
 {
-    if (t->last_node)
-        return t->last_node;
-    int n = 0, from = 0;
-    if (t->start_routine) {
-        t->pcs[n++] = t->start_routine;
-    } else if (unwind) {
-        n = hpc_unwind_here_slots(t, 0, t->pcs, NULL, HPC_MAX_DEPTH);
-        while (from < n && ours_or_libc(t->pcs[from]))
-            from++;
-        if (from == n)
-            n = from = 0;
-    }
-    if (n == 0 && entry_pc)
-        t->pcs[n++] = entry_pc;
+    if (t->last_node || t->start_routine)
+        return hpc_tail_node_known(t);
+    int n = hpc_unwind_here_slots(t, 0, t->pcs, NULL, HPC_MAX_DEPTH), from = 0;
+    while (from < n && ours_or_libc(t->pcs[from]))
+        from++;
+    if (from == n)
+        return hpc_tail_node_known(t);
     int err = 0;
-    return n ? hpc_cct_insert(t, t->pcs + from, n - from, &err) : 0;
-}
-
-static void charge(hpc_thread_priv *t, uint64_t cpu, bool unwind)
-{
-    uint64_t now = hpc_now_ns();
-    if (!hpc_P.cfg.clock_ns || cpu <= t->last_cpu_ns || !t->stream_ok || !hpc_recording_at(now))
-        return;
-    uint64_t node = tail_node(t, unwind);
-    if (!node)
-        return;
-    hpc_rec_sample_clock r = {
-        .time = now,
-        .node = node,
-        .cpu_ns = cpu - t->last_cpu_ns,
-        .cpu = (uint64_t)sched_getcpu(),
-        .state = t->pub.state,
-        .region = t->pub.region,
-        .mpi_fn = t->pub.mpi_fn,
-    };
-    if (hpc_write_sample_clock(&t->pub.stream, &r) == 0) {
-        t->last_cpu_ns = cpu;
-        hpc_stat(t, HPC_STAT_SAMPLES, 1);
-    }
+    return hpc_cct_insert(t, t->pcs + from, n - from, &err);
 }
 
 void hpc_tail_charge(hpc_thread_priv *t, uint64_t cpu)
 {
-    charge(t, cpu, true);
-}
-
-void hpc_tail_charge_sigsafe(hpc_thread_priv *t)
-{
-    if (t->pub.busy || t->in_handler)
-        return;
-    hpcollect_write_begin(&t->pub);
-    charge(t, hpc_thread_cpu_ns(), false);
-    hpcollect_write_end(&t->pub);
+    uint64_t now = hpc_now_ns();
+    if (hpc_tail_due(t, cpu, now))
+        hpc_tail_write(t, cpu, now, tail_node(t));
 }

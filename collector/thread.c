@@ -24,7 +24,7 @@
 
 #include "collector.h"
 #include "control.h"
-#include "real.h"
+#include "interpose.h"
 #include "source.h"
 
 /* Thread streams use the default 256 KiB chunk: the writer grows a stream's file in
@@ -32,30 +32,9 @@
  * 16 KiB and a long one changes chunks rarely. */
 #define HPC_THREAD_CHUNK 0
 
-static __thread hpc_thread_priv *tls_self __attribute__((tls_model("initial-exec")));
 static hpc_thread_priv *all_threads;
 static hpc_thread_priv *free_states; /* ended threads' states with their streams, on ->next */
 static int list_lock;
-static uint32_t next_seq;
-
-hpc_thread_priv *hpc_self(void)
-{
-    return tls_self;
-}
-
-void hpc_set_self(hpc_thread_priv *t)
-{
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    tls_self = t;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-uint64_t hpc_thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 void hpc_threads_lock(void)
 {
@@ -66,16 +45,6 @@ void hpc_threads_lock(void)
 void hpc_threads_unlock(void)
 {
     __atomic_store_n(&list_lock, 0, __ATOMIC_RELEASE);
-}
-
-uint32_t hpc_threads_seen(void)
-{
-    return __atomic_load_n(&next_seq, __ATOMIC_RELAXED);
-}
-
-void hpc_threads_reset_seq(uint32_t next)
-{
-    __atomic_store_n(&next_seq, next, __ATOMIC_RELAXED);
 }
 
 /* A state from the free list, reset for a new thread but keeping its stream and its
@@ -103,6 +72,7 @@ static hpc_thread_priv *reuse_state(void)
 
 hpc_thread_priv *hpc_thread_alloc(int32_t parent_seq, uint64_t start_routine)
 {
+    HPC_GUARD_SCOPE;
     hpc_thread_priv *t = hpc_P.active ? reuse_state() : NULL;
     if (!t) {
         void *p = mmap(NULL, sizeof(hpc_thread_priv), PROT_READ | PROT_WRITE,
@@ -111,7 +81,7 @@ hpc_thread_priv *hpc_thread_alloc(int32_t parent_seq, uint64_t start_routine)
             return NULL;
         t = p;
     }
-    t->pub.seq = __atomic_fetch_add(&next_seq, 1, __ATOMIC_RELAXED);
+    t->pub.seq = hpc_threads_take_seq();
     t->perf_fd = t->perf_fd_prev = -1;
     t->parent_seq = parent_seq;
     t->start_routine = start_routine;
@@ -145,6 +115,7 @@ static void state_destroy(hpc_thread_priv *t)
 
 void hpc_thread_free(hpc_thread_priv *t)
 {
+    HPC_GUARD_SCOPE;
     hpc_threads_lock();
     unlink_thread(t);
     /* kept for the next thread while collecting; the end closes them (hpc_threads_close) */
@@ -257,6 +228,7 @@ static int life_begin(hpc_thread_priv *t, const hpc_rec_thread_begin *r)
 
 int hpc_thread_begin(hpc_thread_priv *t)
 {
+    HPC_GUARD_SCOPE;
     char path[PATH_MAX + 32], note[160];
     t->pub.tid = (pid_t)syscall(SYS_gettid);
     bool reused = t->stream_ok;
@@ -299,6 +271,7 @@ int hpc_thread_begin(hpc_thread_priv *t)
 
 void hpc_thread_end(void)
 {
+    HPC_GUARD_SCOPE;
     hpc_thread_priv *t = hpc_self();
     if (!t)
         return;

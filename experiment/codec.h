@@ -7,7 +7,8 @@
  *           writer pads record lengths to the width it reserved).
  *   zigzag  signed -> unsigned so small magnitudes stay small: 0,-1,1,-2 -> 0,1,2,3.
  *
- * Private to experiment/.
+ * The one home of these encodings: experiment/ uses them for the format, model/bytebuf.c
+ * for the buffers hpmerge's ranks exchange. Not part of the format's public API.
  */
 #ifndef HPC_CODEC_H
 #define HPC_CODEC_H

@@ -15,6 +15,7 @@
 
 #include "dry_run.h"
 #include "environ.h"
+#include "settings.h"
 
 static void row(const char *name, const char *value)
 {
@@ -135,7 +136,7 @@ static void row_preload(const hpc_opts *o, const char *program, const char *libd
     hpc_env_from_current(&env);
     hpc_launch l = {o, program, libdir, exp, "main"};
     const char *ours =
-        hpc_env_prepare(&env, &l) == 0 ? hpc_env_get(&env, "HPCOLLECT_PRELOAD") : NULL;
+        hpc_env_prepare(&env, &l) == 0 ? hpc_env_get(&env, HPC_SETTING_NAME(PRELOAD)) : NULL;
     row("preloaded", ours ? ours : "? (see the message above)");
     hpc_env_free(&env);
 }

@@ -1,5 +1,6 @@
 /*
- * environ.c - build the program's environment: HPCOLLECT_* settings and LD_PRELOAD.
+ * environ.c - build the program's environment: HPCOLLECT_* settings (written through the
+ * table of collector/settings.def) and LD_PRELOAD.
  *
  * Libraries are preloaded by rules in preload_rules[]: each says whether this program
  * needs it and where it is. The collector itself is always preloaded; the MPI and OpenMP
@@ -15,6 +16,7 @@
 #include "environ.h"
 #include "mpi_preload.h"
 #include "omp_runtime.h"
+#include "settings.h"
 
 extern char **environ;
 
@@ -97,11 +99,23 @@ void hpc_env_set(hpc_env *e, const char *name, const char *value)
     }
 }
 
-static void env_set_u64(hpc_env *e, const char *name, uint64_t v)
+static int env_set_cb(void *ctx, const char *name, const char *value)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    hpc_env_set(e, name, buf);
+    hpc_env_set(ctx, name, value);
+    return 0;
+}
+
+/* Copy value into a setting's field; -1 with a message naming it when it does not fit. */
+static int put_str(char *field, size_t cap, const char *value, const char *name)
+{
+    if (strlen(value) >= cap) {
+        fprintf(stderr,
+                "hpcollect: %s: '%.60s...' is longer than the collector takes (%zu bytes)\n", name,
+                value, cap - 1);
+        return -1;
+    }
+    memcpy(field, value, strlen(value) + 1);
+    return 0;
 }
 
 /* ------------------------------------------------------------- preload rules */
@@ -135,8 +149,9 @@ static const preload_rule preload_rules[] = {
     {"LLVM libomp for a libgomp program (--omp-runtime, omp_runtime.c)", hpc_rule_omp_runtime},
 };
 
-/* LD_PRELOAD = the user's list (kept first, as given) + ours. */
-static int add_preloads(hpc_env *e, const hpc_launch *l)
+/* LD_PRELOAD = the user's list (kept first, as given) + ours, which go into s->preload
+ * too (descendants that are not followed lose them again). */
+static int add_preloads(hpc_env *e, const hpc_launch *l, hpc_settings *s)
 {
     const char *user = hpc_env_get(e, "LD_PRELOAD");
     size_t cap = 8192;
@@ -157,36 +172,45 @@ static int add_preloads(hpc_env *e, const hpc_launch *l)
         snprintf(ours + ol, cap - ol, "%s%s", ol ? ":" : "", lib);
     }
     hpc_env_set(e, "LD_PRELOAD", preload);
-    hpc_env_set(e, "HPCOLLECT_PRELOAD", ours);
+    int rc = put_str(s->preload, sizeof s->preload, ours, HPC_SETTING_NAME(PRELOAD));
     free(preload), free(ours);
+    return rc;
+}
+
+/* The founder's settings from the options (the collector/settings.def fields). */
+static int settings_of(hpc_settings *s, const hpc_launch *l)
+{
+    const hpc_opts *o = l->opts;
+    hpc_settings_defaults(s);
+    if (put_str(s->exp, sizeof s->exp, l->exp, HPC_SETTING_NAME(EXP)) ||
+        put_str(s->subexp, sizeof s->subexp, l->subexp, HPC_SETTING_NAME(SUBEXP)) ||
+        put_str(s->follow_regex, sizeof s->follow_regex, o->follow_regex ? o->follow_regex : "",
+                HPC_SETTING_NAME(FOLLOW_REGEX)) ||
+        put_str(s->omp_runtime, sizeof s->omp_runtime, o->omp_runtime,
+                HPC_SETTING_NAME(OMP_RUNTIME)))
+        return -1;
+    s->descent = HPC_DESCENT_FOUNDER;
+    snprintf(s->owner, sizeof s->owner, "ppid:%ld", (long)getpid());
+    s->clock_ns = o->clock_ns;
+    s->follow = o->follow;
+    s->archive = o->archive;
+    s->limit_bytes = o->limit_bytes;
+    s->tstart_ns = o->tstart_ns;
+    s->tend_ns = o->tend_ns;
+    s->mpi_trace = o->mpi_trace;
+    hpc_counters_env(o, s->counters, sizeof s->counters);
+    s->sample_ns = o->sample_ns;
+    s->sample_sig = o->sample_sig;
+    s->pause_sig = o->pause_sig;
+    s->start_paused = o->start_paused;
     return 0;
 }
 
 int hpc_env_prepare(hpc_env *e, const hpc_launch *l)
 {
-    const hpc_opts *o = l->opts;
-    char owner[64];
-    hpc_env_set(e, "HPCOLLECT_EXP", l->exp);
-    hpc_env_set(e, "HPCOLLECT_SUBEXP", l->subexp);
-    hpc_env_set(e, "HPCOLLECT_PARENT", "");
-    hpc_env_set(e, "HPCOLLECT_DESCENT", "0");
-    snprintf(owner, sizeof owner, "ppid:%ld", (long)getpid());
-    hpc_env_set(e, "HPCOLLECT_OWNER", owner);
-    env_set_u64(e, "HPCOLLECT_CLOCK_NS", o->clock_ns);
-    env_set_u64(e, "HPCOLLECT_FOLLOW", (uint64_t)o->follow);
-    hpc_env_set(e, "HPCOLLECT_FOLLOW_REGEX", o->follow_regex ? o->follow_regex : "");
-    env_set_u64(e, "HPCOLLECT_ARCHIVE", o->archive);
-    env_set_u64(e, "HPCOLLECT_LIMIT_BYTES", o->limit_bytes);
-    env_set_u64(e, "HPCOLLECT_TSTART_NS", o->tstart_ns);
-    env_set_u64(e, "HPCOLLECT_TEND_NS", o->tend_ns);
-    env_set_u64(e, "HPCOLLECT_MPI_TRACE", (uint64_t)o->mpi_trace);
-    hpc_env_set(e, "HPCOLLECT_OMP_RUNTIME", o->omp_runtime);
-    char counters[4096];
-    hpc_counters_env(o, counters, sizeof counters);
-    hpc_env_set(e, "HPCOLLECT_COUNTERS", counters);
-    env_set_u64(e, "HPCOLLECT_SAMPLE_NS", o->sample_ns);
-    env_set_u64(e, "HPCOLLECT_SAMPLE_SIG", (uint64_t)o->sample_sig);
-    env_set_u64(e, "HPCOLLECT_PAUSE_SIG", (uint64_t)o->pause_sig);
-    env_set_u64(e, "HPCOLLECT_START_PAUSED", (uint64_t)o->start_paused);
-    return add_preloads(e, l);
+    hpc_settings s;
+    if (settings_of(&s, l) || add_preloads(e, l, &s))
+        return -1;
+    /* the user's own HPCOLLECT_* (who USER) pass through as they are */
+    return hpc_settings_write(&s, HPC_WHO_LAUNCHER | HPC_WHO_PROCESS, env_set_cb, e);
 }

@@ -31,7 +31,8 @@ void hpc_losses_report(const char *exp, const char *shown, const char *sub)
             char text[256];
             if (!said++)
                 fprintf(stderr, "hpcollect: warning: %s did not record everything:\n", shown);
-            fprintf(stderr, "hpcollect:   %s: %s\n", p->name, hpc_loss_text(&l[k], text, sizeof text));
+            fprintf(stderr, "hpcollect:   %s: %s\n", p->name,
+                    hpc_loss_text(&l[k], text, sizeof text));
         }
     }
     if (said)

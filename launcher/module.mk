@@ -6,7 +6,8 @@ LAUNCHER_SRCS := $(wildcard launcher/*.c)
 HPCOLLECT_BIN := $(BINDIR)/hpcollect
 $(OBJDIR)/launcher/%.o: CFLAGS += -Icollector
 
-$(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(EXP_LIB)
+# collector/settings.c: the settings contract (settings.def), written here, read there.
+$(HPCOLLECT_BIN): $(call objs,$(LAUNCHER_SRCS)) $(OBJDIR)/collector/settings.o $(EXP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpfm
 

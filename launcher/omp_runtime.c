@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "omp_runtime.h"
+#include "settings.h"
 
 #define MAX_OBJECTS 128
 
@@ -228,7 +229,7 @@ bool hpc_elf_needs(const char *path, const char *soname_prefix)
 
 const char *hpc_find_libomp(void)
 {
-    const char *v = getenv("HPCOLLECT_LIBOMP");
+    const char *v = getenv(HPC_SETTING_NAME(LIBOMP));
     if (v != NULL && *v && access(v, R_OK) == 0)
         return v;
     for (size_t i = 0; i < sizeof libomp_candidates / sizeof libomp_candidates[0]; i++)

@@ -26,14 +26,14 @@ void mg_cctx_init(mg_cctx *c, mg_loc *loc)
         if (!n->depth)
             continue;
         uint32_t parent = n->depth <= 1 ? MG_CC_ROOT : c->canon[n->parent];
-        uint64_t *slot = mg_map_slot(&c->child, child_key(parent, n->region), k);
+        uint64_t *slot = mg_xslot(&c->child, child_key(parent, n->region), k);
         c->canon[k] = (uint32_t)*slot;
         if (*slot != k)
             continue;
         if (parent != MG_CC_ROOT)
             n->parent = parent; /* the same context globally (defs.c): walk canonical */
         if (n->func) {
-            uint64_t *f = mg_map_slot(&c->by_func, n->func, k);
+            uint64_t *f = mg_xslot(&c->by_func, n->func, k);
             if (*f != k)
                 *f = MG_CCTX_MANY;
         }
@@ -53,18 +53,18 @@ uint32_t mg_cctx_frame_of(const mg_cctx *c, uint32_t n, uint32_t func)
 uint32_t mg_cctx_only_frame(const mg_cctx *c, uint32_t func)
 {
     uint64_t v;
-    if (!func || !mg_map_get(&c->by_func, func, &v) || v == MG_CCTX_MANY)
+    if (!func || !hpa_u64map_get(&c->by_func, func, &v) || v == MG_CCTX_MANY)
         return MG_CC_ROOT;
     return (uint32_t)v;
 }
 
 void mg_cctx_free(mg_cctx *c)
 {
-    mg_map_free(&c->child);
-    mg_map_free(&c->graft);
+    hpa_u64map_free(&c->child);
+    hpa_u64map_free(&c->graft);
     free(c->path);
     free(c->canon);
-    mg_map_free(&c->by_func);
+    hpa_u64map_free(&c->by_func);
 }
 
 uint32_t mg_cctx_child(mg_cctx *c, uint32_t parent, uint32_t region)
@@ -72,7 +72,7 @@ uint32_t mg_cctx_child(mg_cctx *c, uint32_t parent, uint32_t region)
     mg_loc *l = c->loc;
     if (parent != MG_CC_ROOT && l->cc[parent].depth == 0)
         parent = MG_CC_ROOT; /* not defined: cannot be a parent */
-    uint64_t *slot = mg_map_slot(&c->child, child_key(parent, region), UINT64_MAX);
+    uint64_t *slot = mg_xslot(&c->child, child_key(parent, region), UINT64_MAX);
     if (*slot != UINT64_MAX)
         return (uint32_t)*slot;
     uint32_t id = (uint32_t)l->ncc;
@@ -153,9 +153,9 @@ uint32_t mg_cctx_graft(mg_cctx *c, uint32_t s, uint32_t n, uint32_t base)
         return s; /* already one of ours */
     s = c->canon[s];
     uint64_t key = ((uint64_t)s << 32) | n, v;
-    if (mg_map_get(&c->graft, key, &v) && (uint32_t)(v >> 32) == base)
+    if (hpa_u64map_get(&c->graft, key, &v) && (uint32_t)(v >> 32) == base)
         return (uint32_t)v;
     uint32_t g = graft_uncached(c, s, n, base);
-    mg_map_put(&c->graft, key, ((uint64_t)base << 32) | g);
+    mg_xput(&c->graft, key, ((uint64_t)base << 32) | g);
     return g;
 }

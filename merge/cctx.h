@@ -45,11 +45,11 @@
 
 typedef struct mg_cctx {
     mg_loc *loc;
-    size_t nsampled; /* nodes below this id are the collector's */
-    mg_map child;    /* (parent + 1) << 32 | region -> node */
-    mg_map graft;    /* sample node << 32 | region node -> base << 32 | grafted node */
-    uint32_t *canon; /* sampled node -> its canonical node */
-    mg_map by_func;  /* function -> its one canonical node, MG_CCTX_MANY if several */
+    size_t nsampled;    /* nodes below this id are the collector's */
+    hpa_u64map child;   /* (parent + 1) << 32 | region -> node */
+    hpa_u64map graft;   /* sample node << 32 | region node -> base << 32 | grafted node */
+    uint32_t *canon;    /* sampled node -> its canonical node */
+    hpa_u64map by_func; /* function -> its one canonical node, MG_CCTX_MANY if several */
     uint32_t *path;
     size_t cappath;
 } mg_cctx;

@@ -41,23 +41,23 @@ typedef struct gcomm {
 
 typedef struct gdefs {
     mg_job *job;
-    mg_strtab strs;
-    mg_strtab region_keys;
+    hpa_strtab strs;
+    hpa_strtab region_keys;
     gregion *regions;
     size_t nregions, capregions;
-    mg_map cc_by_key;
+    hpa_u64map cc_by_key;
     gcc *ccs;
     size_t nccs, capccs;
-    mg_strtab ig_keys;
+    hpa_strtab ig_keys;
     gig *igs;
     size_t nigs, capigs;
-    mg_strtab metric_keys;
+    hpa_strtab metric_keys;
     gmetric *metrics;
     size_t nmetrics, capmetrics;
-    mg_strtab group_keys;
+    hpa_strtab group_keys;
     ggroup *groups;
     size_t ngroups, capgroups;
-    mg_strtab comm_keys;
+    hpa_strtab comm_keys;
     gcomm *comms;
     size_t ncomms, capcomms;
     uint32_t mpi_locations; /* COMM_LOCATIONS group of MPI, UINT32_MAX if none */
@@ -74,29 +74,30 @@ typedef struct gdefs {
 static uint32_t str(gdefs *g, const char *s)
 {
     char *clean = mg_utf8_clean(s ? s : "");
-    uint32_t id = mg_strtab_cstr(&g->strs, clean);
+    uint32_t id = mg_xcstr(&g->strs, clean);
     free(clean);
     return id;
 }
 
 /* Intern a key built from parts, each followed by a NUL. */
-static uint32_t key_of(mg_strtab *t, const void *bytes, size_t n)
+static uint32_t key_of(hpa_strtab *t, const void *bytes, size_t n)
 {
-    return mg_strtab_intern(t, bytes, n);
+    return mg_xintern(t, bytes, n);
 }
 
 /* ------------------------------------------------------------ regions */
 
 static uint32_t region_id(gdefs *g, const mg_region *r)
 {
-    mg_buf k = {0};
-    mg_buf_str(&k, r->name);
-    mg_buf_str(&k, r->file);
-    mg_buf_u64(&k, r->line);
-    mg_buf_u64(&k, r->role);
-    mg_buf_u64(&k, r->paradigm);
+    hpa_buf k = {0};
+    hpa_buf_str(&k, r->name);
+    hpa_buf_str(&k, r->file);
+    hpa_buf_u64(&k, r->line);
+    hpa_buf_u64(&k, r->role);
+    hpa_buf_u64(&k, r->paradigm);
+    mg_xbuf(&k);
     uint32_t id = key_of(&g->region_keys, k.p, k.n);
-    mg_buf_free(&k);
+    hpa_buf_free(&k);
     if (id == g->nregions) {
         gregion *gr = MG_PUSH(g->regions, g->nregions, g->capregions);
         *gr = (gregion){str(g, r->name), str(g, r->file), r->line, r->role, r->paradigm};
@@ -111,14 +112,15 @@ static uint32_t region_id(gdefs *g, const mg_region *r)
 static uint32_t group_id(gdefs *g, const char *name, uint8_t type, uint8_t paradigm,
                          const uint64_t *members, uint32_t n)
 {
-    mg_buf k = {0};
-    mg_buf_u64(&k, type);
-    mg_buf_u64(&k, paradigm);
-    mg_buf_u64(&k, n);
+    hpa_buf k = {0};
+    hpa_buf_u64(&k, type);
+    hpa_buf_u64(&k, paradigm);
+    hpa_buf_u64(&k, n);
     for (uint32_t i = 0; i < n; i++)
-        mg_buf_u64(&k, members[i]);
+        hpa_buf_u64(&k, members[i]);
+    mg_xbuf(&k);
     uint32_t id = key_of(&g->group_keys, k.p, k.n);
-    mg_buf_free(&k);
+    hpa_buf_free(&k);
     if (id == g->ngroups) {
         ggroup *gg = MG_PUSH(g->groups, g->ngroups, g->capgroups);
         *gg = (ggroup){str(g, name), type, paradigm, n, NULL};
@@ -176,15 +178,16 @@ static uint32_t mpi_comm_id(gdefs *g, mg_proc *p, const mg_comm *c)
     /* (gid_root, gid_seq) names the communicator in every member; its members are part
      * of the key too, so a damaged record in one process cannot give the others' events
      * a group they do not fit */
-    mg_buf k = {0};
-    mg_buf_u64(&k, 1);
-    mg_buf_u64(&k, c->gid_root);
-    mg_buf_u64(&k, c->gid_seq);
-    mg_buf_u64(&k, c->size);
+    hpa_buf k = {0};
+    hpa_buf_u64(&k, 1);
+    hpa_buf_u64(&k, c->gid_root);
+    hpa_buf_u64(&k, c->gid_seq);
+    hpa_buf_u64(&k, c->size);
     for (uint32_t i = 0; i < c->size; i++)
-        mg_buf_u64(&k, c->members[i]);
+        hpa_buf_u64(&k, c->members[i]);
+    mg_xbuf(&k);
     uint32_t id = comm_slot(g, k.p, k.n, &fresh);
-    mg_buf_free(&k);
+    hpa_buf_free(&k);
     if (fresh) {
         need_mpi_locations(g);
         for (uint32_t k = 0; k < c->size; k++)
@@ -282,7 +285,7 @@ static void unify_comms(gdefs *g, mg_proc *p, size_t first_loc)
 static uint32_t cc_id(gdefs *g, uint32_t parent, uint32_t region)
 {
     uint64_t key = ((uint64_t)(parent + 1) << 32) | region; /* parent UNDEFINED + 1 = 0 */
-    uint64_t *slot = mg_map_slot(&g->cc_by_key, key, UINT64_MAX);
+    uint64_t *slot = mg_xslot(&g->cc_by_key, key, UINT64_MAX);
     if (*slot == UINT64_MAX) {
         *slot = g->nccs;
         *MG_PUSH(g->ccs, g->nccs, g->capccs) = (gcc){region, parent};
@@ -310,23 +313,25 @@ static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
         rmap[i] = region_id(g, &p->regions[i]);
     uint64_t *imap = g->ig_map[p->index] = mg_xcalloc(p->nigens + 1, sizeof(uint64_t));
     for (size_t i = 0; i < p->nigens; i++) {
-        mg_buf k = {0};
-        mg_buf_str(&k, p->igens[i].name);
-        mg_buf_u64(&k, p->igens[i].mode);
-        mg_buf_u64(&k, p->igens[i].period);
+        hpa_buf k = {0};
+        hpa_buf_str(&k, p->igens[i].name);
+        hpa_buf_u64(&k, p->igens[i].mode);
+        hpa_buf_u64(&k, p->igens[i].period);
+        mg_xbuf(&k);
         uint32_t id = imap[i] = key_of(&g->ig_keys, k.p, k.n);
-        mg_buf_free(&k);
+        hpa_buf_free(&k);
         if (id == g->nigs)
             *MG_PUSH(g->igs, g->nigs, g->capigs) =
                 (gig){str(g, p->igens[i].name), p->igens[i].mode, p->igens[i].period};
     }
     uint64_t *mmap = g->metric_map[p->index] = mg_xcalloc(p->nmetrics + 1, sizeof(uint64_t));
     for (size_t i = 0; i < p->nmetrics; i++) {
-        mg_buf k = {0};
-        mg_buf_str(&k, p->metrics[i].name);
-        mg_buf_str(&k, p->metrics[i].unit);
+        hpa_buf k = {0};
+        hpa_buf_str(&k, p->metrics[i].name);
+        hpa_buf_str(&k, p->metrics[i].unit);
+        mg_xbuf(&k);
         uint32_t id = mmap[i] = key_of(&g->metric_keys, k.p, k.n);
-        mg_buf_free(&k);
+        hpa_buf_free(&k);
         if (id == g->nmetrics)
             *MG_PUSH(g->metrics, g->nmetrics, g->capmetrics) = (gmetric){
                 str(g, p->metrics[i].name), str(g, p->metrics[i].unit), str(g, p->metrics[i].desc)};
@@ -414,16 +419,16 @@ static int write_paradigms(gdefs *g, OTF2_GlobalDefWriter *w)
 /* The machine's name in the system tree: the host when the job ran on one, else what
  * the hosts' names share before their numbers ("node" for node01, node02), else
  * "cluster". */
-static char *machine_name(const mg_strtab *hosts)
+static char *machine_name(const hpa_strtab *hosts)
 {
     if (hosts->n == 0)
         return mg_xstrdup("localhost");
-    const char *first = mg_strtab_get(hosts, 0);
+    const char *first = hpa_strtab_get(hosts, 0);
     if (hosts->n == 1)
         return mg_xstrdup(first[0] ? first : "localhost");
     size_t n = strlen(first);
     for (size_t h = 1; h < hosts->n; h++) {
-        const char *s = mg_strtab_get(hosts, (uint32_t)h);
+        const char *s = hpa_strtab_get(hosts, (uint32_t)h);
         size_t k = 0;
         while (k < n && s[k] == first[k])
             k++;
@@ -440,15 +445,15 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     uint64_t t0, t1;
     mg_defs_time_range(job, &t0, &t1);
     /* names of the system tree, groups and locations */
-    mg_strtab hosts = {0};
+    hpa_strtab hosts = {0};
     for (size_t i = 0; i < job->nprocs; i++)
-        mg_strtab_cstr(&hosts, job->procs[i].host);
+        mg_xcstr(&hosts, job->procs[i].host);
     char *mname = machine_name(&hosts);
     uint32_t machine = str(g, mname), cls_machine = str(g, "machine"), cls_node = str(g, "node");
     free(mname);
     uint32_t *host_name = mg_xcalloc(hosts.n + 1, sizeof(uint32_t));
     for (size_t h = 0; h < hosts.n; h++)
-        host_name[h] = str(g, mg_strtab_get(&hosts, h));
+        host_name[h] = str(g, hpa_strtab_get(&hosts, h));
     uint32_t *group_name = mg_xcalloc(job->nprocs + 1, sizeof(uint32_t));
     size_t nlocs = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
@@ -476,7 +481,7 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     WCHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, t0, t1 - t0 + 1,
                                                      realtime_of(job, t0)));
     for (size_t i = 0; i < g->strs.n; i++)
-        WCHECK(OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, mg_strtab_get(&g->strs, i)));
+        WCHECK(OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, hpa_strtab_get(&g->strs, i)));
     if (write_paradigms(g, w))
         goto out;
     WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, cls_machine,
@@ -490,7 +495,7 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     }
     for (size_t i = 0; i < job->nprocs; i++) {
         mg_proc *p = &job->procs[i];
-        uint32_t node = mg_strtab_cstr(&hosts, p->host) + 1;
+        uint32_t node = mg_xcstr(&hosts, p->host) + 1;
         WCHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, p->group, group_name[i],
                                                        OTF2_LOCATION_GROUP_TYPE_PROCESS, node,
                                                        OTF2_UNDEFINED_LOCATION_GROUP));
@@ -540,7 +545,7 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     }
     rc = 0;
 out:
-    mg_strtab_free(&hosts);
+    hpa_strtab_free(&hosts);
     free(host_name);
     free(group_name);
     free(loc_name);
@@ -647,13 +652,13 @@ static void gdefs_free(gdefs *g, size_t nlocs)
     free(g->ig_map);
     free(g->metric_map);
     free(g->cc_map);
-    mg_strtab_free(&g->strs);
-    mg_strtab_free(&g->region_keys);
-    mg_strtab_free(&g->ig_keys);
-    mg_strtab_free(&g->metric_keys);
-    mg_strtab_free(&g->group_keys);
-    mg_strtab_free(&g->comm_keys);
-    mg_map_free(&g->cc_by_key);
+    hpa_strtab_free(&g->strs);
+    hpa_strtab_free(&g->region_keys);
+    hpa_strtab_free(&g->ig_keys);
+    hpa_strtab_free(&g->metric_keys);
+    hpa_strtab_free(&g->group_keys);
+    hpa_strtab_free(&g->comm_keys);
+    hpa_u64map_free(&g->cc_by_key);
     free(g->regions);
     free(g->ccs);
     free(g->igs);
@@ -670,7 +675,7 @@ int mg_defs_write(mg_job *job, OTF2_Archive *a)
                .mpi_locations = UINT32_MAX,
                .omp_locations = UINT32_MAX,
                .self_comm = UINT32_MAX};
-    mg_strtab_cstr(&g.strs, ""); /* string 0 */
+    mg_xcstr(&g.strs, ""); /* string 0 */
     size_t nlocs = 0;
     for (size_t i = 0; i < job->nprocs; i++)
         nlocs += job->procs[i].nlocs;

@@ -160,7 +160,7 @@ static uint32_t omp_region_at(gen *g, unsigned c, mg_symloc where, uint32_t lang
 {
     uint64_t key = MG_RKEY_OMP(c, where.line);
     uint64_t id;
-    if (mg_map_get(&g->proc->region_by_key, key, &id))
+    if (hpa_u64map_get(&g->proc->region_by_key, key, &id))
         return (uint32_t)id;
     uint32_t lineno = 0;
     const char *file = known ? mg_syms_line_file(g->job->syms, where.line, &lineno) : "";
@@ -251,7 +251,7 @@ static uint32_t mpi_region(gen *g, uint64_t fn, uint32_t *index)
         *index = (uint32_t)(i >> 32);
         return (uint32_t)i;
     }
-    if (mg_map_get(&p->fn_by_id, fn, &i)) {
+    if (hpa_u64map_get(&p->fn_by_id, fn, &i)) {
         *index = (uint32_t)i;
         mg_fninfo *f = &p->fns[i];
         if (f->region == UINT32_MAX)
@@ -321,7 +321,7 @@ static void cct_node(gen *g, const hpc_rec_cct_node *n, uint64_t offset)
         n->parent < n->id && (n->parent == 0 || l->cc[n->parent].depth) ? (uint32_t)n->parent : 0;
     mg_symloc where = mg_symproc_resolve(symproc(g), n->pc);
     uint64_t region;
-    if (!mg_map_get(&g->proc->region_by_key, MG_RKEY_FUNC(where.func), &region)) {
+    if (!hpa_u64map_get(&g->proc->region_by_key, MG_RKEY_FUNC(where.func), &region)) {
         /* a function region says where the function begins */
         mg_symloc entry = mg_symproc_func_entry(symproc(g), n->pc);
         uint32_t lineno = 0;
@@ -561,7 +561,7 @@ static uint32_t local_comm(gen *g, uint64_t comm, bool *ok)
         *ok = true;
         return (uint32_t)i;
     }
-    *ok = mg_map_get(&g->proc->comm_by_id, comm, &i);
+    *ok = hpa_u64map_get(&g->proc->comm_by_id, comm, &i);
     if (!*ok) {
         g->bad_comm++;
         return 0;
@@ -605,7 +605,7 @@ static void close_call(gen *g)
         where.line = mg_syms_func_line(g->job->syms, where.func);
     uint64_t key = ((uint64_t)where.line << 24) | (g->call_region & 0xffffff);
     mg_callstat *site;
-    if (mg_map_get(&ps->site_by_key, key, &idx)) {
+    if (hpa_u64map_get(&ps->site_by_key, key, &idx)) {
         site = &ps->sites[idx];
     } else {
         uint32_t lineno = 0;
@@ -777,8 +777,8 @@ static void implicit_begin(gen *g, const hpa_omp_item *it)
     uint32_t size = it->team ? it->team : 1;
     uint32_t team = mg_proc_team(g->proc, size);
     uint64_t claim = ((uint64_t)size << 32) | it->thread_num;
-    if (!mg_map_get(&g->loc->claim_set, claim, NULL)) {
-        mg_map_put(&g->loc->claim_set, claim, 1);
+    if (!hpa_u64map_get(&g->loc->claim_set, claim, NULL)) {
+        mg_xput(&g->loc->claim_set, claim, 1);
         *MG_PUSH(g->loc->claims, g->loc->nclaims, g->loc->capclaims) = claim;
     }
     /* the encountering thread met the construct at the path its begin recorded */
@@ -975,16 +975,16 @@ static void sum_functions(gen *g)
 {
     mg_loc *l = g->loc;
     mg_psum *ps = &g->proc->sum;
-    mg_map seen = {0};
+    hpa_u64map seen = {0};
     for (size_t n = 0; n < g->nnode_w && n < l->ncc; n++) {
         if (!g->node_n[n])
             continue;
         uint64_t w = g->node_ns[n];
-        mg_map_clear(&seen);
+        hpa_u64map_clear(&seen);
         for (size_t k = n, steps = 0; steps < 100000; k = l->cc[k].parent, steps++) {
             uint32_t region = l->cc[k].region;
-            if (!mg_map_get(&seen, region, NULL)) {
-                mg_map_put(&seen, region, 1);
+            if (!hpa_u64map_get(&seen, region, NULL)) {
+                mg_xput(&seen, region, 1);
                 const char *module =
                     l->cc[k].func ? mg_syms_func_module(g->job->syms, l->cc[k].func) : "";
                 mg_funcstat *f = mg_psum_func(ps, region, g->proc->regions[region].name, module);
@@ -998,7 +998,7 @@ static void sum_functions(gen *g)
                 break;
         }
     }
-    mg_map_free(&seen);
+    hpa_u64map_free(&seen);
 }
 
 /* One problem line "PATH: N WHAT" for a count of bad input, when there was any. */

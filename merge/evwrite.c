@@ -35,7 +35,7 @@ static void check(mg_evw *x, OTF2_ErrorCode rc)
 
 static void drop_later(mg_evw *x, uint32_t region)
 {
-    (*mg_map_slot(&x->dropped, region, 0))++;
+    (*mg_xslot(&x->dropped, region, 0))++;
 }
 
 /* ------------------------------------------------------------ hybrid */
@@ -110,8 +110,8 @@ static uint32_t caller_frame(mg_evw *x, uint32_t func)
         n = mg_cctx_only_frame(&x->cc, func);
     uint64_t v;
     if (n != MG_CC_ROOT)
-        mg_map_put(&x->caller_frame, func, n);
-    else if (mg_map_get(&x->caller_frame, func, &v))
+        mg_xput(&x->caller_frame, func, n);
+    else if (hpa_u64map_get(&x->caller_frame, func, &v))
         n = (uint32_t)v;
     return n;
 }
@@ -163,7 +163,7 @@ static void leave(mg_evw *x, uint64_t t, uint32_t region)
         close_top(x, t);
         return;
     }
-    uint64_t *pending = mg_map_slot(&x->dropped, region, 0);
+    uint64_t *pending = mg_xslot(&x->dropped, region, 0);
     if (*pending) {
         (*pending)--; /* closed earlier by a repair */
         return;
@@ -208,11 +208,11 @@ static void metric(mg_evw *x, uint64_t t, uint32_t m, uint64_t delta)
 
 #define MAX_OPEN_REQUESTS 65536 /* requests freed without completion must not pile up */
 
-static void request_started(mg_map *open, uint64_t request)
+static void request_started(hpa_u64map *open, uint64_t request)
 {
     if (open->n >= MAX_OPEN_REQUESTS)
-        mg_map_clear(open); /* their completions, if any, are dropped later */
-    mg_map_put(open, request, 1);
+        hpa_u64map_clear(open); /* their completions, if any, are dropped later */
+    mg_xput(open, request, 1);
 }
 
 void mg_evw_event(void *ctx, const mg_ev *ev)
@@ -243,7 +243,7 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
         check(x, OTF2_EvtWriter_MpiIsend(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d, ev->e));
         break;
     case MG_EV_MPI_ISEND_COMPLETE:
-        if (mg_map_del(&x->isends, ev->e))
+        if (hpa_u64map_del(&x->isends, ev->e))
             check(x, OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, ev->e));
         else
             x->lone_requests++;
@@ -256,7 +256,7 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
         check(x, OTF2_EvtWriter_MpiRecv(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d));
         break;
     case MG_EV_MPI_IRECV:
-        if (mg_map_del(&x->irecvs, ev->e)) {
+        if (hpa_u64map_del(&x->irecvs, ev->e)) {
             check(x,
                   OTF2_EvtWriter_MpiIrecv(w, NULL, t, ev->a, ev->b, (uint32_t)ev->c, ev->d, ev->e));
         } else {
@@ -265,7 +265,7 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
         }
         break;
     case MG_EV_MPI_REQUEST_CANCELLED:
-        if (mg_map_del(&x->isends, ev->e) || mg_map_del(&x->irecvs, ev->e))
+        if (hpa_u64map_del(&x->isends, ev->e) || hpa_u64map_del(&x->irecvs, ev->e))
             check(x, OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, ev->e));
         else
             x->lone_requests++;
@@ -319,10 +319,10 @@ OTF2_ErrorCode mg_evw_finish(mg_evw *x)
     free(x->stack);
     free(x->down);
     mg_cctx_free(&x->cc);
-    mg_map_free(&x->caller_frame);
+    hpa_u64map_free(&x->caller_frame);
     free(x->macc);
-    mg_map_free(&x->dropped);
-    mg_map_free(&x->isends);
-    mg_map_free(&x->irecvs);
+    hpa_u64map_free(&x->dropped);
+    hpa_u64map_free(&x->isends);
+    hpa_u64map_free(&x->irecvs);
     return x->err;
 }

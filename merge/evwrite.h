@@ -52,17 +52,17 @@ typedef struct mg_evw {
     bool any;
     mg_evw_open *stack; /* open instrumented regions */
     size_t depth, capstack;
-    mg_map dropped; /* region -> Leaves still to drop */
+    hpa_u64map dropped; /* region -> Leaves still to drop */
     bool have_prev;
-    uint32_t prev_node;   /* the previous calling-context event's context (plain: the
-                             context whose nodes are entered), MG_CC_ROOT for none */
-    uint32_t *down;       /* plain: nodes to enter, scratch */
-    uint32_t last_sample; /* canonical sampled node of the latest sample, MG_CC_ROOT: none */
-    mg_map caller_frame;  /* function -> the frame the latest caller lookup found */
+    uint32_t prev_node;      /* the previous calling-context event's context (plain: the
+                                context whose nodes are entered), MG_CC_ROOT for none */
+    uint32_t *down;          /* plain: nodes to enter, scratch */
+    uint32_t last_sample;    /* canonical sampled node of the latest sample, MG_CC_ROOT: none */
+    hpa_u64map caller_frame; /* function -> the frame the latest caller lookup found */
     size_t capdown;
     uint64_t *macc; /* accumulated metric values by local metric id */
     size_t nmacc;
-    mg_map isends, irecvs; /* requests started, not yet completed (at most 64 Ki) */
+    hpa_u64map isends, irecvs; /* requests started, not yet completed (at most 64 Ki) */
     uint64_t nevents, late, repaired, lone_requests;
     OTF2_ErrorCode err; /* first OTF2 error */
 } mg_evw;

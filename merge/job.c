@@ -47,7 +47,7 @@ static char *argv_line(hpc_str a)
 uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *file, uint32_t line,
                         unsigned role, unsigned paradigm)
 {
-    uint64_t *slot = mg_map_slot(&p->region_by_key, key, UINT64_MAX);
+    uint64_t *slot = mg_xslot(&p->region_by_key, key, UINT64_MAX);
     if (*slot != UINT64_MAX)
         return (uint32_t)*slot;
     *slot = p->nregions;
@@ -59,7 +59,7 @@ uint32_t mg_proc_region(mg_proc *p, uint64_t key, const char *name, const char *
 
 uint32_t mg_proc_team(mg_proc *p, uint32_t team_size)
 {
-    uint64_t *slot = mg_map_slot(&p->team_by_size, team_size, UINT64_MAX);
+    uint64_t *slot = mg_xslot(&p->team_by_size, team_size, UINT64_MAX);
     if (*slot != UINT64_MAX)
         return (uint32_t)*slot;
     *slot = p->ncomms;
@@ -74,7 +74,7 @@ uint32_t mg_proc_team(mg_proc *p, uint32_t team_size)
 static void add_counter(mg_proc *p, uint64_t index, const char *name, const char *unit,
                         uint64_t interval)
 {
-    mg_map_put(&p->ctr_by_index, index, p->nctrs);
+    mg_xput(&p->ctr_by_index, index, p->nctrs);
     mg_ctrinfo *c = MG_PUSH(p->ctrs, p->nctrs, p->capctrs);
     c->name = mg_xstrdup(name);
     c->unit = mg_xstrdup(unit);
@@ -92,7 +92,7 @@ static void add_counter(mg_proc *p, uint64_t index, const char *name, const char
 mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index)
 {
     uint64_t i;
-    if (!mg_map_get(&p->ctr_by_index, index, &i)) {
+    if (!hpa_u64map_get(&p->ctr_by_index, index, &i)) {
         char name[32];
         snprintf(name, sizeof(name), "counter%llu", (unsigned long long)index);
         add_counter(p, index, name, "events", 0);
@@ -119,7 +119,7 @@ static const char *comm_kind_name(unsigned kind)
 static void load_comm(mg_job *job, mg_proc *p, const hpc_record *r, uint64_t *parent_id)
 {
     const hpc_rec_mpi_comm *c = &r->u.mpi_comm;
-    if (mg_map_get(&p->comm_by_id, c->id, NULL)) {
+    if (hpa_u64map_get(&p->comm_by_id, c->id, NULL)) {
         mg_job_problem(job, "%s: offset %llu: communicator %llu defined twice; second ignored",
                        p->hp->dir, (unsigned long long)r->offset, (unsigned long long)c->id);
         return;
@@ -157,7 +157,7 @@ static void load_comm(mg_job *job, mg_proc *p, const hpc_record *r, uint64_t *pa
             return;
         }
     m.name = c->name.n ? mg_strdup_n(c->name.p, c->name.n) : mg_xstrdup(comm_kind_name(c->kind));
-    mg_map_put(&p->comm_by_id, c->id, p->ncomms);
+    mg_xput(&p->comm_by_id, c->id, p->ncomms);
     parent_id[p->ncomms] = c->parent;
     *MG_PUSH(p->comms, p->ncomms, p->capcomms) = m;
 }
@@ -169,7 +169,7 @@ static void load_tables(mg_job *job, mg_proc *p)
     const hpc_record *r;
     while ((r = hpc_proc_next_of(hp, HPC_K_mpi_fn, &i))) {
         const hpc_rec_mpi_fn *f = &r->u.mpi_fn;
-        mg_map_put(&p->fn_by_id, f->id, p->nfns);
+        mg_xput(&p->fn_by_id, f->id, p->nfns);
         mg_fninfo *fi = MG_PUSH(p->fns, p->nfns, p->capfns);
         *fi = (mg_fninfo){mg_strdup_n(f->name.p, f->name.n), (uint32_t)f->family,
                           (uint32_t)f->coll_op, UINT32_MAX};
@@ -183,7 +183,7 @@ static void load_tables(mg_job *job, mg_proc *p)
         load_comm(job, p, r, parent_id);
     for (size_t k = 0; k < p->ncomms; k++) {
         uint64_t pi;
-        if (parent_id[k] && mg_map_get(&p->comm_by_id, parent_id[k], &pi) && pi != k)
+        if (parent_id[k] && hpa_u64map_get(&p->comm_by_id, parent_id[k], &pi) && pi != k)
             p->comms[k].parent = (int64_t)pi;
     }
     free(parent_id);
@@ -198,7 +198,7 @@ static void load_tables(mg_job *job, mg_proc *p)
         const hpc_rec_counter_def *c = &r->u.counter_def;
         char *name = mg_strdup_n(c->name.p, c->name.n);
         char *unit = c->unit.n ? mg_strdup_n(c->unit.p, c->unit.n) : mg_xstrdup("events");
-        if (!mg_map_get(&p->ctr_by_index, c->index, NULL))
+        if (!hpa_u64map_get(&p->ctr_by_index, c->index, NULL))
             add_counter(p, c->index, name, unit, c->interval);
         free(name);
         free(unit);
@@ -408,26 +408,26 @@ void mg_proc_free(mg_proc *p)
     for (size_t i = 0; i < p->nfns; i++)
         free(p->fns[i].name);
     free(p->fns);
-    mg_map_free(&p->fn_by_id);
-    mg_map_free(&p->comm_by_id);
+    hpa_u64map_free(&p->fn_by_id);
+    hpa_u64map_free(&p->comm_by_id);
     for (size_t i = 0; i < p->nctrs; i++) {
         free(p->ctrs[i].name);
         free(p->ctrs[i].unit);
     }
     free(p->ctrs);
-    mg_map_free(&p->ctr_by_index);
+    hpa_u64map_free(&p->ctr_by_index);
     for (size_t i = 0; i < p->nregions; i++) {
         free(p->regions[i].name);
         free(p->regions[i].file);
     }
     free(p->regions);
-    mg_map_free(&p->region_by_key);
+    hpa_u64map_free(&p->region_by_key);
     for (size_t i = 0; i < p->ncomms; i++) {
         free(p->comms[i].members);
         free(p->comms[i].name);
     }
     free(p->comms);
-    mg_map_free(&p->team_by_size);
+    hpa_u64map_free(&p->team_by_size);
     for (size_t i = 0; i < p->nigens; i++)
         free(p->igens[i].name);
     free(p->igens);
@@ -443,7 +443,7 @@ void mg_proc_free(mg_proc *p)
         free(l->cc);
         free(l->deep);
         free(l->claims);
-        mg_map_free(&l->claim_set);
+        hpa_u64map_free(&l->claim_set);
         mg_tsum_free(&l->sum);
     }
     free(p->locs);

@@ -38,7 +38,7 @@ typedef struct mg_loc {
     /* OpenMP team membership seen: team_size << 32 | thread_num */
     uint64_t *claims;
     size_t nclaims, capclaims;
-    mg_map claim_set;
+    hpa_u64map claim_set;
     mg_tsum sum;
 } mg_loc;
 
@@ -69,19 +69,19 @@ struct mg_proc {
     /* tables from process.hpe */
     mg_fninfo *fns;
     size_t nfns, capfns;
-    mg_map fn_by_id;   /* mpi_fn id -> index in fns */
-    mg_map comm_by_id; /* mpi_comm id -> index in comms */
+    hpa_u64map fn_by_id;   /* mpi_fn id -> index in fns */
+    hpa_u64map comm_by_id; /* mpi_comm id -> index in comms */
     mg_ctrinfo *ctrs;
     size_t nctrs, capctrs;
-    mg_map ctr_by_index; /* counter_def index -> index in ctrs */
+    hpa_u64map ctr_by_index; /* counter_def index -> index in ctrs */
     /* process-local definitions (the local ids events use) */
     mg_region *regions;
     size_t nregions, capregions;
-    mg_map region_by_key;
+    hpa_u64map region_by_key;
     mg_comm *comms;
     size_t ncomms, capcomms;
-    mg_map team_by_size; /* OpenMP team size -> index in comms */
-    mg_igen *igens;      /* [0] = clock */
+    hpa_u64map team_by_size; /* OpenMP team size -> index in comms */
+    mg_igen *igens;          /* [0] = clock */
     size_t nigens, capigens;
     mg_metric *metrics;
     size_t nmetrics, capmetrics;

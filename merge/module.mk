@@ -31,12 +31,12 @@ PROG_LIBS_merge_mkjob  := $(OBJDIR)/libhpcexp.a -ldl
 $(TESTDIR)/merge/mkjob: $(OBJDIR)/libhpcexp.a
 
 # tests/unit/test_merge_order.c tests the ordering stage alone.
-$(OBJDIR)/tests/unit/test_merge_order.o: CFLAGS += -Imerge
-UNIT_LIBS_test_merge_order := $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
-$(TESTDIR)/unit/test_merge_order: $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o
-$(OBJDIR)/tests/unit/test_merge_util.o: CFLAGS += -Imerge
-UNIT_LIBS_test_merge_util := $(OBJDIR)/merge/util.o
-$(TESTDIR)/unit/test_merge_util: $(OBJDIR)/merge/util.o
+$(OBJDIR)/tests/unit/test_merge_order.o: CFLAGS += -Imerge -Imodel
+UNIT_LIBS_test_merge_order := $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o $(MODEL_LIB) $(EXP_LIB)
+$(TESTDIR)/unit/test_merge_order: $(OBJDIR)/merge/order.o $(OBJDIR)/merge/util.o $(MODEL_LIB)
+$(OBJDIR)/tests/unit/test_merge_util.o: CFLAGS += -Imerge -Imodel
+UNIT_LIBS_test_merge_util := $(OBJDIR)/merge/util.o $(MODEL_LIB) $(EXP_LIB)
+$(TESTDIR)/unit/test_merge_util: $(OBJDIR)/merge/util.o $(MODEL_LIB)
 
 # tests/merge/test_readers.sh runs the demo's MPI + OpenMP solver, built as `make demo`
 # builds it (examples/mpi.mk).

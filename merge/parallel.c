@@ -74,12 +74,13 @@ int mg_par_max(mg_par *par, int v)
     return out;
 }
 
-int mg_par_gather(mg_par *par, const mg_buf *mine, mg_buf **all)
+int mg_par_gather(mg_par *par, const hpa_buf *mine, hpa_buf **all)
 {
     *all = NULL;
     if (!par->mpi || par->size == 1) {
-        *all = mg_xcalloc(1, sizeof(mg_buf));
-        mg_buf_put(&(*all)[0], mine->p, mine->n);
+        *all = mg_xcalloc(1, sizeof(hpa_buf));
+        hpa_buf_put(&(*all)[0], mine->p, mine->n);
+        mg_xbuf(&(*all)[0]);
         return 0;
     }
     int n = mine->n > INT_MAX ? -1 : (int)mine->n;
@@ -108,9 +109,11 @@ int mg_par_gather(mg_par *par, const mg_buf *mine, mg_buf **all)
     }
     MPI_Gatherv(mine->p, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
     if (par->rank == 0) {
-        *all = mg_xcalloc((size_t)par->size, sizeof(mg_buf));
-        for (int r = 0; r < par->size; r++)
-            mg_buf_put(&(*all)[r], recv + displs[r], (size_t)counts[r]);
+        *all = mg_xcalloc((size_t)par->size, sizeof(hpa_buf));
+        for (int r = 0; r < par->size; r++) {
+            hpa_buf_put(&(*all)[r], recv + displs[r], (size_t)counts[r]);
+            mg_xbuf(&(*all)[r]);
+        }
     }
     free(counts);
     free(displs);

@@ -39,6 +39,6 @@ void mg_par_bcast_u64(mg_par *par, uint64_t *v);
 int mg_par_max(mg_par *par, int v);
 /* Gather every rank's buffer at rank 0: (*all)[r] is rank r's (rank 0 gets size
  * buffers, its own copied; others get NULL). Returns 0 or -1 (a buffer over 2 GiB). */
-int mg_par_gather(mg_par *par, const mg_buf *mine, mg_buf **all);
+int mg_par_gather(mg_par *par, const hpa_buf *mine, hpa_buf **all);
 
 #endif

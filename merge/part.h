@@ -7,9 +7,9 @@
 #include "job.h"
 
 /* Serialize the processes marked `mine` and the problems from first_problem on. */
-void mg_part_write(mg_buf *b, const mg_job *job, size_t first_problem);
+void mg_part_write(hpa_buf *b, const mg_job *job, size_t first_problem);
 /* Read another rank's part into job (rank 0). Returns 0, or -1 if the bytes are not a
  * well-formed part. */
-int mg_part_read(mg_buf *b, mg_job *job);
+int mg_part_read(hpa_buf *b, mg_job *job);
 
 #endif

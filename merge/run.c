@@ -414,7 +414,7 @@ static int setup_tmp(run *R)
 
 static int gather_parts(run *R, size_t first_problem)
 {
-    mg_buf mine = {0}, *all = NULL;
+    hpa_buf mine = {0}, *all = NULL;
     if (R->par->size > 1)
         mg_part_write(&mine, &R->job, first_problem);
     int rc = 0;
@@ -431,9 +431,9 @@ static int gather_parts(run *R, size_t first_problem)
             }
     if (all)
         for (int r = 0; r < (R->par->rank == 0 ? R->par->size : 1); r++)
-            mg_buf_free(&all[r]);
+            hpa_buf_free(&all[r]);
     free(all);
-    mg_buf_free(&mine);
+    hpa_buf_free(&mine);
     return mg_par_max(R->par, rc ? 1 : 0) ? -1 : 0;
 }
 

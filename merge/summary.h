@@ -95,19 +95,19 @@ typedef struct mg_psum {
     int64_t clock_offset_ns; /* at MPI_Init */
     mg_callstat *calls;
     size_t ncalls, capcalls;
-    mg_map call_by_key;
+    hpa_u64map call_by_key;
     mg_callstat *sites;
     size_t nsites, capsites;
-    mg_map site_by_key;
+    hpa_u64map site_by_key;
     mg_funcstat *funcs;
     size_t nfuncs, capfuncs;
-    mg_map func_by_key;
+    hpa_u64map func_by_key;
     mg_ompstat *omps;
     size_t nomps, capomps;
-    mg_map omp_by_key;
+    hpa_u64map omp_by_key;
     mg_ompthr *ompthr;
     size_t nompthr, capompthr;
-    mg_map ompthr_by_key;
+    hpa_u64map ompthr_by_key;
     mg_ctrstat *ctrs;
     size_t nctrs, capctrs;
 } mg_psum;
@@ -122,10 +122,10 @@ mg_ompthr *mg_psum_ompthr(mg_psum *s, uint32_t region, uint32_t seq);
 void mg_psum_free(mg_psum *s);
 void mg_tsum_free(mg_tsum *t);
 
-void mg_psum_write(mg_buf *b, const mg_psum *s);
-void mg_psum_read(mg_buf *b, mg_psum *s);
-void mg_tsum_write(mg_buf *b, const mg_tsum *t);
-void mg_tsum_read(mg_buf *b, mg_tsum *t);
+void mg_psum_write(hpa_buf *b, const mg_psum *s);
+void mg_psum_read(hpa_buf *b, mg_psum *s);
+void mg_tsum_write(hpa_buf *b, const mg_tsum *t);
+void mg_tsum_read(hpa_buf *b, mg_tsum *t);
 
 struct mg_job;
 /* Write summary.txt and summary.json for a job whose parts are all present (root).

@@ -72,7 +72,7 @@ static int cmp_str(const void *a, const void *b)
 /* Combine calls (or sites) of all MPI processes by (call, site). */
 static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_t *out_n)
 {
-    mg_strtab keys = {0};
+    hpa_strtab keys = {0};
     mg_aggcall *out = NULL;
     size_t n = 0, cap = 0;
     hpa_mpi_sum *per_rank = NULL; /* [row][rank] */
@@ -86,7 +86,7 @@ static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_
         for (size_t k = 0; k < nc; k++) {
             char *key = mg_xasprintf("%s%c%s", cs[k].call, 0, cs[k].site);
             size_t klen = strlen(cs[k].call) + 1 + strlen(cs[k].site);
-            uint32_t id = mg_strtab_intern(&keys, key, klen);
+            uint32_t id = mg_xintern(&keys, key, klen);
             free(key);
             if (id == n) {
                 mg_aggcall *a = MG_PUSH(out, n, cap);
@@ -120,7 +120,7 @@ static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_
     free(t);
     free(c);
     free(per_rank);
-    mg_strtab_free(&keys);
+    hpa_strtab_free(&keys);
     *out_n = n;
     return out;
 }
@@ -139,14 +139,14 @@ static int cmp_call(const void *pa, const void *pb)
 static void agg_funcs(mg_agg *a)
 {
     const mg_job *job = a->job;
-    mg_strtab keys = {0};
+    hpa_strtab keys = {0};
     size_t cap = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_psum *s = &job->procs[i].sum;
         for (size_t k = 0; k < s->nfuncs; k++) {
             const mg_funcstat *f = &s->funcs[k];
             char *key = mg_xasprintf("%s%c%s", f->name, 0, f->module);
-            uint32_t id = mg_strtab_intern(&keys, key, strlen(f->name) + 1 + strlen(f->module));
+            uint32_t id = mg_xintern(&keys, key, strlen(f->name) + 1 + strlen(f->module));
             free(key);
             if (id == a->nfuncs)
                 *MG_PUSH(a->funcs, a->nfuncs, cap) = (mg_aggfunc){f->name, f->module, 0, 0, 0};
@@ -155,7 +155,7 @@ static void agg_funcs(mg_agg *a)
             a->funcs[id].incl_ns += f->incl_ns;
         }
     }
-    mg_strtab_free(&keys);
+    hpa_strtab_free(&keys);
 }
 
 static int cmp_func(const void *pa, const void *pb)
@@ -174,7 +174,7 @@ static int cmp_func(const void *pa, const void *pb)
 static void agg_omps(mg_agg *a)
 {
     const mg_job *job = a->job;
-    mg_strtab keys = {0};
+    hpa_strtab keys = {0};
     size_t cap = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_proc *p = &job->procs[i];
@@ -182,7 +182,7 @@ static void agg_omps(mg_agg *a)
         uint32_t *ids = mg_xcalloc(s->nomps + 1, sizeof(uint32_t));
         for (size_t k = 0; k < s->nomps; k++) {
             const mg_ompstat *o = &s->omps[k];
-            uint32_t id = ids[k] = mg_strtab_cstr(&keys, o->name);
+            uint32_t id = ids[k] = mg_xcstr(&keys, o->name);
             if (id == a->nomps)
                 *MG_PUSH(a->omps, a->nomps, cap) = (mg_aggomp){.name = o->name};
             mg_aggomp *g = &a->omps[id];
@@ -201,7 +201,7 @@ static void agg_omps(mg_agg *a)
         }
         free(ids);
     }
-    mg_strtab_free(&keys);
+    hpa_strtab_free(&keys);
 }
 
 static int cmp_omp(const void *pa, const void *pb)
@@ -232,8 +232,8 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
 {
     memset(a, 0, sizeof(*a));
     a->job = job;
-    mg_strtab hosts = {0};
-    mg_strtab ctr_keys = {0};
+    hpa_strtab hosts = {0};
+    hpa_strtab ctr_keys = {0};
     size_t capctrs = 0;
     a->have_events = mg_defs_time_range(job, &a->t0, &a->t1);
     for (size_t i = 0; i < job->nprocs; i++) {
@@ -242,7 +242,7 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
             continue;
         a->nprocs_data++;
         a->nranks += mg_proc_is_mpi(p);
-        mg_strtab_cstr(&hosts, p->host);
+        mg_xcstr(&hosts, p->host);
         const mg_psum *s = &p->sum;
         for (int k = 0; k < HPC_NSTATS; k++)
             a->stats[k] += s->stats[k];
@@ -260,7 +260,7 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
             a->damaged += t->damaged;
         }
         for (size_t k = 0; k < s->nctrs; k++) {
-            uint32_t id = mg_strtab_cstr(&ctr_keys, s->ctrs[k].name);
+            uint32_t id = mg_xcstr(&ctr_keys, s->ctrs[k].name);
             if (id == a->nctrs)
                 *MG_PUSH(a->ctrs, a->nctrs, capctrs) =
                     (mg_aggctr){s->ctrs[k].name, s->ctrs[k].unit, 0, 0};
@@ -272,12 +272,12 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
     a->hosts = mg_xcalloc(hosts.n + 1, sizeof(char *));
     for (size_t h = 0; h < hosts.n; h++)
         for (size_t i = 0; i < job->nprocs; i++)
-            if (strcmp(job->procs[i].host, mg_strtab_get(&hosts, h)) == 0) {
+            if (strcmp(job->procs[i].host, hpa_strtab_get(&hosts, h)) == 0) {
                 a->hosts[h] = job->procs[i].host; /* stable storage */
                 break;
             }
-    mg_strtab_free(&hosts);
-    mg_strtab_free(&ctr_keys);
+    hpa_strtab_free(&hosts);
+    hpa_strtab_free(&ctr_keys);
     a->calls = agg_calls(job, false, a->nranks, &a->ncalls);
     mg_sort(a->calls, a->ncalls, sizeof(mg_aggcall), cmp_call);
     a->sites = agg_calls(job, true, a->nranks, &a->nsites);

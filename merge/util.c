@@ -1,5 +1,5 @@
 /*
- * util.c - checked allocation, hash map, interned strings, byte buffers (see util.h).
+ * util.c - checked allocation, the model's containers checked, helpers (see util.h).
  */
 #include "util.h"
 
@@ -80,273 +80,48 @@ void mg_grow(void **arr, size_t *cap, size_t need, size_t esz)
     *cap = c;
 }
 
-/* ------------------------------------------------------------------ map */
+/* ------------------------------------------------------------- containers */
 
-uint64_t mg_hash64(uint64_t x)
+static void *ok(void *p)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
+    if (!p)
+        out_of_memory(0);
+    return p;
 }
 
-uint64_t mg_hash_bytes(const void *p, size_t n, uint64_t seed)
+uint64_t *mg_xslot(hpa_u64map *m, uint64_t key, uint64_t init)
 {
-    const uint8_t *b = p;
-    uint64_t h = 0xcbf29ce484222325ULL ^ seed;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ULL;
-    return mg_hash64(h);
+    return ok(hpa_u64map_slot(m, key, init));
 }
 
-static size_t map_find(const mg_map *m, uint64_t key)
+void mg_xput(hpa_u64map *m, uint64_t key, uint64_t val)
 {
-    size_t mask = m->cap - 1;
-    size_t i = mg_hash64(key) & mask;
-    while (m->keys[i] != key && m->keys[i] != MG_MAP_EMPTY)
-        i = (i + 1) & mask;
-    return i;
+    *mg_xslot(m, key, val) = val;
 }
 
-bool mg_map_get(const mg_map *m, uint64_t key, uint64_t *val)
+uint32_t mg_xintern(hpa_strtab *t, const void *s, size_t len)
 {
-    if (!m->cap)
-        return false;
-    size_t i = map_find(m, key);
-    if (m->keys[i] == MG_MAP_EMPTY)
-        return false;
-    if (val)
-        *val = m->vals[i];
-    return true;
+    uint32_t id = hpa_strtab_intern(t, s, len);
+    if (id == UINT32_MAX)
+        out_of_memory(len);
+    return id;
 }
 
-static void map_resize(mg_map *m, size_t cap)
+uint32_t mg_xcstr(hpa_strtab *t, const char *s)
 {
-    mg_map n = {mg_xmalloc(cap * sizeof(uint64_t)), mg_xmalloc(cap * sizeof(uint64_t)), cap, m->n};
-    memset(n.keys, 0xff, cap * sizeof(uint64_t));
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i] != MG_MAP_EMPTY) {
-            size_t j = map_find(&n, m->keys[i]);
-            n.keys[j] = m->keys[i];
-            n.vals[j] = m->vals[i];
-        }
-    free(m->keys);
-    free(m->vals);
-    *m = n;
+    return mg_xintern(t, s, strlen(s));
 }
 
-uint64_t *mg_map_slot(mg_map *m, uint64_t key, uint64_t init)
+void mg_xbuf(const hpa_buf *b)
 {
-    if (2 * (m->n + 1) > m->cap)
-        map_resize(m, m->cap ? 2 * m->cap : 64);
-    size_t i = map_find(m, key);
-    if (m->keys[i] == MG_MAP_EMPTY) {
-        m->keys[i] = key;
-        m->vals[i] = init;
-        m->n++;
-    }
-    return &m->vals[i];
+    if (b->nomem)
+        out_of_memory(b->cap);
 }
 
-void mg_map_put(mg_map *m, uint64_t key, uint64_t val)
+char *mg_xbuf_str(hpa_buf *b)
 {
-    *mg_map_slot(m, key, val) = val;
-}
-
-bool mg_map_del(mg_map *m, uint64_t key)
-{
-    if (!m->cap)
-        return false;
-    size_t mask = m->cap - 1, i = map_find(m, key);
-    if (m->keys[i] == MG_MAP_EMPTY)
-        return false;
-    /* backward-shift deletion: move later entries of the probe run into the hole */
-    for (size_t j = (i + 1) & mask; m->keys[j] != MG_MAP_EMPTY; j = (j + 1) & mask) {
-        size_t home = mg_hash64(m->keys[j]) & mask;
-        bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
-        if (movable) {
-            m->keys[i] = m->keys[j];
-            m->vals[i] = m->vals[j];
-            i = j;
-        }
-    }
-    m->keys[i] = MG_MAP_EMPTY;
-    m->n--;
-    return true;
-}
-
-void mg_map_clear(mg_map *m)
-{
-    if (m->cap)
-        memset(m->keys, 0xff, m->cap * sizeof(uint64_t));
-    m->n = 0;
-}
-
-void mg_map_free(mg_map *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof(*m));
-}
-
-/* --------------------------------------------------------------- strtab */
-
-static void strtab_rehash(mg_strtab *t, size_t nslots)
-{
-    free(t->slots);
-    t->slots = mg_xcalloc(nslots, sizeof(uint32_t));
-    t->nslots = nslots;
-    for (size_t id = 0; id < t->n; id++) {
-        size_t i = mg_hash_bytes(t->strs[id], t->lens[id], 0) & (nslots - 1);
-        while (t->slots[i])
-            i = (i + 1) & (nslots - 1);
-        t->slots[i] = (uint32_t)id + 1;
-    }
-}
-
-uint32_t mg_strtab_intern(mg_strtab *t, const char *s, size_t len)
-{
-    if (2 * (t->n + 1) > t->nslots)
-        strtab_rehash(t, t->nslots ? 2 * t->nslots : 256);
-    size_t i = mg_hash_bytes(s, len, 0) & (t->nslots - 1);
-    for (; t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
-        uint32_t id = t->slots[i] - 1;
-        if (t->lens[id] == len && memcmp(t->strs[id], s, len) == 0)
-            return id;
-    }
-    if (t->n == t->cap) {
-        size_t cap = t->cap;
-        mg_grow((void **)&t->strs, &cap, t->n + 1, sizeof(char *));
-        t->lens = mg_xrealloc(t->lens, cap * sizeof(uint32_t));
-        t->cap = cap;
-    }
-    t->strs[t->n] = mg_xstrndup(s, len);
-    t->lens[t->n] = (uint32_t)len;
-    t->slots[i] = (uint32_t)t->n + 1;
-    return (uint32_t)t->n++;
-}
-
-void mg_strtab_free(mg_strtab *t)
-{
-    for (size_t i = 0; i < t->n; i++)
-        free(t->strs[i]);
-    free(t->strs);
-    free(t->lens);
-    free(t->slots);
-    memset(t, 0, sizeof(*t));
-}
-
-/* --------------------------------------------------------------- buffer */
-
-void mg_buf_put(mg_buf *b, const void *p, size_t n)
-{
-    if (n == 0)
-        return;
-    if (b->n + n > b->cap) {
-        size_t c = b->cap ? b->cap : 256;
-        while (c < b->n + n)
-            c *= 2;
-        b->p = mg_xrealloc(b->p, c);
-        b->cap = c;
-    }
-    memcpy(b->p + b->n, p, n);
-    b->n += n;
-}
-
-void mg_buf_u64(mg_buf *b, uint64_t v)
-{
-    uint8_t tmp[10];
-    size_t n = 0;
-    do {
-        uint8_t c = v & 0x7f;
-        v >>= 7;
-        tmp[n++] = c | (v ? 0x80 : 0);
-    } while (v);
-    mg_buf_put(b, tmp, n);
-}
-
-void mg_buf_s64(mg_buf *b, int64_t v)
-{
-    mg_buf_u64(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-void mg_buf_f64(mg_buf *b, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    mg_buf_put(b, &u, 8);
-}
-
-void mg_buf_str(mg_buf *b, const char *s)
-{
-    size_t n = s ? strlen(s) : 0;
-    mg_buf_u64(b, n);
-    mg_buf_put(b, s, n);
-}
-
-uint64_t mg_buf_get_u64(mg_buf *b)
-{
-    uint64_t v = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-        if (b->pos >= b->n) {
-            b->bad = true;
-            return 0;
-        }
-        uint8_t c = b->p[b->pos++];
-        v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return v;
-    }
-    b->bad = true;
-    return v;
-}
-
-int64_t mg_buf_get_s64(mg_buf *b)
-{
-    uint64_t u = mg_buf_get_u64(b);
-    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-}
-
-double mg_buf_get_f64(mg_buf *b)
-{
-    double v = 0;
-    if (b->pos + 8 > b->n) {
-        b->bad = true;
-        return 0;
-    }
-    memcpy(&v, b->p + b->pos, 8);
-    b->pos += 8;
-    return v;
-}
-
-char *mg_buf_get_str(mg_buf *b)
-{
-    uint64_t n = mg_buf_get_u64(b);
-    if (b->bad || n > b->n - b->pos) {
-        b->bad = true;
-        return mg_xstrdup("");
-    }
-    char *s = mg_xstrndup((const char *)b->p + b->pos, n);
-    b->pos += n;
-    return s;
-}
-
-size_t mg_buf_get_count(mg_buf *b)
-{
-    uint64_t n = mg_buf_get_u64(b);
-    if (b->bad || n > b->n - b->pos) {
-        b->bad = true;
-        return 0;
-    }
-    return (size_t)n;
-}
-
-void mg_buf_free(mg_buf *b)
-{
-    free(b->p);
-    memset(b, 0, sizeof(*b));
+    hpc_str s = hpa_buf_get_str(b);
+    return mg_strdup_n(s.p, s.n);
 }
 
 /* --------------------------------------------------------------- misc */

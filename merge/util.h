@@ -1,7 +1,6 @@
 /*
- * util.h - small containers hpmerge is built from: checked allocation, an integer hash
- * map, interned strings and a byte buffer with varint encoding (for the per-rank parts
- * that a parallel merge gathers).
+ * util.h - what hpmerge is built from besides the model: checked allocation, model/'s
+ * containers under the same policy, and small helpers (UTF-8 cleaning, clocks, memory).
  *
  * hpmerge is a batch tool: when memory runs out there is nothing useful left to do, so
  * mg_xmalloc and friends print "hpmerge: out of memory" and exit(2) instead of
@@ -18,6 +17,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bytebuf.h"
+#include "strtab.h"
+#include "u64map.h"
+
 /* ------------------------------------------------------------- allocation */
 
 void *mg_xmalloc(size_t n);
@@ -33,80 +36,20 @@ void mg_grow(void **arr, size_t *cap, size_t need, size_t esz);
 #define MG_PUSH(arr, n, cap)                                                                       \
     (mg_grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))), &(arr)[(n)++])
 
-/* ------------------------------------------------------ u64 -> u64 hash map */
+/* ------------------------------------------- the model's containers, checked */
 
-/* Open addressing, load factor <= 1/2, doubles when full. Key UINT64_MAX is reserved. */
-typedef struct mg_map {
-    uint64_t *keys;
-    uint64_t *vals;
-    size_t cap; /* power of two, 0 before the first put */
-    size_t n;
-} mg_map;
-
-#define MG_MAP_EMPTY UINT64_MAX
-
-bool mg_map_get(const mg_map *m, uint64_t key, uint64_t *val);
-void mg_map_put(mg_map *m, uint64_t key, uint64_t val);
-/* Pointer to the value of key, inserting `init` if absent. Valid until the next put. */
-uint64_t *mg_map_slot(mg_map *m, uint64_t key, uint64_t init);
-/* Remove key; true if it was there. */
-bool mg_map_del(mg_map *m, uint64_t key);
-void mg_map_clear(mg_map *m);
-void mg_map_free(mg_map *m);
-/* 64-bit mixing hash (also for combining keys). */
-uint64_t mg_hash64(uint64_t x);
-uint64_t mg_hash_bytes(const void *p, size_t n, uint64_t seed);
-
-/* ------------------------------------------------------------ interned strings */
-
-/* Each distinct byte string gets a dense id 0, 1, 2 ... in order of first intern. */
-typedef struct mg_strtab {
-    char **strs; /* NUL-terminated copies */
-    uint32_t *lens;
-    size_t n, cap;
-    uint32_t *slots; /* id + 1, 0 = empty */
-    size_t nslots;
-} mg_strtab;
-
-uint32_t mg_strtab_intern(mg_strtab *t, const char *s, size_t len);
-static inline uint32_t mg_strtab_cstr(mg_strtab *t, const char *s)
-{
-    size_t n = 0;
-    while (s[n])
-        n++;
-    return mg_strtab_intern(t, s, n);
-}
-static inline const char *mg_strtab_get(const mg_strtab *t, uint32_t id)
-{
-    return t->strs[id];
-}
-void mg_strtab_free(mg_strtab *t);
-
-/* --------------------------------------------------------------- byte buffer */
-
-/* A growable byte buffer for serialization; reading uses `pos` and sets `bad` on
- * overrun, so decoders check once at the end. */
-typedef struct mg_buf {
-    uint8_t *p;
-    size_t n, cap;
-    size_t pos;
-    bool bad;
-} mg_buf;
-
-void mg_buf_put(mg_buf *b, const void *p, size_t n);
-void mg_buf_u64(mg_buf *b, uint64_t v); /* LEB128 */
-void mg_buf_s64(mg_buf *b, int64_t v);  /* zigzag */
-void mg_buf_f64(mg_buf *b, double v);
-void mg_buf_str(mg_buf *b, const char *s); /* NULL is stored as "" */
-uint64_t mg_buf_get_u64(mg_buf *b);
-int64_t mg_buf_get_s64(mg_buf *b);
-double mg_buf_get_f64(mg_buf *b);
-/* A fresh copy of the next string. */
-char *mg_buf_get_str(mg_buf *b);
-/* The next element count, bounded by the bytes left (each element takes at least one),
- * so damaged input cannot ask for much; 0 and `bad` set when it exceeds them. */
-size_t mg_buf_get_count(mg_buf *b);
-void mg_buf_free(mg_buf *b);
+/* hpmerge's hash map, string table and byte buffer are model/'s (u64map.h, strtab.h,
+ * bytebuf.h), which report running out of memory to their caller. These apply hpmerge's
+ * policy (above) to the operations that allocate; lookups, deletions and reads are
+ * called directly. */
+uint64_t *mg_xslot(hpa_u64map *m, uint64_t key, uint64_t init); /* hpa_u64map_slot */
+void mg_xput(hpa_u64map *m, uint64_t key, uint64_t val);        /* hpa_u64map_put */
+uint32_t mg_xintern(hpa_strtab *t, const void *s, size_t len);  /* hpa_strtab_intern */
+uint32_t mg_xcstr(hpa_strtab *t, const char *s);                /* hpa_strtab_cstr */
+/* Exit if writing b ran out of memory; call once after the last write. */
+void mg_xbuf(const hpa_buf *b);
+/* The next string of b as a fresh NUL-terminated copy ("" when malformed). */
+char *mg_xbuf_str(hpa_buf *b);
 
 /* --------------------------------------------------------------- misc */
 

@@ -326,8 +326,7 @@ typedef struct used {
 
 static void mark_pc(arch *a, used *u, uint64_t pc)
 {
-    uint32_t seen;
-    if (pc == HPA_U64MAP_EMPTY || hpa_u64map_get(&u->pcs, pc, &seen))
+    if (pc == HPA_U64MAP_EMPTY || hpa_u64map_get(&u->pcs, pc, NULL))
         return;
     hpa_u64map_put(&u->pcs, pc, 1);
     for (size_t i = u->nmods; i-- > 0;) /* the latest load wins, as in symbols.c */

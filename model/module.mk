@@ -12,3 +12,7 @@ ALL_TARGETS += $(MODEL_LIB)
 $(OBJDIR)/tests/unit/test_omp_model.o: CFLAGS += -Imodel
 UNIT_LIBS_test_omp_model := $(MODEL_LIB) $(EXP_LIB) -ldw -lelf -lstdc++
 $(TESTDIR)/unit/test_omp_model: $(MODEL_LIB)
+# tests/unit/test_model_containers.c tests the hash map, string table and byte buffer.
+$(OBJDIR)/tests/unit/test_model_containers.o: CFLAGS += -Imodel
+UNIT_LIBS_test_model_containers := $(MODEL_LIB) $(EXP_LIB)
+$(TESTDIR)/unit/test_model_containers: $(MODEL_LIB)

@@ -1,17 +1,15 @@
 /*
- * strtab.c - string interning with FNV-1a and linear probing.
+ * strtab.c - string interning with linear probing (strtab.h).
  */
 #include "strtab.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-static uint32_t fnv1a(const char *s, size_t len)
+#include "hash.h"
+
+static uint32_t hash_of(const char *s, size_t len)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return (uint32_t)hpa_hash_bytes(s, len, 0);
 }
 
 static int rehash(hpa_strtab *t)
@@ -21,7 +19,7 @@ static int rehash(hpa_strtab *t)
     if (!slots)
         return -1;
     for (uint32_t id = 0; id < t->n; id++) {
-        uint32_t i = fnv1a(t->strs[id], t->lens[id]) & (nslots - 1);
+        uint32_t i = hash_of(t->strs[id], t->lens[id]) & (nslots - 1);
         while (slots[i])
             i = (i + 1) & (nslots - 1);
         slots[i] = id + 1;
@@ -36,7 +34,7 @@ uint32_t hpa_strtab_intern(hpa_strtab *t, const char *s, size_t len)
 {
     if ((t->n + 1) * 2 > t->nslots && rehash(t))
         return UINT32_MAX;
-    uint32_t i = fnv1a(s, len) & (t->nslots - 1);
+    uint32_t i = hash_of(s, len) & (t->nslots - 1);
     for (; t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
         uint32_t id = t->slots[i] - 1;
         if (t->lens[id] == len && memcmp(t->strs[id], s, len) == 0)

@@ -1,14 +1,19 @@
 /*
- * strtab.h - interned strings: each distinct string is stored once and gets a dense id.
+ * strtab.h - interned strings: each distinct byte string is stored once and gets a dense
+ * id 0, 1, 2 ... in order of first intern. The one string table of both analysis tools
+ * (function keys, file and module names in symbols.c; hpmerge's OTF2 string and
+ * definition keys).
  *
- * Used for function keys, file names and module names: strings are hashed only when a
- * distinct PC is symbolized (thousands of times per analysis), never per sample.
+ * Strings are hashed only when interned (per distinct PC symbolized, per definition),
+ * never per sample. Linear probing over ids (hash.h), load factor at most 1/2. A zeroed
+ * hpa_strtab is empty. Not thread-safe.
  */
 #ifndef HPA_STRTAB_H
 #define HPA_STRTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct hpa_strtab {
     char **strs; /* id -> string (NUL-terminated; may contain inner NULs up to len) */
@@ -18,13 +23,20 @@ typedef struct hpa_strtab {
     uint32_t nslots;
 } hpa_strtab;
 
-/* Id of the len bytes at s, adding them if new. Returns the id, or UINT32_MAX when out
- * of memory. */
+/* Id of the len bytes at s, adding a copy when new. Returns the id, or UINT32_MAX when out
+ * of memory (the table unchanged). */
 uint32_t hpa_strtab_intern(hpa_strtab *t, const char *s, size_t len);
+/* The same for a NUL-terminated string. */
+static inline uint32_t hpa_strtab_cstr(hpa_strtab *t, const char *s)
+{
+    return hpa_strtab_intern(t, s, strlen(s));
+}
+/* The string of id (< t->n). */
 static inline const char *hpa_strtab_get(const hpa_strtab *t, uint32_t id)
 {
     return t->strs[id];
 }
+/* Free every string; the table is empty (zeroed) after. */
 void hpa_strtab_free(hpa_strtab *t);
 
 #endif

@@ -586,7 +586,7 @@ static uint32_t resolve_line(hpa_symtab *st, const elf_entry *e, uint32_t func, 
 
 hpa_loc hpa_modmap_resolve(hpa_modmap *m, uint64_t pc)
 {
-    uint32_t line;
+    uint64_t line;
     if (!hpa_u64map_get(&m->cache, pc, &line)) {
         const module *mod = find_module(m, pc);
         if (!mod) {

@@ -92,6 +92,12 @@ void hpcw_init_after(hpcw_call *c, int thread_level)
 
 void hpcw_finalize_before(void)
 {
+    /* a start without its completion in the trace is an event lost: counted (a correct
+     * program has completed or freed every request by now) */
+    uint64_t open = hpcw_req_open();
+    hpc_thread *t = hpcollect_self();
+    if (open && t)
+        hpc_stream_stat_add(&t->stream, HPC_STAT_EVENTS_DROPPED, open);
     hpcw_clock_sync(1);
     if (hpcw_g.sync_comm != MPI_COMM_NULL)
         PMPI_Comm_free(&hpcw_g.sync_comm);

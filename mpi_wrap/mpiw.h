@@ -255,7 +255,8 @@ typedef struct hpcw_req {
     int32_t peer, tag; /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
     uint64_t bytes;    /* sends: bytes sent; receives: buffer capacity */
     hpcw_comm *comm;
-    uint64_t mark; /* pend mark of the Wait/Test/Start call that took it last */
+    uint64_t mark;   /* pend mark of the Wait/Test/Start call holding it; 0: none */
+    uintptr_t owner; /* the thread that started it (hpc_thread *) */
 } hpcw_req;
 
 /* Follow a new point-to-point request (kind SEND or RECV). Returns its table entry, or
@@ -269,6 +270,10 @@ void hpcw_msg_add(MPI_Message msg, MPI_Comm comm);
 void hpcw_msg_take(MPI_Message msg, hpcw_req *out);
 hpcw_req *hpcw_req_add_msg(MPI_Request req, const hpcw_req *msg, MPI_Count count,
                            MPI_Datatype type);
+
+/* Point-to-point requests started and not seen complete (at MPI_Finalize: their
+ * completion events can no longer be recorded). */
+uint64_t hpcw_req_open(void);
 
 /* Requests passed to one Wait/Test/Start/Request_free/Cancel call. */
 typedef struct hpcw_pend_item {

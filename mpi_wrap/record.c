@@ -3,7 +3,7 @@
  * mpi_p2p detail records, written into the calling thread's stream.
  *
  * A call's records are written in one section between hpcollect_write_begin/end, so
- * the clock-sample handler never interleaves with them (collector_api.h, rule 1). A
+ * the clock-sample handler never interleaves with them (collector/sigsafe.h, rule 1). A
  * record that cannot be written (size limit, full disk) is counted in the stream's
  * HPC_STAT_EVENTS_DROPPED; after a dropped mpi_call its detail records are skipped, so
  * a reader never sees details without their call.
@@ -15,12 +15,10 @@
 
 hpcw_globals hpcw_g = {.world_rank = -1, .sync_comm = MPI_COMM_NULL, .tracing = 1};
 
-/* -m, before any call: calls before MPI_Init need timestamps only if traced. The
- * collector reads its settings from the environment at start-up too. */
+/* -m, before any call: calls before MPI_Init need timestamps only if traced. */
 __attribute__((constructor)) static void read_tracing(void)
 {
-    const char *v = getenv("HPCOLLECT_MPI_TRACE");
-    hpcw_g.tracing = !(v && !strcmp(v, "0"));
+    hpcw_g.tracing = hpcollect_settings_get()->mpi_trace;
 }
 
 void hpcw_dropped(hpcw_call *c)

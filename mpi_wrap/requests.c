@@ -16,8 +16,11 @@
  * One handle, several requests: a library may hand out one handle for many requests
  * that completed at once (Open MPI does for small sends), so a handle is no unique key.
  * Every start gets its own entry, and a completion of handle H takes the oldest entry of
- * H not yet taken by the same Wait/Test call (a call's pend mark), so each start meets
- * exactly one completion, in start order. A handle reused after a completion we did not
+ * H that no Wait/Test call in progress holds, the calling thread's own first: a call holds
+ * what it took by a compare-and-swap of its unique mark into the entry (so two threads,
+ * or one handle twice in one array, never take the same entry) and lets go at its end of
+ * what it did not complete. So each start meets exactly one completion, in start order
+ * per thread. A handle reused after a completion we did not
  * see would leave its old entry behind and shift later completions of that handle by
  * one; every path that completes or frees a request is wrapped, so this takes an error
  * return from Wait/Test.
@@ -66,21 +69,35 @@ static unsigned hash_key(uintptr_t k)
     return (unsigned)k & (REQ_SLOTS - 1);
 }
 
-/* The oldest entry of key whose pend mark is not mark (0: any). */
+/* The entry of key a completion takes: the oldest one no call holds (mark 0) started by
+ * this thread, else the oldest one no call holds; any entry of key when mark is 0. */
 static hpcw_req *find_oldest(uintptr_t key, uint64_t mark)
 {
-    hpcw_req *t = table, *best = NULL;
+    hpcw_req *t = table, *best = NULL, *mine = NULL;
     if (!t || key <= KEY_DELETED)
         return NULL;
+    uintptr_t self = (uintptr_t)hpcollect_self();
     unsigned i = hash_key(key);
     for (unsigned n = 0; n < PROBE_LIMIT; n++, i = (i + 1) & (REQ_SLOTS - 1)) {
         uintptr_t k = __atomic_load_n(&t[i].key, __ATOMIC_ACQUIRE);
         if (k == KEY_EMPTY)
             break;
-        if (k == key && (!mark || t[i].mark != mark) && (!best || t[i].id < best->id))
+        if (k != key || (mark && __atomic_load_n(&t[i].mark, __ATOMIC_ACQUIRE)))
+            continue;
+        if (!best || t[i].id < best->id)
             best = &t[i];
+        if (t[i].owner == self && (!mine || t[i].id < mine->id))
+            mine = &t[i];
     }
-    return best;
+    return mine ? mine : best;
+}
+
+/* Hold entry s for the call with this mark; false if another call took it first. */
+static bool hold(hpcw_req *s, uint64_t mark)
+{
+    uint64_t free_mark = 0;
+    return __atomic_compare_exchange_n(&s->mark, &free_mark, mark, false, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
 }
 
 static hpcw_req *find(uintptr_t key)
@@ -111,7 +128,8 @@ static hpcw_req *claim(uintptr_t key)
                 continue;
             if (__atomic_compare_exchange_n(&t[i].key, &k, key, false, __ATOMIC_ACQ_REL,
                                             __ATOMIC_ACQUIRE)) {
-                t[i].mark = 0;
+                __atomic_store_n(&t[i].mark, 0, __ATOMIC_RELEASE);
+                t[i].owner = (uintptr_t)hpcollect_self();
                 return &t[i];
             }
         }
@@ -217,9 +235,15 @@ static void pend_look(hpcw_pend *p, int i, uintptr_t key)
 {
     hpcw_pend_item *it = &p->items[i];
     it->state = HPCW_PEND_NONE;
-    it->slot = find_oldest(key, p->mark);
+    it->slot = NULL;
+    for (int tries = 0; tries < 8; tries++) { /* another thread may hold what we found */
+        hpcw_req *s = find_oldest(key, p->mark);
+        if (!s || hold(s, p->mark)) {
+            it->slot = s;
+            break;
+        }
+    }
     if (it->slot) {
-        it->slot->mark = p->mark;
         it->info = *it->slot;
         p->tracked++;
     }
@@ -359,7 +383,29 @@ void hpcw_pend_cancel(hpcw_pend *p)
 
 void hpcw_pend_free(hpcw_pend *p)
 {
+    /* let go of the entries this call held and did not release (not completed yet,
+     * persistent ones): a later call may take them */
+    for (int i = 0; i < p->n; i++) {
+        hpcw_req *s = p->items[i].slot;
+        uint64_t mine = p->mark;
+        if (s && s->id == p->items[i].info.id)
+            __atomic_compare_exchange_n(&s->mark, &mine, 0, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED);
+    }
     if (p->items != p->inline_items)
         free(p->items);
     free(p->statuses);
+}
+
+uint64_t hpcw_req_open(void)
+{
+    hpcw_req *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
+    uint64_t n = 0;
+    for (unsigned i = 0; t && i < REQ_SLOTS; i++) {
+        uintptr_t k = __atomic_load_n(&t[i].key, __ATOMIC_ACQUIRE);
+        if (k > KEY_DELETED && (t[i].kind == HPCW_REQ_SEND || t[i].kind == HPCW_REQ_RECV) &&
+            t[i].active)
+            n++;
+    }
+    return n;
 }

@@ -35,8 +35,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     if (omptool_g.set_callback == NULL)
         return 0; /* not a usable OMPT: stay out of the way */
     /* Read once: for the benchmark of the context cache (bench/omp_bench.sh). */
-    const char *ctx = getenv("HPCOLLECT_OMP_CONTEXT");
-    omptool_g.no_context_cache = ctx != NULL && strcmp(ctx, "unwind") == 0;
+    omptool_g.no_context_cache = strcmp(hpcollect_settings_get()->omp_context, "unwind") == 0;
     omptool_register_parallel();
     omptool_register_sync();
     omptool_register_work();

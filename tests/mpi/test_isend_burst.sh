@@ -4,7 +4,8 @@
 # from rank 0, completed by MPI_Waitall over 200, MPI_Wait each, MPI_Testall, MPI_Waitsome),
 # under Open MPI (which hands out one request handle for all of them) and MPICH: in the
 # OTF2 trace every MPI_ISEND has exactly one MPI_ISEND_COMPLETE with its request id, and
-# `mpi` counts 500 sends, 2000 bytes, no dropped event.
+# `mpi` counts 500 sends, 2000 bytes, no dropped event. With 3 more Isends never
+# completed ("leak"), rank 0 counts exactly 3 events dropped: no completion lost silently.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 source "$HPC_ROOT/tests/mpi/mpilibs.sh"
@@ -34,4 +35,9 @@ expect(rk[0], f"{lib}: rank 0", mpi_sends=500, mpi_bytes_sent=2000, events_dropp
 expect(rk[1], f"{lib}: rank 1", mpi_receives=500, mpi_bytes_received=2000, events_dropped=0)
 PY
     note "ok: $lib: 500 Isends, 500 completions, one each"
+    mpi_run $lib 2 "$HPCOLLECT" -q -o $lib-leak.hpc "$(mpi_prog $lib isend_burst)" leak
+    check_py "import sys; sys.path.insert(0, '$HPC_ROOT/tests/mpi'); from mpitest import *
+rk = ranks(mpi_report('$lib-leak.hpc'))
+expect(rk[0], '$lib leak: rank 0', mpi_sends=503, events_dropped=3)
+expect(rk[1], '$lib leak: rank 1', mpi_receives=503, events_dropped=0)"
 done

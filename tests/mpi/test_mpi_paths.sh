@@ -9,7 +9,8 @@
 # of calls; `callers-callees reduce_step` attributes the same to phase_a and phase_b;
 # `functions` gives MPI_Allreduce that total as its exclusive MPI time; `--sort
 # e.mpi_time export folded` weighs each path by its MPI time (microseconds); --ranks 1
-# keeps rank 1's calls only.
+# keeps rank 1's calls only. In hpmerge's OTF2 trace each rank's MPI_Allreduce regions sit
+# at their own paths: 30 under phase_a, 70 under phase_b.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 source "$HPC_ROOT/tests/mpi/mpilibs.sh"
@@ -26,6 +27,7 @@ for lib in $MPI_LIBS; do
             functions >fn$r.json || fail "$lib: functions"
     done
     "$HPANALYZE" --sort e.mpi_time $lib.hpc export folded >mpi.folded || fail "$lib: export folded"
+    "$HPMERGE" -q $lib.hpc || fail "$lib: hpmerge"
     $SYSPY - $lib <<'PY'
 import json, sys
 from hpctest import check
@@ -82,6 +84,23 @@ for suffix, ranks in (("", (0, 1)), ("1", (1,))):
             check(got == [(ns + 500) // 1000] or (ns < 500 and got == []),
                   f"{lib}: folded export, {ph} path: {got} us, want {ns / 1e3:.1f}")
     a = fn["MPI_Allreduce"]
+    if suffix == "":
+        import collections, otf2
+        paths = collections.Counter()
+        with otf2.reader.open(f"{lib}.hpc/otf2/traces.otf2") as tr:
+            for loc, ev in tr.events:
+                cc = getattr(ev, "calling_context", None)
+                if type(ev).__name__ != "CallingContextEnter" or cc is None or \
+                        cc.region.name != "MPI_Allreduce":
+                    continue
+                up = []
+                while cc is not None:
+                    up.append(cc.region.name)
+                    cc = cc.parent
+                ph = [n for n in up if n in ("phase_a", "phase_b")]
+                paths[(loc.group._ref, ph[0] if len(ph) == 1 else str(up))] += 1
+        want = {(r, ph): n for r in (0, 1) for ph, n in (("phase_a", 30), ("phase_b", 70))}
+        check(dict(paths) == want, f"{lib}: OTF2 MPI_Allreduce regions by path {dict(paths)}")
     check(abs(a["excl_mpi_time_s"] - total / 1e9) < 1.5e-9 and a["excl_mpi_other"] == 100 * len(ranks),
           f"{lib} ranks {ranks}: MPI_Allreduce exclusive MPI time {a['excl_mpi_time_s']}, want {total / 1e9}")
 PY

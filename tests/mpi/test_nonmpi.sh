@@ -4,8 +4,9 @@
 # MPI library) into a program that does not need the MPI library, with or without mpirun
 # around it; an MPI program gets them; a program built with an MPI library hpcollect has
 # no wrappers for (stand-ins named libmpi.so.20, Open MPI 2's, and libmpi_abi.so, the MPI
-# standard ABI's) runs untraced, with a note naming that library. The mpi report of a
-# non-MPI experiment says there is no MPI data.
+# standard ABI's) runs untraced, with a note naming that library, and its mpi report
+# names the library whose calls were not traced. The mpi report of a non-MPI experiment
+# says there is no MPI data.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
@@ -26,6 +27,8 @@ for so in libmpi.so.20 libmpi_abi.so.0; do
     [ "$out" = $'mpi-wrappers: no\nmpi-library: yes' ] || fail "program of another MPI ($so): $out"
     grep -q "loads $so .*which hpcollect has no MPI wrappers for" other.err ||
         fail "no note for another MPI ($so): $(cat other.err)"
+    "$HPANALYZE" other-$so.hpc mpi | grep -q "loaded $so, but its MPI calls were not traced" ||
+        fail "mpi report of a program of another MPI ($so): $("$HPANALYZE" other-$so.hpc mpi)"
 done
 grep -q "MPI standard ABI is not supported yet" other.err || fail "libmpi_abi: no reason given"
 

@@ -56,10 +56,18 @@ for build in ("gcc", "clang"):
                             slack_s=0.012)
             near_time_share(omp_cpu, other_cpu, tot, n, f"{exp} rank {rank} master: OpenMP CPU (s)",
                             slack_s=0.012)
-            # wall-clock: its life as the stream shows it is the program's run but for the
-            # start-up before main and the exit after MPI_Finalize
-            check(t["omp_work_wall_s"] + t["omp_wait_wall_s"] <= other_wall + 0.05,
-                  f"{exp} rank {rank} master: traced work and wait are outside MPI calls")
+            # wall-clock, exact whatever the load: traced work, wait and MPI never add up to
+            # more than the thread's life, and the traced MPI time is the program's own
+            # measure of its calls (the program's stopwatch encloses each call; more than
+            # half of it whatever preemption fell between stopwatch and wrapper), so work
+            # and wait leave the MPI calls out
+            traced = t["omp_work_wall_s"] + t["omp_wait_wall_s"]
+            check(traced + t["mpi_wall_s"] <= t["life_wall_s"] + 1e-6,
+                  f"{exp} rank {rank} master: traced work {traced:.4f} + MPI "
+                  f"{t['mpi_wall_s']:.4f} within its life {t['life_wall_s']:.4f}")
+            check(0.5 * mpi_wall <= t["mpi_wall_s"] <= mpi_wall + 1e-3,
+                  f"{exp} rank {rank} master: traced MPI wall {t['mpi_wall_s']:.4f} "
+                  f"(program {mpi_wall:.4f})")
         check(truth[(1, 0, "mpi")][0] > 0.05,
               f"{exp}: rank 1 used CPU waiting in MPI ({truth[(1, 0, 'mpi')][0]:.3f} s): "
               f"the check above can tell MPI from Work")

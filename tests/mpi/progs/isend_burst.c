@@ -7,6 +7,8 @@
  *   phase 3: 100 Isends, completed by MPI_Testall until done
  *   phase 4: 100 Isends, completed by MPI_Waitsome until done
  * 500 sends, 2000 bytes; rank 1 receives them with MPI_Recv.
+ * With the argument "leak", rank 0 then starts 3 more Isends (rank 1 receives them) and
+ * never completes them: their completions cannot be traced, and must be counted.
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -43,6 +45,14 @@ int main(int argc, char **argv)
     } else if (rank == 1) {
         for (int i = 0; i < 500; i++)
             MPI_Recv(&buf[0], 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (argc > 1 && argv[1][0] == 'l') {
+        if (rank == 0)
+            burst(3, q, buf);
+        else if (rank == 1)
+            for (int i = 0; i < 3; i++)
+                MPI_Recv(&buf[0], 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Barrier(MPI_COMM_WORLD);
     }
     MPI_Finalize();
     return 0;

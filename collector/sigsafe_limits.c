@@ -1,10 +1,8 @@
 /*
- * limits.c - when samples may be recorded: not paused, inside the -t window, under the
+ * sigsafe_limits.c - when samples may be recorded: not paused, inside the -t window, under the
  * -L size limit; and the `limit` records that say when recording stopped or started.
  * Runs in the sample handler: no locks but the bounded process-stream trylock.
  */
-#include <errno.h>
-
 #include "collector.h"
 
 /* Write a limit record once (the flag says it is written). Signal-safe. */
@@ -28,18 +26,6 @@ void hpc_note_limit(unsigned what, uint64_t when, const char *detail)
                          : what == HPC_LIMIT_TIME_END ? &hpc_P.window_end_noted
                                                       : &hpc_P.limit_noted;
     note_once(flag, what, when, detail);
-}
-
-void hpc_sample_lost(hpc_thread_priv *t, int err)
-{
-    if (err == HPC_E_LIMIT) {
-        hpc_stat(t, HPC_STAT_DROPPED_LIMIT, 1);
-        hpc_limit_reached();
-    } else if (err == HPC_E_IO && (errno == ENOSPC || errno == EDQUOT)) {
-        hpc_stat(t, HPC_STAT_DISK_FULL, 1); /* no record can say it: the disk is full */
-    } else {
-        hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
-    }
 }
 
 void hpc_limit_reached(void)

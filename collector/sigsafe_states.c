@@ -321,7 +321,8 @@ static void write_state(hpc_thread_priv *t, unsigned st, uint64_t ns, uint64_t n
     int err = hpc_write_sample_state(&t->pub.stream, &r);
     if (err == HPC_E_LIMIT)
         hpc_limit_reached();
-    hpc_stat(t, err ? HPC_STAT_STATES_DROPPED : HPC_STAT_STATE_SAMPLES, 1);
+    if (err)
+        hpc_stat(t, HPC_STAT_STATES_DROPPED, 1);
 }
 
 /* Could a state's acc reach the interval once the window is settled? */

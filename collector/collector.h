@@ -229,6 +229,10 @@ int hpc_follow_unexpected(void);
 /* fds.c: fd moved above the program's RLIMIT_NOFILE soft limit (fd itself if it is
  * there already), or -1 (fd closed) when the hard limit leaves no room. NOT signal-safe. */
 int hpc_fd_keep_high(int fd);
+/* The same, at or above the soft limit + skip, within room more: descriptors that are
+ * not moved again when the program raises its limit (thread states' fault events) keep
+ * a margin for a program that raises it a little. NOT signal-safe. */
+int hpc_fd_keep_high_at(int fd, unsigned skip, unsigned room);
 
 /* sigsafe_util.c: clocks, rusage, statistics. Signal-safe. */
 uint64_t hpc_now_ns(void);      /* CLOCK_MONOTONIC */

@@ -36,13 +36,28 @@ static long perf_open(struct perf_event_attr *a)
     return fd;
 }
 
-/* Our events may take at most half of the program's descriptor limit (as the clock's). */
-static int fd_allowed(long fd)
+/* The fault event's descriptor goes well above the program's RLIMIT_NOFILE soft limit
+ * (fds.c: the program then gets the numbers and the EMFILE it gets alone; 128 above it,
+ * as it is not moved when the program raises its limit: a program raising its limit a
+ * little keeps all of its own; 256 threads' room). Where there is no room there (the
+ * hard limit) it stays where it is if that is within the first 16th of the program's
+ * limit (a 20000 limit: 1250; a program limited to 16 keeps all of its own), else there
+ * is no fault event (page-fault sleeps are Other Wait). Returns fd's final number, or -1
+ * (closed). */
+static long keep_out(long fd)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
-        return 1;
-    return (rlim_t)fd < rl.rlim_cur / 2;
+        return fd;
+    int high = hpc_fd_keep_high_at(fcntl((int)fd, F_DUPFD_CLOEXEC, 0), 128, 256);
+    if (high >= 0) {
+        close((int)fd);
+        return high;
+    }
+    if ((rlim_t)fd < rl.rlim_cur / 16)
+        return fd;
+    close((int)fd);
+    return -1;
 }
 
 static void base_attr(struct perf_event_attr *a)
@@ -66,10 +81,6 @@ static int open_switches(hpc_states *s)
     long fd = perf_open(&a);
     if (fd < 0)
         return -errno;
-    if (!fd_allowed(fd)) {
-        close((int)fd);
-        return -EMFILE;
-    }
     long page = sysconf(_SC_PAGESIZE);
     static const int data_pages[] = {8, 2, 1};
     int err = 0;
@@ -105,8 +116,15 @@ static int open_faults(hpc_states *s)
     if (fd < 0)
         return -errno;
     struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
-    if (!fd_allowed(fd) || ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd) != 0 ||
-        fcntl((int)fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
+    if (ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd) != 0) {
+        int err = errno;
+        close((int)fd);
+        return -err;
+    }
+    if ((fd = keep_out(fd)) < 0)
+        return -EMFILE; /* "Too many open files": none above the program's limit */
+    /* O_ASYNC last: the signal's si_fd is the number the descriptor had then */
+    if (fcntl((int)fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
         fcntl((int)fd, F_SETSIG, HPC_CLOCK_SIGNAL) != 0 ||
         fcntl((int)fd, F_SETOWN_EX, &owner) != 0) {
         int err = errno ? errno : EMFILE;
@@ -149,6 +167,10 @@ int hpc_states_open(hpc_thread_priv *t)
     }
     hpc_fd_moment_begin();
     int err = open_switches(s);
+    if (err == 0 && ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+        err = -errno;
+        release(s);
+    }
     if (err == 0 && (err = open_faults(s)) != 0) {
         /* without it, faults are sleeps like others: keep the rest */
         snprintf(s->note, sizeof s->note,
@@ -156,6 +178,10 @@ int hpc_states_open(hpc_thread_priv *t)
         err = 0;
     } else if (err) {
         snprintf(s->note, sizeof s->note, "context-switch records: %s", strerror(-err));
+    }
+    if (s->fd >= 0) { /* its mapping keeps the event (on from now: states.h) */
+        close(s->fd);
+        s->fd = -1;
     }
     hpc_fd_moment_end();
     s->source = err ? HPC_STATES_CALL_TIMES : HPC_STATES_PERF_SWITCH;
@@ -172,15 +198,6 @@ void hpc_states_start(hpc_thread_priv *t)
         s->stime_ns =
             (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
     hpc_states_window_open(t);
-    if (s->fd < 0)
-        return; /* call times */
-    if (ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-        snprintf(s->note, sizeof s->note, "context-switch records: %s", strerror(errno));
-        release(s);
-        s->source = HPC_STATES_CALL_TIMES;
-        hpc_states_window_open(t);
-        return;
-    }
     if (s->fault_fd >= 0 && ioctl(s->fault_fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
         hpc_perf_close(s->fault_fd, s->fault_id);
         s->fault_fd = -1;
@@ -190,8 +207,6 @@ void hpc_states_start(hpc_thread_priv *t)
 void hpc_states_stop(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
-    if (s->fd >= 0 && hpc_perf_id(s->fd) == s->id)
-        ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
     if (s->fault_fd >= 0 && hpc_perf_id(s->fault_fd) == s->fault_id)
         ioctl(s->fault_fd, PERF_EVENT_IOC_DISABLE, 0);
     release(s);

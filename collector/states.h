@@ -6,9 +6,15 @@
  * Per thread, with clock profiling on (states.c opens them, NOT signal-safe):
  *   - a dummy perf event with context_switch=1 and a small mmap'd ring buffer, no
  *     signal: the kernel writes a record each time the thread leaves the CPU (flagged
- *     when it was preempted, i.e. still runnable) and each time it comes back;
+ *     when it was preempted, i.e. still runnable) and each time it comes back. It is
+ *     enabled as it is opened and its descriptor closed: the mapping keeps it (the
+ *     program's descriptors stay its own, fds.c), unmapping ends it;
  *   - a major-faults event writing its samples (address, pc) into the same buffer, and
- *     SIGPROF right after each major fault (its fd is the signal's si_fd).
+ *     SIGPROF right after each major fault (its fd is the signal's si_fd). Its
+ *     descriptor must stay open (an event writing into another's buffer cannot be
+ *     mapped): it is moved well above the program's descriptor limit, or kept low when
+ *     there is no room and it is within the first 16th of the limit (states.c:
+ *     keep_out), else the thread has no fault event (page-fault sleeps are Other Wait).
  * The records are read by the thread itself (sigsafe_states.c, signal-safe) at three
  * kinds of moments, each with a call stack at hand:
  *   - leaving a blocking call of the program (blocking_calls.c, through
@@ -74,7 +80,7 @@ uint64_t hpc_states_window_settle(const hpc_states_window *w, uint64_t off_ns,
 /* One thread's thread-state machinery (inside hpc_thread_priv). */
 typedef struct hpc_states {
     int source;            /* enum hpc_states_source */
-    int fd;                /* switch-record event, -1 = none */
+    int fd;                /* switch-record event while it is being opened, then -1 */
     int fault_fd;          /* major-faults event, -1 = none */
     int fault_sig_fd;      /* its number, kept after it is closed: a SIGPROF it sent that was
                               still pending then is ours, never the program's; -1 = none */

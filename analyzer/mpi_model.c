@@ -5,6 +5,8 @@
  */
 #include "mpi_model.h"
 
+#include "report_util.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,13 +375,5 @@ uint64_t hpa_mpi_model_total_app_ns(const hpa_mpi_model *m)
 void hpa_mpi_site_location(const hpa_mpi_model *m, const hpa_mpi_row *r, char *buf, size_t cap)
 {
     const hpa_line *l = hpa_symtab_line(m->prof->syms, r->line);
-    const hpa_func *f = l ? hpa_symtab_func(m->prof->syms, l->func) : NULL;
-    const char *file = l && l->file ? strrchr(l->file, '/') : NULL;
-    file = file ? file + 1 : l ? l->file : "";
-    if (!f)
-        snprintf(buf, cap, "<Unknown>");
-    else if (l->lineno)
-        snprintf(buf, cap, "%s %s:%u", f->name, file, l->lineno);
-    else
-        snprintf(buf, cap, "%s", f->name);
+    hpa_loc_text(m->prof->syms, (hpa_loc){l ? l->func : 0, r->line}, buf, cap);
 }

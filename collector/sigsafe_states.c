@@ -376,7 +376,9 @@ uint64_t hpc_states_sys_ns(hpc_thread_priv *t, uint64_t cpu_ns)
 {
     hpc_states *s = &t->st;
     struct rusage ru;
-    if (s->source == HPC_STATES_NONE || getrusage(RUSAGE_THREAD, &ru) != 0)
+    /* win_time: states were on, and their events may be gone already (the tail sample at
+     * a thread's end comes after hpc_states_stop) */
+    if ((s->source == HPC_STATES_NONE && !s->win_time) || getrusage(RUSAGE_THREAD, &ru) != 0)
         return 0;
     uint64_t st = tv_ns(ru.ru_stime);
     uint64_t sys = st > s->stime_ns ? st - s->stime_ns : 0;

@@ -46,6 +46,7 @@ void hpc_tail_write(hpc_thread_priv *t, uint64_t cpu, uint64_t now, uint64_t nod
         .time = now,
         .node = node,
         .cpu_ns = cpu - t->last_cpu_ns,
+        .sys_ns = hpc_states_sys_ns(t, cpu - t->last_cpu_ns), /* thread states' split */
         .cpu = (uint64_t)sched_getcpu(),
         .state = t->pub.state,
         .region = t->pub.region,

@@ -8,7 +8,7 @@
  * getrusage(RUSAGE_THREAD), /proc/thread-self/schedstat's run delay; TAIL_OFF: the time
  * spin_user was off the CPU in its last sampling interval, see there). Phases:
  *   spin_user     1.0 s of CPU in user mode
- *   sys_reads     0.5 s of system CPU: 1 MiB reads from /dev/zero
+ *   sys_reads     0.5 s of system CPU: 1 MiB reads from /dev/zero, then 30 ms of user
  *   sleeper       1.0 s in nanosleep
  *   lock_waiter   0.7 s blocked in pthread_mutex_lock: a helper holds the mutex
  *   contend       two threads pinned to one CPU, 0.5 s of CPU each: about 0.5 s each
@@ -139,6 +139,14 @@ __attribute__((noinline)) void sys_reads(double s)
         getrusage(RUSAGE_THREAD, &ru);
     } while (tv_s(ru.ru_stime) < s);
     close(fd);
+    /* 30 ms in user mode: unprivileged, the clock counts user time only, and this is
+     * where the loop's kernel time then gets its sample (not at the thread's end, on
+     * whatever stack was sampled last) */
+    double end = thread_cpu() + 0.030, x = 1;
+    while (thread_cpu() < end)
+        for (int i = 0; i < 20000; i++)
+            x = x * 1.0000001 + 1e-9;
+    sink = x;
 }
 
 __attribute__((noinline)) void sleeper(double s)

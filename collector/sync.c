@@ -101,10 +101,10 @@ static uint64_t held_pop(hpc_thread_priv *t, const void *m)
 
 /* glibc's mutex word (nptl: pthread_mutex_t.__data, public in bits/struct_mutex.h): the
  * kind's flags, and whether another thread waits. */
-#define MUTEX_KIND_MASK  3   /* PTHREAD_MUTEX_KIND_MASK_NP */
-#define MUTEX_ROBUST     16  /* PTHREAD_MUTEX_ROBUST_NORMAL_NP */
-#define MUTEX_PI         32  /* PTHREAD_MUTEX_PRIO_INHERIT_NP */
-#define MUTEX_PP         64  /* PTHREAD_MUTEX_PRIO_PROTECT_NP: ceiling above the low bits */
+#define MUTEX_KIND_MASK  3  /* PTHREAD_MUTEX_KIND_MASK_NP */
+#define MUTEX_ROBUST     16 /* PTHREAD_MUTEX_ROBUST_NORMAL_NP */
+#define MUTEX_PI         32 /* PTHREAD_MUTEX_PRIO_INHERIT_NP */
+#define MUTEX_PP         64 /* PTHREAD_MUTEX_PRIO_PROTECT_NP: ceiling above the low bits */
 #define FUTEX_WAITERS_ON 0x80000000u
 
 /* Will this unlock let go of m (a recursive mutex held more than once does not), and
@@ -154,9 +154,9 @@ static void mutex_end(hpc_trace *c, const void *m, int r, int got)
 /* One part per TRACED line of interpose.def: the wrapper calls it with the call's result
  * and arguments (the trailing ones unused: variadic). */
 #define WAIT_PART(name, kind)                                                                      \
-    static void hpc_trace_##name(hpc_trace *c, int r, const volatile void *object, ...)                    \
+    static void hpc_trace_##name(hpc_trace *c, int r, const volatile void *object, ...)            \
     {                                                                                              \
-        wait_end(c, kind, (const void *)object, r, NULL);                                                   \
+        wait_end(c, kind, (const void *)object, r, NULL);                                          \
     }
 #define MUTEX_PART(name, got)                                                                      \
     static void hpc_trace_##name(hpc_trace *c, int r, const void *m, ...)                          \

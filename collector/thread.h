@@ -51,7 +51,7 @@ typedef struct hpc_thread_priv {
     volatile sig_atomic_t masked;          /* rule 9: a sample holds every signal but faults */
     sigset_t sample_mask;                  /* rule 9: the mask it set (sigprocmask's answer) */
     sigjmp_buf unwind_env;
-    int nheld;                  /* sync.c: mutexes held (-s), innermost last */
+    int nheld; /* sync.c: mutexes held (-s), innermost last */
     hpc_held held[HPC_MAX_HELD];
     int clock_source; /* enum hpc_clock_source */
     int perf_fd;      /* perf source */

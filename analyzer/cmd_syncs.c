@@ -115,8 +115,8 @@ static void on_record(void *arg, const hpa_process *pr, const hpa_thread *t, con
             return;
         }
         m->waits = v;
-        v[m->nwaits++] = (wait_ev){proc,          th,           (uint32_t)w->kind, w->object,
-                                   w->time_request, w->time_grant, w->node};
+        v[m->nwaits++] = (wait_ev){
+            proc, th, (uint32_t)w->kind, w->object, w->time_request, w->time_grant, w->node};
     } else if (rec->kind == HPC_K_sync_hold) {
         const hpc_rec_sync_hold *h = &rec->u.sync_hold;
         hold_ev *v = grow(m->holds, &m->capholds, m->nholds, sizeof *v);
@@ -125,8 +125,7 @@ static void on_record(void *arg, const hpa_process *pr, const hpa_thread *t, con
             return;
         }
         m->holds = v;
-        v[m->nholds++] =
-            (hold_ev){proc, th, h->object, h->time_grant, h->time_release, h->node};
+        v[m->nholds++] = (hold_ev){proc, th, h->object, h->time_grant, h->time_release, h->node};
     }
 }
 
@@ -293,7 +292,8 @@ static int add_object(syncs_model *m, size_t a, size_t b)
         o->waits++;
         o->wait_ns += ns;
         o->max_ns = ns > o->max_ns ? ns : o->max_ns;
-        site_row *s = row_of(&o->sites, &o->nsites, call_site(m->prof, w->proc, w->thread, w->node));
+        site_row *s =
+            row_of(&o->sites, &o->nsites, call_site(m->prof, w->proc, w->thread, w->node));
         if (!s)
             return HPC_E_NOMEM;
         s->waits++;
@@ -373,8 +373,7 @@ static void threshold_text(const hpa_profile *p, char *buf, size_t cap)
                 continue;
             if (t->calibrated)
                 snprintf(buf, cap,
-                         "threshold %.3f us, calibrated: 6 x %" PRIu64
-                         " ns, an uncontended lock",
+                         "threshold %.3f us, calibrated: 6 x %" PRIu64 " ns, an uncontended lock",
                          (double)t->threshold_ns * 1e-3, t->call_ns);
             else
                 snprintf(buf, cap, "threshold %.3f us, as given", (double)t->threshold_ns * 1e-3);
@@ -475,7 +474,8 @@ static void json_report(const hpa_ctx *ctx, const syncs_model *m, FILE *f)
 static void csv_report(const hpa_ctx *ctx, const syncs_model *m, FILE *f)
 {
     char buf[512];
-    fprintf(f, "process,address,name,kind,waits,wait_s,max_s,top_site,top_holder,top_holder_hold_s\n");
+    fprintf(f,
+            "process,address,name,kind,waits,wait_s,max_s,top_site,top_holder,top_holder_hold_s\n");
     for (size_t i = 0; i < shown(ctx, m->nobjs); i++) {
         const object_row *o = &m->objs[i];
         hpa_csv_field(f, m->prof->procs[o->proc].proc->name, ',');

@@ -28,8 +28,8 @@ typedef struct hpc_opts {
     int mpi_trace;            /* -m */
     int sync;                 /* -s: 0 off, 1 on (calibrated), 2 threshold sync_ns */
     uint64_t sync_ns;
-    const char *omp_runtime;  /* --omp-runtime */
-    int ncounters;            /* -h */
+    const char *omp_runtime; /* --omp-runtime */
+    int ncounters;           /* -h */
     hpc_counter_def counters[HPC_MAX_COUNTERS];
     int list_counters;                          /* -h list */
     uint64_t sample_ns;                         /* -S, 0 = off */

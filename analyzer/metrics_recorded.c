@@ -140,7 +140,7 @@ static int add_sync(hpa_profile *p, bool visible)
                        .visible = visible};
     hpa_metric count = {
         .source = HPA_SRC_SYNC, .sync = HPA_SYNC_COUNT, .scale = 1, .visible = visible};
-    int m = find_or_add(p, "sync_wait", "Sync Wait Time", "sec.", time);
+    int m = find_or_add(p, "sync_wait", "Sync Wait", "sec.", time);
     if (m != HPC_E_NOMEM)
         m = find_or_add(p, "sync_count", "Sync Wait Count", "", count);
     return m == HPC_E_NOMEM ? m : 0;

@@ -139,7 +139,9 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || hpc_guard_held() || !t->stream_ok)
+    /* busy: a call made while the collector records for this thread, as libunwind's own
+     * locks in a sample's unwind are (tracing it would unwind inside the unwinder) */
+    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok)
         return false;
     uint64_t now = hpc_now_ns(); /* one clock read: the window's test and the start */
     if (!hpc_recording_at(now))

@@ -196,7 +196,8 @@ uint64_t hpc_now_ns(void);
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
- * held, or recording is paused or outside -t. NOT signal-safe (the program's calls). */
+ * held, the thread is busy recording (a sample's unwind: libunwind's locks), or recording
+ * is paused or outside -t. NOT signal-safe (the program's calls). */
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind);
 static inline bool hpc_trace_begin(hpc_trace *c, unsigned kind)
 {

@@ -204,7 +204,7 @@ static hpc_thread_priv *holder_self(void)
     if (__builtin_expect(!SYNC->on, 1))
         return NULL;
     hpc_thread_priv *t = hpc_self();
-    return t && !hpc_guard_held() ? t : NULL;
+    return t && !hpc_guard_held() && !t->pub.busy ? t : NULL;
 }
 
 static int unlock_common(int (*real)(void *), void *m, int ok)

@@ -272,6 +272,22 @@ static int open_archive(run *R)
     return rc == OTF2_SUCCESS ? 0 : otf2_fail("opening the OTF2 archive", rc);
 }
 
+/* Leaves the writer moved to keep regions nested (evwrite.h): never silent. */
+static void report_nesting(mg_job *job, const mg_loc *loc, const mg_evw *x)
+{
+    const char *path = loc->path ? loc->path : "?";
+    if (x->deferred)
+        mg_job_problem(job,
+                       "%s: %llu regions ended while an MPI call inside them was open; in the "
+                       "trace they end with that call (MPI times are kept as measured)",
+                       path, (unsigned long long)x->deferred);
+    if (x->clipped)
+        mg_job_problem(job,
+                       "%s: %llu regions ended while regions inside them were open; in the "
+                       "trace those end with them",
+                       path, (unsigned long long)x->clipped);
+}
+
 /* ------------------------------------------------------------ one location */
 
 static int merge_location(run *R, mg_loc *loc)
@@ -319,6 +335,7 @@ static int merge_location(run *R, mg_loc *loc)
                 loc->path ? loc->path : "?", o.err ? o.err : "?");
     loc->sum.early = o.nearly;
     OTF2_ErrorCode erc = mg_evw_finish(&x);
+    report_nesting(job, loc, &x);
     OTF2_ErrorCode crc = OTF2_Archive_CloseEvtWriter(R->archive, w);
     hpc_reader_close(r);
     if (erc != OTF2_SUCCESS)

@@ -317,7 +317,8 @@ HPCOLLECT_API void hpcollect_sync_wait(hpc_thread *pub, unsigned kind, uint64_t 
                                        uint64_t request, uint64_t grant)
 {
     hpc_thread_priv *t = (hpc_thread_priv *)pub;
-    if (!SYNC->on || !t || !t->stream_ok || grant < request)
+    if (!SYNC->on || !t || !t->stream_ok || t->pub.busy || hpc_guard_held() || grant < request ||
+        !hpc_recording_at(grant))
         return;
     hpc_trace c = {.t = t, .kind = HPC_TRACER_SYNC, .start = request, .end = grant};
     wait_end(&c, kind, (const void *)(uintptr_t)object, 0, NULL);

@@ -31,8 +31,8 @@ pthread_barrier_t gate;
 sem_t token;
 pthread_mutex_t quick_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int flag;                       /* under ready_lock */
-static long calls_mutex, calls_cond;   /* every sync call the program made, by kind */
+static int flag;                     /* under ready_lock */
+static long calls_mutex, calls_cond; /* every sync call the program made, by kind */
 static long calls_barrier, calls_join, calls_sem;
 
 static uint64_t now_ns(void)

@@ -127,12 +127,12 @@ static int write_file(const char *path, int (*fn)(const mg_job *, FILE *), const
 {
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, strerror(errno));
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, hpc_errtext(HPC_E_IO, errno));
         return -1;
     }
     int rc = fn(job, f);
     if (fclose(f) != 0 || rc != 0) {
-        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, strerror(errno ? errno : EIO));
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, hpc_errtext(HPC_E_IO, errno ? errno : EIO));
         return -1;
     }
     return 0;
@@ -295,7 +295,7 @@ static int merge_location(run *R, mg_loc *loc)
     mg_job *job = &R->job;
     hpc_reader *r = NULL;
     if (loc->path) {
-        int rc = hpc_reader_open(&r, loc->path, loc->proc->hp->schema, &R->diag);
+        int rc = hpc_reader_open_life(&r, loc->path, loc->proc->hp->schema, &R->diag, loc->offset);
         if (rc < 0) {
             mg_job_problem(job, "%s: cannot read this thread's stream (%s); the location is empty",
                            loc->path, hpc_strerror(rc));
@@ -421,7 +421,8 @@ static int setup_tmp(run *R)
     if (R->par->rank == 0) {
         clean_stale(R->opts->exp);
         if (mkdir(R->tmp, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "%s: cannot create %s: %s\n", MG_PROG, R->tmp, strerror(errno));
+            fprintf(stderr, "%s: cannot create %s: %s\n", MG_PROG, R->tmp,
+                    hpc_errtext(HPC_E_IO, errno));
             bad = 1;
         }
     }

@@ -175,13 +175,28 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
     errno = saved;
 }
 
+void hpc_trace_flush(hpc_thread_priv *t)
+{
+    uint32_t n = t->screened_n;
+    uint64_t ns = t->screened_ns;
+    t->screened_n = 0;
+    t->screened_ns = 0;
+    if (n) {
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED, n);
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, ns);
+    }
+}
+
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
 {
     uint64_t duration = c->end - c->start;
+    hpc_thread_priv *t = c->t;
     if (duration >= hpc_tracers[c->kind].threshold_ns) {
+        hpc_trace_flush(t);
         hpc_trace_record(c, write, rec);
         return;
     }
-    hpc_stat(c->t, HPC_STAT_TRACE_SCREENED, 1);
-    hpc_stat(c->t, HPC_STAT_TRACE_SCREENED_NS, duration);
+    t->screened_ns += duration;
+    if (++t->screened_n >= HPC_SCREENED_FLUSH)
+        hpc_trace_flush(t);
 }

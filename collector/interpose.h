@@ -214,6 +214,13 @@ typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, 
  * threshold, or capture its stack and write it. errno is kept. NOT signal-safe. */
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
 
+/* Screened calls are counted in the thread (t->screened_n, _ns) and added to its
+ * stream's statistics every HPC_SCREENED_FLUSH of them, before a record of the thread
+ * and at its end (hpc_trace_flush): a process killed meanwhile loses at most that many
+ * counts per thread. Signal-safe. */
+#define HPC_SCREENED_FLUSH 64
+void hpc_trace_flush(struct hpc_thread_priv *t);
+
 /* Capture the caller's stack (c->leaf below it) and write rec with it, unscreened (what
  * hpc_trace_end does for a call at or above the threshold): for a tracer's records that
  * are not calls (the sync tracer's holds). errno is kept. NOT signal-safe. */

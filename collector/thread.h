@@ -51,6 +51,10 @@ typedef struct hpc_thread_priv {
     volatile sig_atomic_t masked;          /* rule 9: a sample holds every signal but faults */
     sigset_t sample_mask;                  /* rule 9: the mask it set (sigprocmask's answer) */
     sigjmp_buf unwind_env;
+    /* interpose.c: calls screened by a tracer's threshold, not yet added to the stream's
+     * statistics (an atomic add per call would double a screened call's cost) */
+    uint32_t screened_n;
+    uint64_t screened_ns;
     int nheld; /* sync.c: mutexes held (-s), innermost last */
     hpc_held held[HPC_MAX_HELD];
     int clock_source;      /* enum hpc_clock_source */

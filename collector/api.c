@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "collector.h"
+#include "control.h"
+#include "interpose.h"
 
 HPCOLLECT_API hpc_thread *hpcollect_self(void)
 {
@@ -135,6 +137,16 @@ HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void)
     s->clock_interval_ns = hpc_P.cfg.clock_ns;
     s->omp_context = hpc_P.cfg.omp_context;
     return s;
+}
+
+HPCOLLECT_API void hpcollect_guard_enter(void)
+{
+    hpc_guard_enter();
+}
+
+HPCOLLECT_API void hpcollect_guard_leave(void)
+{
+    hpc_guard_leave();
 }
 
 HPCOLLECT_API void hpcollect_register_end_hook(hpcollect_end_hook hook)

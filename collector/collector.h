@@ -12,6 +12,7 @@
 
 #include "collector_api.h"
 #include "config.h"
+#include "sigsafe.h"
 #include "thread.h"
 
 /* Exported names of the library: interposed standard functions and hpcollect_*. */
@@ -102,8 +103,12 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
                       hpc_thread_priv *main_thread);
 /* Normal end: thread_end of the caller, sample_point end, proc_end. NOT signal-safe. */
 void hpc_process_end(int reason, int status);
+/* sigsafe_process.c */
 /* End from a fatal signal handler: sample_point end and proc_end. Signal-safe. */
 void hpc_process_end_sigsafe(int sig);
+/* Write proc_end (reason enum hpc_end_reason, status) with the rusage now. Lock held.
+ * Signal-safe. */
+void hpc_record_proc_end(hpc_stream *s, int reason, int status);
 
 /* Lock for process.hpe (hpcollect_proc_lock): blocks the collector's signals. Returns
  * the stream or NULL when collection is off. trylock gives up after a bounded spin
@@ -119,7 +124,7 @@ void hpc_proc_unlock_quiet(void);
 /* Fork child: the lock may have been held by a thread that the child does not have. */
 void hpc_proc_lock_reset(void);
 
-/* limits.c: -L and -t. */
+/* sigsafe_limits.c: -L and -t. */
 /* True while samples may be recorded now. Signal-safe. */
 bool hpc_recording_at(uint64_t now);
 /* The size limit refused a write: say so once in process.hpe. Signal-safe. */
@@ -170,7 +175,7 @@ void hpc_modules_rescan(void); /* after dlopen/dlclose */
 void hpc_last_thread_init(void);
 void hpc_last_thread_fork_child(void);
 
-/* dl_guard.c: dl_iterate_phdr across fork (see there) */
+/* sigsafe_dl_guard.c: dl_iterate_phdr across fork (see there) */
 struct dl_phdr_info;
 /* dl_iterate_phdr, counted. NOT signal-safe (as the original). */
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data);
@@ -188,16 +193,24 @@ void hpc_descendants_init(void); /* pthread_atfork */
  * -F on, or its executable or that name matching -F =REGEX? NOT signal-safe. */
 int hpc_follow_unexpected(void);
 
-/* util */
-uint64_t hpc_now_ns(void);
-uint64_t hpc_realtime_ns(void);
+/* sigsafe_util.c: clocks, rusage, statistics. Signal-safe. */
+uint64_t hpc_now_ns(void);      /* CLOCK_MONOTONIC */
+uint64_t hpc_realtime_ns(void); /* CLOCK_REALTIME */
+/* Add n to statistic s of t's stream (nothing when t or its stream is missing). */
 void hpc_stat(hpc_thread_priv *t, enum hpc_stat s, uint64_t n);
-hpc_str hpc_cstr(const char *s);
-/* rusage of the process in the fields a sample_point / proc_end wants. Signal-safe. */
+/* The writer refused a sample's record with err: count it by why (HPC_E_LIMIT: the size
+ * limit, which is then noted in process.hpe; anything else: the file could not grow). */
+void hpc_stat_write_failed(hpc_thread_priv *t, int err);
+/* rusage of the process in the fields a sample_point / proc_end wants. */
 typedef struct hpc_usage {
     uint64_t utime_ns, stime_ns, maxrss_kb, minflt, majflt, nvcsw, nivcsw, inblock, oublock;
 } hpc_usage;
 void hpc_get_usage(hpc_usage *u);
-void hpc_write_sample_point_locked(hpc_stream *s, unsigned reason, const char *label);
+
+/* A C string as the writer's string. Signal-safe. */
+static inline hpc_str hpc_cstr(const char *s)
+{
+    return (hpc_str){s, (uint32_t)__builtin_strlen(s)};
+}
 
 #endif

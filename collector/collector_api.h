@@ -5,19 +5,10 @@
  * linker). Exported names carry the hpcollect_ prefix; everything else in the
  * collector is hidden (-fvisibility=hidden).
  *
- * Re-entry rules (stated once, numbered; hpcrun's safe-sampling.h is the model):
- *  1. The sample handler never writes while its thread is between
- *     hpcollect_write_begin() and hpcollect_write_end(): it counts the sample as
- *     HPC_STAT_BLOCKED and its CPU time goes into the thread's next sample.
- *  2. Normal-context code writes to its thread's stream only between
- *     hpcollect_write_begin()/end(); the pair is cheap (two stores) and does not nest.
- *  3. The process stream is written only between hpcollect_proc_lock()/unlock(), which
- *     block the collector's signals in the calling thread and take a spin lock.
- *     Never call it from a signal handler that may have interrupted the lock holder.
- *  4. Nothing here allocates with malloc except where it says so.
- *  5. hpcollect_self() returns NULL for threads the collector does not follow and when
- *     collection is off in this process (-F off descendants, after a fatal error); every
- *     caller must accept NULL and do nothing.
+ * Re-entry rules: collector/sigsafe.h states them once, numbered. Rules 1-5 bind the
+ * callers of this API: write a thread's stream only between hpcollect_write_begin() and
+ * hpcollect_write_end() (1, 2), the process stream only under hpcollect_proc_lock() (3),
+ * nothing here allocates (4), hpcollect_self() may be NULL (5).
  */
 #ifndef HPC_COLLECTOR_API_H
 #define HPC_COLLECTOR_API_H
@@ -118,6 +109,12 @@ typedef struct hpcollect_settings {
     const char *omp_context; /* "unwind": no context cache (bench/omp_bench.sh); else "" */
 } hpcollect_settings;
 HPCOLLECT_API const hpcollect_settings *hpcollect_settings_get(void);
+
+/* The collector's guard (collector/interpose.h): held around the MPI wrappers' and the
+ * OpenMP tool's own work (their bookkeeping's malloc, their writes), so the tracers do
+ * not record it as the program's. Nestable, per thread. Signal-safe. */
+HPCOLLECT_API void hpcollect_guard_enter(void);
+HPCOLLECT_API void hpcollect_guard_leave(void);
 
 /* Called by the collector's fatal-signal and exit paths so the MPI layer can write
  * what it holds (registered by mpi_wrap; may be NULL). NOT signal-safe by default; the

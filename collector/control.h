@@ -38,6 +38,11 @@ void hpc_control_drain_locked(hpc_stream *s);
 /* Write one sample point with the process's rusage now. Lock held. Signal-safe. */
 void hpc_control_write_point(hpc_stream *s, uint64_t time, unsigned reason, const char *label);
 
+/* A sample point of the process now (start, end, pause, an API call), after the queued
+ * ones: the way every sample point but the queued ones is written. Lock held.
+ * Signal-safe. */
+void hpc_write_sample_point_locked(hpc_stream *s, unsigned reason, const char *label);
+
 /* Empty the queue (process begin). Signal-safe. */
 void hpc_control_queue_reset(void);
 /* Label of -l sample points: the signal's name ("SIGUSR2"). */
@@ -46,7 +51,8 @@ extern char hpc_control_label[32];
 /* True while points are queued. Signal-safe. */
 bool hpc_control_queued(void);
 
-/* periodic.c (which says how points are written without a thread of our own). */
+/* periodic.c and sigsafe_points.c (which says how points are written without a thread
+ * of our own). */
 /* si_value of the points timer's SIGPROF. */
 #define HPC_POINTS_COOKIE 0x50544d52u /* "PTMR" */
 /* The first periodic point is due one -S period from now; create and arm the points
@@ -57,6 +63,9 @@ void hpc_points_start(void);
 void hpc_points_stop(void);
 /* A fork child has neither the parent's timer nor its schedule. Signal-safe. */
 void hpc_points_forget(void);
+/* The first periodic point is due at first_due (0: none); the points timer is kernel
+ * timer id when ok. Signal-safe (sigsafe_points.c; hpc_points_start makes the timer). */
+void hpc_points_schedule(uint64_t first_due, int id, bool ok);
 /* Is this delivery the points timer? Signal-safe. */
 bool hpc_points_is_timer(int sig, const siginfo_t *si);
 /* CLOCK_MONOTONIC ns of the next periodic point, 0 = none (-S off). Signal-safe. */

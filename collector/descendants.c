@@ -31,7 +31,7 @@
 
 #include "collector.h"
 #include "control.h"
-#include "real.h"
+#include "interpose.h"
 #include "source.h"
 
 extern char **environ;
@@ -103,6 +103,7 @@ static int add_var(void *ctx, const char *name, const char *value)
  */
 static char **descendant_env(char *const envp[], const char *name, int descent, const char *owner)
 {
+    HPC_GUARD_SCOPE;
     const hpc_config *c = &hpc_P.cfg;
     size_t n = 0;
     while (envp && envp[n])
@@ -150,6 +151,7 @@ static char **descendant_env(char *const envp[], const char *name, int descent, 
 
 static void free_env(char **v)
 {
+    HPC_GUARD_SCOPE;
     for (size_t i = 0; v && v[i]; i++)
         free(v[i]);
     free(v);
@@ -212,6 +214,7 @@ static int follow_next_exec(const char *path)
 /* Make the next "<name>.x<k>" sub-experiment directory; returns 0 and its name. */
 static int next_exec_name(char *name, size_t cap)
 {
+    HPC_GUARD_SCOPE;
     char want[320];
     snprintf(want, sizeof want, "%s.x%u", hpc_P.name, ++hpc_P.exec_count);
     return hpc_layout_subexp(name, cap, hpc_P.cfg.exp, want);
@@ -522,6 +525,7 @@ static int forking_follow;
 
 static void atfork_prepare(void)
 {
+    HPC_GUARD_SCOPE;
     if (hpc_P.active) { /* before any lock: regexec may allocate */
         char exe[PATH_MAX], want[320];
         self_exe(exe, sizeof exe);
@@ -535,12 +539,14 @@ static void atfork_prepare(void)
 
 static void atfork_parent(void)
 {
+    HPC_GUARD_SCOPE;
     hpc_threads_unlock();
     hpc_dl_fork_parent();
 }
 
 static void atfork_child(void)
 {
+    HPC_GUARD_SCOPE;
     hpc_points_forget();
     hpc_dl_fork_child();
     hpc_last_thread_fork_child();

@@ -21,7 +21,7 @@
 #include "collector.h"
 #include "control.h"
 #include "job_env.h"
-#include "real.h"
+#include "interpose.h"
 #include "source.h"
 
 #ifndef HPC_VERSION
@@ -31,100 +31,6 @@
 #define STR(x)  STR_(x)
 
 hpc_process hpc_P;
-
-/* ------------------------------------------------------- process stream lock */
-
-static int proc_lock_word;
-static __thread int proc_lock_held __attribute__((tls_model("initial-exec")));
-static __thread sigset_t proc_lock_saved __attribute__((tls_model("initial-exec")));
-
-static void block_clock_signal(sigset_t *saved)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, HPC_CLOCK_SIGNAL);
-    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, saved, 8);
-}
-
-hpc_stream *hpc_proc_lock(void)
-{
-    if (!hpc_P.active || proc_lock_held)
-        return NULL;
-    block_clock_signal(&proc_lock_saved);
-    while (__atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE))
-        __builtin_ia32_pause();
-    if (!hpc_P.proc.open) { /* ended meanwhile */
-        __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
-        syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
-        return NULL;
-    }
-    proc_lock_held = 1;
-    return &hpc_P.proc;
-}
-
-hpc_stream *hpc_proc_trylock(void)
-{
-    if (!hpc_P.proc.open || proc_lock_held)
-        return NULL;
-    /* the holder runs normal code with our signals blocked, so it finishes soon; bound
-     * the wait anyway (it may be a thread that is dying) */
-    for (long i = 0; __atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE); i++) {
-        if (i > 50000000L)
-            return NULL;
-        __builtin_ia32_pause();
-    }
-    if (!hpc_P.proc.open) {
-        __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
-        return NULL;
-    }
-    proc_lock_held = 2; /* 2: nothing to restore */
-    return &hpc_P.proc;
-}
-
-hpc_stream *hpc_proc_trylock_once(void)
-{
-    if (!hpc_P.proc.open || proc_lock_held ||
-        __atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE))
-        return NULL;
-    if (!hpc_P.proc.open) {
-        __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
-        return NULL;
-    }
-    proc_lock_held = 2; /* 2: nothing to restore */
-    return &hpc_P.proc;
-}
-
-void hpc_proc_lock_reset(void)
-{
-    __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
-    proc_lock_held = 0;
-}
-
-void hpc_proc_unlock_quiet(void)
-{
-    int held = proc_lock_held;
-    if (!held)
-        return;
-    proc_lock_held = 0;
-    __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
-    /* the unlocker then looks for points queued meanwhile (periodic.c); a queuer looks
-     * at the lock after publishing its point: neither load may pass the other's store */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (held == 1)
-        syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
-}
-
-/* A sample point that came due, or a -l / -y point queued, while the lock was held was
- * left to its holder (periodic.c): write it now. */
-void hpc_proc_unlock(void)
-{
-    if (!proc_lock_held)
-        return;
-    hpc_proc_unlock_quiet();
-    uint64_t now = hpc_now_ns();
-    if (hpc_points_pending(now))
-        hpc_points_catch_up(now);
-}
 
 /* ------------------------------------------------------------- begin */
 
@@ -208,6 +114,7 @@ static void write_settings(hpc_stream *s)
 int hpc_process_begin(const char *name, const char *parent, int descent,
                       hpc_thread_priv *main_thread)
 {
+    HPC_GUARD_SCOPE;
     char path[PATH_MAX + 64];
     snprintf(hpc_P.dir, sizeof hpc_P.dir, "%s/%s", hpc_P.cfg.exp, name);
     snprintf(hpc_P.name, sizeof hpc_P.name, "%s", name);
@@ -272,8 +179,9 @@ static void on_exit_status(int status, void *arg)
 
 __attribute__((constructor)) static void hpc_init(void)
 {
+    HPC_GUARD_SCOPE;
     int saved = errno;
-    hpc_real_init();
+    hpc_interpose_init();
     hpc_config_init(&hpc_P.cfg);
     if (!hpc_P.cfg.active)
         goto out;
@@ -291,7 +199,7 @@ __attribute__((constructor)) static void hpc_init(void)
     read_cmdline();
     hpc_schema_hash();
     /* Debian's libunwind has no per-thread cache: this gives its global cache, under a
-     * lock held across its dl_iterate_phdr calls (dl_guard.c) */
+     * lock held across its dl_iterate_phdr calls (sigsafe_dl_guard.c) */
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
     hpc_signals_install();
     hpc_signals_thread_init(0);
@@ -307,28 +215,6 @@ out:
 
 /* ------------------------------------------------------------- end */
 
-static void write_proc_end(hpc_stream *s, int reason, int status)
-{
-    hpc_usage u;
-    hpc_get_usage(&u);
-    hpc_rec_proc_end r = {
-        .time = hpc_now_ns(),
-        .reason = (uint64_t)reason,
-        .status = status,
-        .utime_ns = u.utime_ns,
-        .stime_ns = u.stime_ns,
-        .maxrss_kb = u.maxrss_kb,
-        .minflt = u.minflt,
-        .majflt = u.majflt,
-        .nvcsw = u.nvcsw,
-        .nivcsw = u.nivcsw,
-        .inblock = u.inblock,
-        .oublock = u.oublock,
-        .nthreads = hpc_threads_seen(),
-    };
-    hpc_write_proc_end(s, &r);
-}
-
 /* Notes a -t window end that passed while no sample came to write it. */
 static void note_window_end(void)
 {
@@ -340,6 +226,7 @@ static void note_window_end(void)
 
 void hpc_process_end(int reason, int status)
 {
+    HPC_GUARD_SCOPE;
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
     hpc_points_stop();
@@ -352,28 +239,11 @@ void hpc_process_end(int reason, int status)
     if (!s)
         return;
     hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
-    write_proc_end(s, reason, status);
+    hpc_record_proc_end(s, reason, status);
     if (reason != HPC_END_EXEC) {
         hpc_P.active = 0;
         hpc_stream_close(s);
     }
-    hpc_proc_unlock();
-}
-
-void hpc_process_end_sigsafe(int sig)
-{
-    if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
-        return;
-    hpc_points_stop();
-    if (hpc_P.end_hook)
-        hpc_P.end_hook(1);
-    hpc_stream *s = hpc_proc_trylock();
-    if (!s)
-        return;
-    hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
-    write_proc_end(s, HPC_END_SIGNAL, sig);
-    hpc_P.active = 0;
-    hpc_stream_close(s);
     hpc_proc_unlock();
 }
 
@@ -382,6 +252,7 @@ HPC_INTERPOSE void _exit(int status)
     hpc_real_init();
     hpc_process_end(HPC_END_EXIT, status);
     hpc_real._exit(status);
+    __builtin_unreachable(); /* the table's pointer type does not say noreturn */
 }
 
 HPC_INTERPOSE void _Exit(int status)
@@ -389,4 +260,5 @@ HPC_INTERPOSE void _Exit(int status)
     hpc_real_init();
     hpc_process_end(HPC_END_EXIT, status);
     hpc_real._Exit(status);
+    __builtin_unreachable();
 }

@@ -58,3 +58,5 @@ PROG_LIBS_collector_dlopen_prog := -ldl
 $(TESTDIR)/collector/dlopen_prog: $(COLLECTOR_PLUGIN)
 CHECK_DEPS += $(COLLECTOR_PLUGIN)
 PROG_FLAGS_collector_static_prog := -static
+# tests/unit/test_interpose.c: the traced-call wrapper template of interpose.h, alone.
+$(OBJDIR)/tests/unit/test_interpose.o: CFLAGS += -Icollector

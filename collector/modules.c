@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "collector.h"
-#include "real.h"
+#include "interpose.h"
 
 typedef struct module {
     uint64_t id, base, size, bias;
@@ -230,6 +230,7 @@ void hpc_modules_init(void)
 
 void hpc_modules_rescan(void)
 {
+    HPC_GUARD_SCOPE;
     scan_and_write(HPC_MODULE_DLOPEN);
 }
 

@@ -22,7 +22,6 @@
  * threads all sleep thus still gets its points at their period. A zero timeout is
  * passed straight through.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -36,25 +35,12 @@
 
 #include "collector.h"
 #include "control.h"
+#include "interpose.h"
 #include "source.h"
 
 #define KSIGSET_SIZE 8
 #define NEVER        UINT64_MAX
 #define NS           1000000000ull
-
-/* The next definition of a function we interpose (normal context only). */
-static void *next_fn(void **cache, const char *name)
-{
-    void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-    if (!p) {
-        p = dlsym(RTLD_NEXT, name);
-        __atomic_store_n(cache, p, __ATOMIC_RELEASE);
-    }
-    return p;
-}
-#define NEXT(name)                                                                                 \
-    static void *name##_cache;                                                                     \
-    __typeof__(&name) real_##name = (__typeof__(&name))next_fn(&name##_cache, #name)
 
 /* One wait of the program: whether SIGPROF is held, and whether periodic points may
  * fall due during it. */
@@ -172,14 +158,15 @@ static bool split_clock(clockid_t clk)
  */
 static int sleep_until(const quiet *q, clockid_t clk, uint64_t target)
 {
-    NEXT(clock_nanosleep);
+    hpc_real_init();
     for (;;) {
         struct timespec now_clk;
         clock_gettime(clk, &now_clk);
         uint64_t left = target > ts_ns(&now_clk) ? target - ts_ns(&now_clk) : 0;
         uint64_t wake = wake_for_point(q, deadline_in(left));
         struct timespec until = ns_ts(wake ? wake : target);
-        int rc = real_clock_nanosleep(wake ? CLOCK_MONOTONIC : clk, TIMER_ABSTIME, &until, NULL);
+        int rc =
+            HPC_REAL(clock_nanosleep)(wake ? CLOCK_MONOTONIC : clk, TIMER_ABSTIME, &until, NULL);
         if (rc || !wake)
             return rc;
     }
@@ -213,24 +200,24 @@ static int quiet_sleep(const quiet *q, clockid_t clk, int flags, const struct ti
 HPC_INTERPOSE int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
                                   struct timespec *rem)
 {
-    NEXT(clock_nanosleep);
+    hpc_real_init();
     quiet q = quiet_begin();
     bool split;
     int rc = quiet_sleep(&q, clk, flags, req, rem, &split);
     if (!split)
-        rc = real_clock_nanosleep(clk, flags, req, rem);
+        rc = HPC_REAL(clock_nanosleep)(clk, flags, req, rem);
     quiet_end(&q);
     return rc;
 }
 
 HPC_INTERPOSE int nanosleep(const struct timespec *req, struct timespec *rem)
 {
-    NEXT(nanosleep);
+    hpc_real_init();
     quiet q = quiet_begin();
     bool split;
     int rc = quiet_sleep(&q, CLOCK_MONOTONIC, 0, req, rem, &split);
     if (!split)
-        rc = real_nanosleep(req, rem);
+        rc = HPC_REAL(nanosleep)(req, rem);
     else if (rc) {
         errno = rc;
         rc = -1;
@@ -242,13 +229,13 @@ HPC_INTERPOSE int nanosleep(const struct timespec *req, struct timespec *rem)
 /* glibc's sleep and usleep call its nanosleep directly, not through ours. */
 HPC_INTERPOSE unsigned int sleep(unsigned int seconds)
 {
-    NEXT(sleep);
+    hpc_real_init();
     quiet q = quiet_begin();
     struct timespec req = {(time_t)seconds, 0}, rem = {0, 0};
     bool split;
     int saved = errno;
     int rc = quiet_sleep(&q, CLOCK_MONOTONIC, 0, &req, &rem, &split);
-    unsigned int left = split ? (rc ? (unsigned int)rem.tv_sec : 0) : real_sleep(seconds);
+    unsigned int left = split ? (rc ? (unsigned int)rem.tv_sec : 0) : HPC_REAL(sleep)(seconds);
     if (split) /* as glibc's: errno kept unless interrupted */
         errno = rc ? rc : saved;
     quiet_end(&q);
@@ -257,13 +244,13 @@ HPC_INTERPOSE unsigned int sleep(unsigned int seconds)
 
 HPC_INTERPOSE int usleep(useconds_t usec)
 {
-    NEXT(usleep);
+    hpc_real_init();
     quiet q = quiet_begin();
     struct timespec req = {(time_t)(usec / 1000000), (long)(usec % 1000000) * 1000};
     bool split;
     int rc = quiet_sleep(&q, CLOCK_MONOTONIC, 0, &req, NULL, &split);
     if (!split)
-        rc = real_usleep(usec);
+        rc = HPC_REAL(usleep)(usec);
     else if (rc) {
         errno = rc;
         rc = -1;
@@ -297,17 +284,17 @@ static struct timespec *part_ts(uint64_t until, struct timespec *buf)
 
 HPC_INTERPOSE int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
-    NEXT(poll);
+    hpc_real_init();
     if (timeout == 0)
-        return real_poll(fds, n, timeout);
+        return HPC_REAL(poll)(fds, n, timeout);
     quiet q = quiet_begin();
     uint64_t deadline = q.points ? ms_deadline(timeout) : NEVER, wake;
     int rc = 0;
     if (!q.points || !(wake = wake_for_point(&q, deadline)))
-        rc = real_poll(fds, n, timeout);
+        rc = HPC_REAL(poll)(fds, n, timeout);
     else
         do
-            rc = real_poll(fds, n, ms_until(wake ? wake : deadline));
+            rc = HPC_REAL(poll)(fds, n, ms_until(wake ? wake : deadline));
         while (rc == 0 && wake && (wake = wake_for_point(&q, deadline), left_ns(deadline)));
     quiet_end(&q);
     return rc;
@@ -316,9 +303,9 @@ HPC_INTERPOSE int poll(struct pollfd *fds, nfds_t n, int timeout)
 HPC_INTERPOSE int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo,
                         const sigset_t *mask)
 {
-    NEXT(ppoll);
+    hpc_real_init();
     if (tmo && tmo->tv_sec == 0 && tmo->tv_nsec == 0)
-        return real_ppoll(fds, n, tmo, mask);
+        return HPC_REAL(ppoll)(fds, n, tmo, mask);
     quiet q = quiet_begin();
     sigset_t copy;
     const sigset_t *m = quiet_mask(&q, mask, &copy);
@@ -326,10 +313,10 @@ HPC_INTERPOSE int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo
     struct timespec part;
     int rc = 0;
     if (!q.points || (tmo && !ts_valid(tmo)) || !(wake = wake_for_point(&q, deadline)))
-        rc = real_ppoll(fds, n, tmo, m);
+        rc = HPC_REAL(ppoll)(fds, n, tmo, m);
     else
         do
-            rc = real_ppoll(fds, n, part_ts(wake ? wake : deadline, &part), m);
+            rc = HPC_REAL(ppoll)(fds, n, part_ts(wake ? wake : deadline, &part), m);
         while (rc == 0 && wake && (wake = wake_for_point(&q, deadline), left_ns(deadline)));
     quiet_end(&q);
     return rc;
@@ -337,17 +324,17 @@ HPC_INTERPOSE int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo
 
 HPC_INTERPOSE int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 {
-    NEXT(epoll_wait);
+    hpc_real_init();
     if (timeout == 0)
-        return real_epoll_wait(epfd, ev, max, timeout);
+        return HPC_REAL(epoll_wait)(epfd, ev, max, timeout);
     quiet q = quiet_begin();
     uint64_t deadline = q.points ? ms_deadline(timeout) : NEVER, wake;
     int rc = 0;
     if (!q.points || !(wake = wake_for_point(&q, deadline)))
-        rc = real_epoll_wait(epfd, ev, max, timeout);
+        rc = HPC_REAL(epoll_wait)(epfd, ev, max, timeout);
     else
         do
-            rc = real_epoll_wait(epfd, ev, max, ms_until(wake ? wake : deadline));
+            rc = HPC_REAL(epoll_wait)(epfd, ev, max, ms_until(wake ? wake : deadline));
         while (rc == 0 && wake && (wake = wake_for_point(&q, deadline), left_ns(deadline)));
     quiet_end(&q);
     return rc;
@@ -356,19 +343,19 @@ HPC_INTERPOSE int epoll_wait(int epfd, struct epoll_event *ev, int max, int time
 HPC_INTERPOSE int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout,
                               const sigset_t *mask)
 {
-    NEXT(epoll_pwait);
+    hpc_real_init();
     if (timeout == 0)
-        return real_epoll_pwait(epfd, ev, max, timeout, mask);
+        return HPC_REAL(epoll_pwait)(epfd, ev, max, timeout, mask);
     quiet q = quiet_begin();
     sigset_t copy;
     const sigset_t *m = quiet_mask(&q, mask, &copy);
     uint64_t deadline = q.points ? ms_deadline(timeout) : NEVER, wake;
     int rc = 0;
     if (!q.points || !(wake = wake_for_point(&q, deadline)))
-        rc = real_epoll_pwait(epfd, ev, max, timeout, m);
+        rc = HPC_REAL(epoll_pwait)(epfd, ev, max, timeout, m);
     else
         do
-            rc = real_epoll_pwait(epfd, ev, max, ms_until(wake ? wake : deadline), m);
+            rc = HPC_REAL(epoll_pwait)(epfd, ev, max, ms_until(wake ? wake : deadline), m);
         while (rc == 0 && wake && (wake = wake_for_point(&q, deadline), left_ns(deadline)));
     quiet_end(&q);
     return rc;
@@ -401,9 +388,9 @@ static void sets_restore(const fd_sets *s)
 
 HPC_INTERPOSE int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 {
-    NEXT(select);
+    hpc_real_init();
     if (timeout && timeout->tv_sec == 0 && timeout->tv_usec == 0)
-        return real_select(n, r, w, e, timeout);
+        return HPC_REAL(select)(n, r, w, e, timeout);
     quiet q = quiet_begin();
     fd_sets sets;
     bool valid = !timeout || (timeout->tv_sec >= 0 && timeout->tv_usec >= 0 &&
@@ -414,13 +401,13 @@ HPC_INTERPOSE int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval 
     int rc = 0;
     if (!q.points || !valid || !sets_save(&sets, n, r, w, e) ||
         !(wake = wake_for_point(&q, deadline))) {
-        rc = real_select(n, r, w, e, timeout);
+        rc = HPC_REAL(select)(n, r, w, e, timeout);
     } else {
         do {
             sets_restore(&sets);
             uint64_t ns = left_ns(wake ? wake : deadline);
             struct timeval part = {(time_t)(ns / NS), (long)((ns % NS + 999) / 1000)};
-            rc = real_select(n, r, w, e, ns == NEVER ? NULL : &part);
+            rc = HPC_REAL(select)(n, r, w, e, ns == NEVER ? NULL : &part);
         } while (rc == 0 && wake && (wake = wake_for_point(&q, deadline), left_ns(deadline)));
         if (timeout) { /* Linux's select says how much of the timeout is left */
             uint64_t ns = left_ns(deadline);
@@ -434,9 +421,9 @@ HPC_INTERPOSE int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval 
 HPC_INTERPOSE int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *tmo,
                           const sigset_t *mask)
 {
-    NEXT(pselect);
+    hpc_real_init();
     if (tmo && tmo->tv_sec == 0 && tmo->tv_nsec == 0)
-        return real_pselect(n, r, w, e, tmo, mask);
+        return HPC_REAL(pselect)(n, r, w, e, tmo, mask);
     quiet q = quiet_begin();
     sigset_t copy;
     const sigset_t *m = quiet_mask(&q, mask, &copy);
@@ -446,11 +433,11 @@ HPC_INTERPOSE int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct t
     int rc = 0;
     if (!q.points || (tmo && !ts_valid(tmo)) || !sets_save(&sets, n, r, w, e) ||
         !(wake = wake_for_point(&q, deadline))) {
-        rc = real_pselect(n, r, w, e, tmo, m);
+        rc = HPC_REAL(pselect)(n, r, w, e, tmo, m);
     } else {
         do {
             sets_restore(&sets);
-            rc = real_pselect(n, r, w, e, part_ts(wake ? wake : deadline, &part), m);
+            rc = HPC_REAL(pselect)(n, r, w, e, part_ts(wake ? wake : deadline, &part), m);
         } while (rc == 0 && wake && (wake = wake_for_point(&q, deadline), left_ns(deadline)));
     }
     quiet_end(&q);
@@ -463,11 +450,11 @@ HPC_INTERPOSE int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct t
  * one), waking for points: pause and sigsuspend. Returns -1 with errno EINTR. */
 static int wait_for_handler(const quiet *q, const sigset_t *mask)
 {
-    NEXT(ppoll);
+    hpc_real_init();
     for (;;) {
         uint64_t wake = wake_for_point(q, NEVER);
         struct timespec part;
-        int rc = real_ppoll(NULL, 0, part_ts(wake ? wake : NEVER, &part), mask);
+        int rc = HPC_REAL(ppoll)(NULL, 0, part_ts(wake ? wake : NEVER, &part), mask);
         if (rc < 0)
             return rc;
     }
@@ -475,20 +462,20 @@ static int wait_for_handler(const quiet *q, const sigset_t *mask)
 
 HPC_INTERPOSE int pause(void)
 {
-    NEXT(pause);
+    hpc_real_init();
     quiet q = quiet_begin();
-    int rc = q.points ? wait_for_handler(&q, NULL) : real_pause();
+    int rc = q.points ? wait_for_handler(&q, NULL) : HPC_REAL(pause)();
     quiet_end(&q);
     return rc;
 }
 
 HPC_INTERPOSE int sigsuspend(const sigset_t *mask)
 {
-    NEXT(sigsuspend);
+    hpc_real_init();
     quiet q = quiet_begin();
     sigset_t copy;
     const sigset_t *m = quiet_mask(&q, mask, &copy);
-    int rc = q.points ? wait_for_handler(&q, m) : real_sigsuspend(m);
+    int rc = q.points ? wait_for_handler(&q, m) : HPC_REAL(sigsuspend)(m);
     quiet_end(&q);
     return rc;
 }
@@ -497,14 +484,14 @@ HPC_INTERPOSE int sigsuspend(const sigset_t *mask)
 static int timed_wait(const quiet *q, const sigset_t *set, siginfo_t *info,
                       const struct timespec *tmo)
 {
-    NEXT(sigtimedwait);
+    hpc_real_init();
     uint64_t deadline = ts_deadline(tmo), wake;
     struct timespec part;
     if (!q->points || sigismember(set, HPC_CLOCK_SIGNAL) == 1 || (tmo && !ts_valid(tmo)) ||
         !(wake = wake_for_point(q, deadline)))
-        return real_sigtimedwait(set, info, tmo);
+        return HPC_REAL(sigtimedwait)(set, info, tmo);
     for (;;) {
-        int rc = real_sigtimedwait(set, info, part_ts(wake ? wake : deadline, &part));
+        int rc = HPC_REAL(sigtimedwait)(set, info, part_ts(wake ? wake : deadline, &part));
         if (rc >= 0 || errno != EAGAIN || !wake)
             return rc;
         wake = wake_for_point(q, deadline);
@@ -515,9 +502,9 @@ static int timed_wait(const quiet *q, const sigset_t *set, siginfo_t *info,
 
 HPC_INTERPOSE int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *tmo)
 {
-    NEXT(sigtimedwait);
+    hpc_real_init();
     if (tmo && tmo->tv_sec == 0 && tmo->tv_nsec == 0)
-        return real_sigtimedwait(set, info, tmo);
+        return HPC_REAL(sigtimedwait)(set, info, tmo);
     quiet q = quiet_begin();
     int rc = timed_wait(&q, set, info, tmo);
     quiet_end(&q);

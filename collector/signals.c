@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "collector.h"
-#include "real.h"
+#include "interpose.h"
 #include "signals.h"
 #include "source.h"
 
@@ -27,59 +27,19 @@ hpc_sig_shadow hpc_shadow[NSIG];
 volatile int hpc_signals_ready;
 static int shadow_lock;
 
-/* SIGPROF, SIGSEGV, SIGBUS, and the -l / -y signals when given (control.h): the program's
- * handlers for those are kept but not run, as the reference says of collect's. */
-static int owned_signals[5] = {SIGPROF, SIGSEGV, SIGBUS};
-static size_t nowned = 3;
-
 static void own_control_signal(int sig)
 {
     if (sig <= 0 || sig >= 64 || (hpc_signals_owned_mask() & hpc_sigbit(sig)))
         return;
-    owned_signals[nowned++] = sig;
+    hpc_owned_signals[hpc_nowned++] = sig;
 }
 static const int watched_signals[] = {SIGABRT, SIGFPE,  SIGILL,    SIGTERM, SIGINT,  SIGHUP,
                                       SIGQUIT, SIGTRAP, SIGSYS,    SIGXCPU, SIGXFSZ, SIGALRM,
                                       SIGUSR1, SIGUSR2, SIGVTALRM, SIGPIPE, SIGPWR,  SIGSTKFLT};
 
-uint64_t hpc_signals_owned_mask(void)
-{
-    uint64_t m = 0;
-    for (size_t i = 0; i < nowned; i++)
-        m |= hpc_sigbit(owned_signals[i]);
-    return m;
-}
-
 static bool managed(int sig)
 {
     return hpc_signals_ready && sig > 0 && sig < NSIG && hpc_shadow[sig].kind;
-}
-
-/* The clock signal's handler runs with every signal blocked but the faults unwinding
- * may raise: a sample takes microseconds, the program's handlers wait that long instead
- * of interrupting libunwind, and the kernel sets (and sigreturn restores) that mask
- * without a system call. hpc_sample_mask() is what sigprocmask reports meanwhile.
- * glibc's sigfillset leaves out its cancellation signal (SIGRTMIN's slot, 32), so its bit
- * is set by hand: a thread in a blocking call has asynchronous cancellation on, and a
- * SIGCANCEL inside our handler unwound the thread from there, with libunwind's cache
- * lock held (every later sample of the process then waited for it: test_cancel with
- * samples hung 4 times in 300 runs). Blocked, it arrives as the handler returns. */
-#define HPC_SIGCANCEL 32
-static void clock_handler_mask(sigset_t *m)
-{
-    sigfillset(m);
-    m->__val[(HPC_SIGCANCEL - 1) / (8 * sizeof m->__val[0])] |=
-        1ul << ((HPC_SIGCANCEL - 1) % (8 * sizeof m->__val[0]));
-    sigdelset(m, SIGSEGV);
-    sigdelset(m, SIGBUS);
-    sigdelset(m, SIGILL);
-    sigdelset(m, SIGFPE);
-    sigdelset(m, SIGTRAP);
-}
-
-void hpc_sample_mask(sigset_t *m)
-{
-    clock_handler_mask(m);
 }
 
 int hpc_install_ours(int sig)
@@ -89,7 +49,7 @@ int hpc_install_ours(int sig)
     sa.sa_sigaction = hpc_signal_handler;
     sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     if (sig == HPC_CLOCK_SIGNAL)
-        clock_handler_mask(&sa.sa_mask);
+        hpc_sample_mask(&sa.sa_mask);
     else
         sigemptyset(&sa.sa_mask);
     int rc = hpc_real.sigaction(sig, &sa, NULL);
@@ -127,8 +87,8 @@ void hpc_signals_install(void)
 {
     own_control_signal(hpc_P.cfg.sample_sig);
     own_control_signal(hpc_P.cfg.pause_sig);
-    for (size_t i = 0; i < nowned; i++) {
-        int sig = owned_signals[i];
+    for (size_t i = 0; i < hpc_nowned; i++) {
+        int sig = hpc_owned_signals[i];
         struct sigaction cur;
         hpc_real.sigaction(sig, NULL, &cur);
         shadow_write(sig, &cur);
@@ -241,13 +201,13 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
     const sigset_t *use = set;
     if (set && (how == SIG_BLOCK || how == SIG_UNBLOCK || how == SIG_SETMASK)) {
         uint64_t bits = 0;
-        for (size_t i = 0; i < nowned; i++)
-            if (sigismember(set, owned_signals[i]) == 1)
-                bits |= hpc_sigbit(owned_signals[i]);
+        for (size_t i = 0; i < hpc_nowned; i++)
+            if (sigismember(set, hpc_owned_signals[i]) == 1)
+                bits |= hpc_sigbit(hpc_owned_signals[i]);
         if (bits) {
             copy = *set;
-            for (size_t i = 0; i < nowned; i++)
-                sigdelset(&copy, owned_signals[i]);
+            for (size_t i = 0; i < hpc_nowned; i++)
+                sigdelset(&copy, hpc_owned_signals[i]);
             use = &copy;
         }
         next = how == SIG_BLOCK ? prev | bits : how == SIG_UNBLOCK ? prev & ~bits : bits;
@@ -257,11 +217,11 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
         return rc;
     hpc_user_blocked = next;
     if (old)
-        for (size_t i = 0; i < nowned; i++) {
-            if (prev & hpc_sigbit(owned_signals[i]))
-                sigaddset(old, owned_signals[i]);
+        for (size_t i = 0; i < hpc_nowned; i++) {
+            if (prev & hpc_sigbit(hpc_owned_signals[i]))
+                sigaddset(old, hpc_owned_signals[i]);
             else
-                sigdelset(old, owned_signals[i]);
+                sigdelset(old, hpc_owned_signals[i]);
         }
     if (hpc_held_pending)
         hpc_signals_deliver_held();

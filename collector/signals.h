@@ -17,6 +17,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define HPC_SIG_OWNED   1
@@ -40,6 +41,11 @@ void hpc_signal_handler(int sig, siginfo_t *si, void *uc);
 
 /* Install our handler for sig with the real sigaction. */
 int hpc_install_ours(int sig);
+
+/* The owned signals (SIGPROF, SIGSEGV, SIGBUS, and -l / -y's when given), hpc_nowned of
+ * them: the program's handlers for those are kept but not run for our deliveries. */
+extern int hpc_owned_signals[5];
+extern size_t hpc_nowned;
 
 /* Default action of sig ends the process (terminate or core). */
 bool hpc_sig_default_kills(int sig);

@@ -142,6 +142,12 @@ void hpc_control_write_point(hpc_stream *s, uint64_t time, unsigned reason, cons
     write_point_usage(s, time, reason, label, &u);
 }
 
+void hpc_write_sample_point_locked(hpc_stream *s, unsigned reason, const char *label)
+{
+    hpc_control_drain_locked(s); /* points queued by -l / -y come first */
+    hpc_control_write_point(s, hpc_now_ns(), reason, label);
+}
+
 void hpc_control_drain_locked(hpc_stream *s)
 {
     uint64_t t = __atomic_load_n(&queue_tail, __ATOMIC_RELAXED);

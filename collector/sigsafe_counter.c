@@ -45,14 +45,14 @@ static uint64_t scaled_delta(const hpc_counter_group *g, int i, const counter_re
     return dv;
 }
 
-static void record_failure(hpc_thread_priv *t, int err)
+int hpc_counter_of_signal(const hpc_thread_priv *t, const siginfo_t *si)
 {
-    if (err == HPC_E_LIMIT) {
-        hpc_stat(t, HPC_STAT_DROPPED_LIMIT, 1);
-        hpc_limit_reached();
-    } else {
-        hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
-    }
+    if (si->si_code != POLL_IN)
+        return -1;
+    for (int i = 0; i < t->ctr.n; i++)
+        if (t->ctr.fd[i] == si->si_fd)
+            return i;
+    return -1;
 }
 
 void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
@@ -103,7 +103,7 @@ void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
         }
     }
     if (err)
-        record_failure(t, err);
+        hpc_stat_write_failed(t, err);
     hpcollect_write_end(&t->pub);
     hpc_points_catch_up(hpc_now_ns());
 out:

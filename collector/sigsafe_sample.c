@@ -3,7 +3,7 @@
  *
  * Every way a sample can be lost bumps a named slot in the thread's stream header
  * (hpcrun's sample_event.c is the model):
- *   - the thread was writing (busy, rule 1 of collector_api.h): HPC_STAT_BLOCKED; its
+ *   - the thread was writing (busy, rule 1 of sigsafe.h): HPC_STAT_BLOCKED; its
  *     CPU time stays unrecorded and goes into the next sample's weight
  *   - paused or outside the -t window: HPC_STAT_PAUSED; its CPU time is dropped
  *   - the size limit: HPC_STAT_DROPPED_LIMIT; the file could not grow: HPC_STAT_DROPPED_IO
@@ -17,16 +17,6 @@
 
 #include "collector.h"
 #include "control.h"
-
-static void record_failure(hpc_thread_priv *t, int err)
-{
-    if (err == HPC_E_LIMIT) {
-        hpc_stat(t, HPC_STAT_DROPPED_LIMIT, 1);
-        hpc_limit_reached();
-    } else {
-        hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
-    }
-}
 
 /* Every signal but faults is blocked while the clock handler runs (signals.c installs
  * it so): libunwind's own sigprocmask calls around its cache lock (two per frame) are
@@ -60,7 +50,7 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
     int err = 0;
     uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
     if (err) {
-        record_failure(t, err);
+        hpc_stat_write_failed(t, err);
     } else {
         hpc_rec_sample_clock r = {
             .time = now,
@@ -73,7 +63,7 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
         };
         err = hpc_write_sample_clock(&t->pub.stream, &r);
         if (err) {
-            record_failure(t, err);
+            hpc_stat_write_failed(t, err);
         } else {
             t->last_cpu_ns = cpu;
             t->samples++;

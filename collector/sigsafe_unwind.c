@@ -10,9 +10,9 @@
  * while t->in_unwind is set; the signal dispatcher then siglongjmps back here and the
  * frames found so far are kept (HPC_STAT_UNWIND_FAULTS). Inside dlopen/dlclose the
  * loader's data are changing under libunwind's dl_iterate_phdr, and while a fork is
- * prepared (or in a child whose loader lock is stuck, dl_guard.c) it must not be
+ * prepared (or in a child whose loader lock is stuck, sigsafe_dl_guard.c) it must not be
  * called: then only the leaf is kept. An unwind that meets another dl_iterate_phdr
- * caller gives way (dl_guard.c): libunwind's lookup finds nothing, the step that asked
+ * caller gives way (sigsafe_dl_guard.c): libunwind's lookup finds nothing, the step that asked
  * is not trusted, and the frames found before it are kept (HPC_STAT_UNWIND_SKIPPED).
  *
  * A fault's siglongjmp leaves libunwind wherever it was. Its global cache lock is held
@@ -35,7 +35,7 @@
 static volatile uintptr_t fault_addr = 16;
 
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. A step
- * during which dl_guard.c made libunwind's lookup give way ends the walk: libunwind
+ * during which sigsafe_dl_guard.c made libunwind's lookup give way ends the walk: libunwind
  * then guessed the caller from the frame pointer. slots (may be NULL): for each frame i,
  * the stack address that holds its return address into frame i+1 (the caller's stack
  * pointer after unw_step, minus the return address's 8 bytes). */

@@ -75,18 +75,6 @@ void hpc_clock_abandon(hpc_thread_priv *t)
     t->clock_source = HPC_CLOCK_NONE;
 }
 
-bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si)
-{
-    if (t) {
-        const hpc_clock_ops *o = ops_of(t->clock_source);
-        return o && o->is_ours(t, si);
-    }
-    for (size_t i = 0; i < NSOURCES; i++)
-        if (sources[i]->is_ours(NULL, si))
-            return true;
-    return false;
-}
-
 uint64_t hpc_perf_id(int fd)
 {
     uint64_t id = 0;

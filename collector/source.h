@@ -28,8 +28,8 @@ typedef struct hpc_clock_ops {
     void (*stop)(hpc_thread_priv *t);
     /* In a fork child: release the inherited copy without stopping the parent's. */
     void (*abandon)(hpc_thread_priv *t);
-    /* Is this delivery one of t's samples? Signal-safe. */
-    bool (*is_ours)(const hpc_thread_priv *t, const siginfo_t *si);
+    /* Whether a delivery is one of t's samples is the handler's business: each source's
+     * is_ours lives in sigsafe_clock.c (the signal-safe boundary, sigsafe.h). */
 } hpc_clock_ops;
 
 /*
@@ -56,8 +56,21 @@ void hpc_clock_start(hpc_thread_priv *t);
 void hpc_clock_stop(hpc_thread_priv *t);
 void hpc_clock_abandon(hpc_thread_priv *t);
 
-/* Is si a clock sample of the collector? With t == NULL (a thread no longer followed)
- * answers from the signal alone. Signal-safe. */
+/* sigsafe_clock.c: the handler's side of the sources, which tells their deliveries
+ * apart. Is si a clock sample of the collector? With t == NULL (a thread no longer
+ * followed) answers from the signal alone. Signal-safe. */
 bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
+/* The same for each source (their ops' is_ours). Signal-safe. */
+bool hpc_perf_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
+bool hpc_timer_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
+
+/* The timer source's si_value: "HPC" in the high bytes and the thread's sequence number,
+ * so foreign SIGPROF timers are told apart. */
+#define HPC_TIMER_COOKIE_MAGIC 0x4850430000000000ULL
+#define HPC_TIMER_COOKIE_MASK  0xffffff0000000000ULL
+static inline uint64_t hpc_timer_cookie(const hpc_thread_priv *t)
+{
+    return HPC_TIMER_COOKIE_MAGIC | t->pub.seq;
+}
 
 #endif

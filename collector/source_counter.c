@@ -163,16 +163,6 @@ void hpc_counters_abandon(hpc_thread_priv *t)
     close_all(&t->ctr);
 }
 
-int hpc_counter_of_signal(const hpc_thread_priv *t, const siginfo_t *si)
-{
-    if (si->si_code != POLL_IN)
-        return -1;
-    for (int i = 0; i < t->ctr.n; i++)
-        if (t->ctr.fd[i] == si->si_fd)
-            return i;
-    return -1;
-}
-
 void hpc_counters_write_defs(hpc_stream *s)
 {
     const hpc_config *c = &hpc_P.cfg;

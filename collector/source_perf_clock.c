@@ -90,13 +90,6 @@ static void perf_abandon(hpc_thread_priv *t)
     t->perf_fd = -1;
 }
 
-static bool perf_is_ours(const hpc_thread_priv *t, const siginfo_t *si)
-{
-    if (si->si_code != POLL_IN)
-        return false;
-    return t ? si->si_fd == t->perf_fd : true;
-}
-
 const hpc_clock_ops hpc_perf_clock_ops = {
     .name = "perf_event_open task-clock",
     .id = HPC_CLOCK_PERF_TASK_CLOCK,
@@ -104,5 +97,4 @@ const hpc_clock_ops hpc_perf_clock_ops = {
     .start = perf_start,
     .stop = perf_stop,
     .abandon = perf_abandon,
-    .is_ours = perf_is_ours,
 };

@@ -19,21 +19,13 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-#define COOKIE_MAGIC 0x4850430000000000ULL /* "HPC" in the high bytes */
-#define COOKIE_MASK  0xffffff0000000000ULL
-
-static uint64_t cookie_of(const hpc_thread_priv *t)
-{
-    return COOKIE_MAGIC | t->pub.seq;
-}
-
 static int timer_open(hpc_thread_priv *t, uint64_t interval_ns)
 {
     struct sigevent ev;
     memset(&ev, 0, sizeof ev);
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = HPC_CLOCK_SIGNAL;
-    ev.sigev_value.sival_ptr = (void *)(uintptr_t)cookie_of(t);
+    ev.sigev_value.sival_ptr = (void *)(uintptr_t)hpc_timer_cookie(t);
     ev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &t->timer) != 0)
         return -errno;
@@ -65,14 +57,6 @@ static void timer_abandon(hpc_thread_priv *t)
     t->timer_ok = 0;
 }
 
-static bool timer_is_ours(const hpc_thread_priv *t, const siginfo_t *si)
-{
-    if (si->si_code != SI_TIMER)
-        return false;
-    uint64_t v = (uint64_t)(uintptr_t)si->si_value.sival_ptr;
-    return t ? v == cookie_of(t) : (v & COOKIE_MASK) == COOKIE_MAGIC;
-}
-
 const hpc_clock_ops hpc_timer_clock_ops = {
     .name = "timer_create CLOCK_THREAD_CPUTIME_ID",
     .id = HPC_CLOCK_POSIX_CPU_TIMER,
@@ -80,5 +64,4 @@ const hpc_clock_ops hpc_timer_clock_ops = {
     .start = timer_start,
     .stop = timer_stop,
     .abandon = timer_abandon,
-    .is_ours = timer_is_ours,
 };

@@ -17,7 +17,7 @@
 
 #include "collector.h"
 #include "control.h"
-#include "real.h"
+#include "interpose.h"
 #include "source.h"
 
 /* Thread streams use the default 256 KiB chunk: the writer grows a stream's file in
@@ -25,29 +25,8 @@
  * 16 KiB and a long one changes chunks rarely. */
 #define HPC_THREAD_CHUNK 0
 
-static __thread hpc_thread_priv *tls_self __attribute__((tls_model("initial-exec")));
 static hpc_thread_priv *all_threads;
 static int list_lock;
-static uint32_t next_seq;
-
-hpc_thread_priv *hpc_self(void)
-{
-    return tls_self;
-}
-
-void hpc_set_self(hpc_thread_priv *t)
-{
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    tls_self = t;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-uint64_t hpc_thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 void hpc_threads_lock(void)
 {
@@ -60,24 +39,15 @@ void hpc_threads_unlock(void)
     __atomic_store_n(&list_lock, 0, __ATOMIC_RELEASE);
 }
 
-uint32_t hpc_threads_seen(void)
-{
-    return __atomic_load_n(&next_seq, __ATOMIC_RELAXED);
-}
-
-void hpc_threads_reset_seq(uint32_t next)
-{
-    __atomic_store_n(&next_seq, next, __ATOMIC_RELAXED);
-}
-
 hpc_thread_priv *hpc_thread_alloc(int32_t parent_seq, uint64_t start_routine)
 {
+    HPC_GUARD_SCOPE;
     void *p = mmap(NULL, sizeof(hpc_thread_priv), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
     hpc_thread_priv *t = p;
-    t->pub.seq = __atomic_fetch_add(&next_seq, 1, __ATOMIC_RELAXED);
+    t->pub.seq = hpc_threads_take_seq();
     t->perf_fd = -1;
     t->parent_seq = parent_seq;
     t->start_routine = start_routine;
@@ -103,6 +73,7 @@ static void unlink_thread(hpc_thread_priv *t)
 
 void hpc_thread_free(hpc_thread_priv *t)
 {
+    HPC_GUARD_SCOPE;
     hpc_threads_lock();
     unlink_thread(t);
     hpc_threads_unlock();
@@ -158,6 +129,7 @@ static int create_stream(hpc_thread_priv *t, const char *path)
 
 int hpc_thread_begin(hpc_thread_priv *t)
 {
+    HPC_GUARD_SCOPE;
     char path[PATH_MAX + 32], note[160];
     t->pub.tid = (pid_t)syscall(SYS_gettid);
     snprintf(path, sizeof path, "%s/" HPC_THREAD_FMT, hpc_P.dir, t->pub.seq);
@@ -188,6 +160,7 @@ int hpc_thread_begin(hpc_thread_priv *t)
 
 void hpc_thread_end(void)
 {
+    HPC_GUARD_SCOPE;
     hpc_thread_priv *t = hpc_self();
     if (!t)
         return;

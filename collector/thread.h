@@ -33,15 +33,16 @@ typedef struct hpc_cct {
 typedef struct hpc_thread_priv {
     hpc_thread pub; /* must stay first: hpcollect_self() returns &pub */
     /* collector-private */
+    /* The re-entry flags, each of a rule of sigsafe.h. */
     int stream_ok;                         /* pub.stream is open */
-    volatile sig_atomic_t in_handler;      /* re-entry guard of the sample handler */
-    volatile sig_atomic_t in_unwind;       /* a SIGSEGV/SIGBUS now is an unwinding fault */
-    volatile sig_atomic_t in_dl;           /* inside dlopen/dlclose: do not unwind */
-    volatile sig_atomic_t dl_inside;       /* its calls counted in dl_guard.c's `others` */
-    volatile sig_atomic_t dl_in_callback;  /* ... and how many are in their callback */
-    volatile sig_atomic_t unwind_gave_way; /* dl_guard.c: this unwind met another caller */
-    volatile sig_atomic_t masked;          /* a sample holds every signal but faults blocked */
-    sigset_t sample_mask;                  /* the mask it set (what sigprocmask reports then) */
+    volatile sig_atomic_t in_handler;      /* rule 6: a sample is being taken */
+    volatile sig_atomic_t in_unwind;       /* rule 6: a SIGSEGV/SIGBUS now is an unwinding fault */
+    volatile sig_atomic_t in_dl;           /* rule 7: inside dlopen/dlclose: do not unwind */
+    volatile sig_atomic_t dl_inside;       /* rule 7: its calls counted in `others` */
+    volatile sig_atomic_t dl_in_callback;  /* rule 7: ... and how many are in their callback */
+    volatile sig_atomic_t unwind_gave_way; /* rule 7: this unwind met another caller */
+    volatile sig_atomic_t masked;          /* rule 9: a sample holds every signal but faults */
+    sigset_t sample_mask;                  /* rule 9: the mask it set (sigprocmask's answer) */
     sigjmp_buf unwind_env;
     int clock_source; /* enum hpc_clock_source */
     int perf_fd;      /* perf source */
@@ -88,8 +89,10 @@ void hpc_threads_abandon_others(hpc_thread_priv *keep);
 void hpc_threads_lock(void);
 void hpc_threads_unlock(void);
 
-/* Number of threads followed so far (the next sequence number). */
+/* Number of threads followed so far (the next sequence number); take the next one; set
+ * it (a fork child). Signal-safe. */
 uint32_t hpc_threads_seen(void);
+uint32_t hpc_threads_take_seq(void);
 void hpc_threads_reset_seq(uint32_t next);
 
 /* This thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID). Signal-safe. */

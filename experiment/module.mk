@@ -12,7 +12,7 @@ ALL_TARGETS += $(EXP_LIB)
 # with PRELOAD_CFLAGS (collector/module.mk). The reader (reader*.c, exp_open.c, print.c, diag.c) and the
 # launcher's layout.c stay out of the programs we profile.
 EXP_WRITER_SRCS := experiment/sigsafe_path.c experiment/sigsafe_stream.c \
-                   experiment/sigsafe_write.c experiment/schema.c experiment/errors.c \
+                   experiment/sigsafe_write.c experiment/sigsafe_schema.c experiment/errors.c \
                    experiment/varints.c experiment/job_env.c
 $(EXP_WRITER_LIB): $(call preload_objs,$(EXP_WRITER_SRCS))
 	@mkdir -p $(dir $@)

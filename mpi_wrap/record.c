@@ -3,7 +3,7 @@
  * mpi_p2p detail records, written into the calling thread's stream.
  *
  * A call's records are written in one section between hpcollect_write_begin/end, so
- * the clock-sample handler never interleaves with them (collector_api.h, rule 1). A
+ * the clock-sample handler never interleaves with them (collector/sigsafe.h, rule 1). A
  * record that cannot be written (size limit, full disk) is counted in the stream's
  * HPC_STAT_EVENTS_DROPPED; after a dropped mpi_call its detail records are skipped, so
  * a reader never sees details without their call.

@@ -8,7 +8,7 @@
  *
  * Signal-safe: reads the thread's own call frame (still live: the handler runs on top
  * of it), clock_gettime and the experiment writer's memory stores. Nothing is written
- * when the thread was itself in the middle of writing (rule 1 of collector_api.h).
+ * when the thread was itself in the middle of writing (rule 1 of collector/sigsafe.h).
  */
 #include "mpiw.h"
 

@@ -5,7 +5,7 @@
 # waits for the lock stalls both (the helper gives up after 5 s and says so). With
 # HPCOLLECT_DEBUG_UNWIND_NOCACHE=1 libunwind's cache is flushed before every unwind, so
 # each step calls dl_iterate_phdr with libunwind's cache lock held, as any cache miss
-# does; one that meets the helper inside must give way (dl_guard.c) and let go of that
+# does; one that meets the helper inside must give way (sigsafe_dl_guard.c) and let go of that
 # lock: the collector that waited stalled in 3 of 3 runs here, and the one that gave way
 # by siglongjmp out of libunwind left the lock held (every later sample of the process
 # waited for it: 3 of 3 runs hung, and so did test_export_trace now and then). Checks: no stall; main's 1.3 s of CPU all sampled; some unwinds gave

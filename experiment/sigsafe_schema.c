@@ -1,5 +1,5 @@
 /*
- * schema.c - the built-in schema: one hpc_kind_desc per record kind of schema.def, the
+ * sigsafe_schema.c - the built-in schema: one hpc_kind_desc per record kind of schema.def, the
  * "name:TYPE ..." text that SCHEMA records carry, and the schema hash in every header.
  *
  * Everything here is static data generated from schema.def (no start-up work), so it may

@@ -1,51 +1,36 @@
 /*
- * dl_guard.c - dl_iterate_phdr in sample handlers and across fork.
+ * sigsafe_dl_guard.c - dl_iterate_phdr in sample handlers and across fork: rule 7 of
+ * sigsafe.h, which states the protocol. What each part answers:
  *
- * libunwind finds unwind tables with dl_iterate_phdr, which holds the loader's
- * dl_load_write_lock while it walks the objects. Two hazards follow:
- *
- *   A sample handler that waits for that lock while a program thread holds it (in its own
- *   dl_iterate_phdr, e.g. exception unwinding) hangs if that thread waits for the
- *   interrupted one. Checking "is a program thread inside?" before unwinding leaves a
- *   window: the program thread may enter between the check and libunwind's call. So the
- *   two sides use Dekker's protocol on two counters: an unwinder announces itself
- *   (unwinders++) and then looks for others; anybody else announces itself (others++)
- *   and then waits until no unwinder is inside. With sequentially consistent operations
- *   at least one of two racing parties sees the other: an unwinder that sees somebody
- *   gives way at once (its dl_iterate_phdr returns without visiting any object and
- *   marks t->unwind_gave_way; the walk stops there and the sample keeps the frames
- *   found so far); the others wait only for unwinders, which never wait for anybody, so
- *   nobody waits in a cycle. Giving way must return through libunwind, never jump
- *   out of it: libunwind (Debian's, without a per-thread cache) holds its global cache
- *   lock across dl_iterate_phdr on every cache miss, and a siglongjmp from here left
- *   that lock held for ever (every later sample of the process then waited for it: the
- *   hangs of test_export_trace in MPI_Finalize, and of test_dl_contend with the cache
- *   flushed before each unwind, 3 of 3 runs). The interrupted thread's own
- *   walk (a sample in a module scan's callback, or in the program's) is no reason to
- *   give way while it is inside its callback: the lock is then held, and recursive. On
- *   the way in or out it is: a recursive mutex interrupted between taking its lock word
- *   and recording its owner (or the reverse on unlock) would make the handler wait for
- *   its own thread (seen: a sample at the helper's lock in test_dl_contend).
+ *   A sample handler that waits for the loader's dl_load_write_lock while a program
+ *   thread holds it (in its own dl_iterate_phdr, e.g. exception unwinding) hangs if that
+ *   thread waits for the interrupted one; checking "is a program thread inside?" before
+ *   unwinding leaves a window, hence the two counters with sequentially consistent
+ *   operations (at least one of two racing parties sees the other). Giving way returns
+ *   through libunwind: Debian's libunwind, without a per-thread cache, holds its global
+ *   cache lock across dl_iterate_phdr on every cache miss, and a siglongjmp from here
+ *   left that lock held for ever (the hangs of test_export_trace in MPI_Finalize, and of
+ *   test_dl_contend with the cache flushed before each unwind, 3 of 3 runs). The thread's
+ *   own walk on the way in or out is a reason to give way: a recursive mutex interrupted
+ *   between taking its lock word and recording its owner would make the handler wait
+ *   for its own thread (seen: a sample at the helper's lock in test_dl_contend).
  *
  *   glibc's fork re-initialises dl_load_lock in the child but not dl_load_write_lock: a
  *   thread inside dl_iterate_phdr at the fork leaves it held in the child by a thread the
- *   child does not have, and every dl_iterate_phdr there waits forever. The collector's
- *   child scans its modules and unwinds samples with it, so such a child used to hang
- *   (and the parent in waitpid with it). The prepare handler stops new unwinds and waits,
- *   for a bounded time, until nobody is inside; the child reads the counts it inherited:
- *   non-zero means the lock may be stuck, and that child keeps leaf-only samples and its
- *   inherited module table. An increment happens before the lock is taken and the
- *   decrement after it is released, so a child that inherited the lock held always
- *   inherited a non-zero count.
+ *   child does not have, and every dl_iterate_phdr there waits forever (such children
+ *   used to hang, and their parents in waitpid). An increment happens before the lock is
+ *   taken and the decrement after it is released, so a child that inherited the lock
+ *   held always inherited a non-zero count.
  *
- * Skipped and abandoned unwinds are counted in HPC_STAT_UNWIND_SKIPPED.
+ * Skipped and abandoned unwinds are counted in HPC_STAT_UNWIND_SKIPPED. hpc_dl_iterate
+ * (a program's or a module scan's call) is normal context; the rest is signal-safe.
  */
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
 
 #include "collector.h"
-#include "real.h"
+#include "interpose.h"
 
 static int unwinders;   /* threads unwinding (libunwind's calls) inside or entering now */
 static int others;      /* program threads and module scans inside or entering now */

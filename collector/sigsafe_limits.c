@@ -1,5 +1,5 @@
 /*
- * limits.c - when samples may be recorded: not paused, inside the -t window, under the
+ * sigsafe_limits.c - when samples may be recorded: not paused, inside the -t window, under the
  * -L size limit; and the `limit` records that say when recording stopped or started.
  * Runs in the sample handler: no locks but the bounded process-stream trylock.
  */

@@ -1,0 +1,234 @@
+/*
+ * interpose.h - the one interposition layer of the collector: how an interposed function
+ * finds the real one, how the collector's own calls stay out of what it traces, and the
+ * frame of a traced call (the sync, heap and I/O tracers build on it). collector/README.md
+ * ("Interposing") says how to add an interposer or a tracer.
+ *
+ * The functions are the table interpose.def. For each line:
+ *
+ *   HPC_REAL(name)  the next definition of name (the C library's, or a library after
+ *                   ours in the search order): looked up once, in the constructor or at
+ *                   the first call of any interposer before it (hpc_real_init), never
+ *                   in a signal handler. Calling it is as cheap as a call through a
+ *                   pointer. Signal-safe once resolved (rule 8 of sigsafe.h).
+ *
+ * Bootstrap. Our interposers can run before our constructor (another library's
+ * constructor calls sigaction, malloc, write) and while the dynamic loader is not done.
+ * dlsym may allocate (glibc's dlerror state), so while a thread resolves
+ * (hpc_resolving()), an interposed allocator must not ask the real one, which is being
+ * looked up: it answers from a static arena (hpc_boot_alloc) and free ignores what the
+ * arena gave (hpc_boot_owns). Real functions are resolved all at once, so a lookup never
+ * recurses into itself.
+ *
+ * The guard. A per-thread depth (hpc_guard_*) is held while the collector does its own
+ * work in a program thread: its constructor, thread start and end, building a
+ * descendant's environment, scanning modules, writing the end of a process. A traced call
+ * made under it is the collector's own (its malloc, its stdio, its writes) and is not
+ * traced. Interposers hold it around their own work only, never around the real call: a
+ * dlopen's constructors, a thread's start routine and a program's signal handler are the
+ * program's. The parts inside the program that are ours but not the collector's (mpi_wrap,
+ * ompt) take it through hpcollect_guard_enter/leave (collector_api.h).
+ *
+ * A traced call (TRACED lines of interpose.def; tracer `kind`, enum hpc_tracer):
+ *
+ *     hpc_trace c;
+ *     if (!hpc_trace_begin(&c, kind))        off, not followed, paused, or our own call:
+ *         return HPC_REAL(name)(args);       one predictable branch when the tracer is off
+ *     ret r = HPC_REAL(name)(args);
+ *     hpc_trace_<name>(&c, r, args);         the tracer's: builds its record, and calls
+ *                                            hpc_trace_end(&c, write, &rec)
+ *
+ * hpc_trace_end takes the time; a call shorter than the tracer's threshold is counted
+ * (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS) and not recorded;
+ * else the caller's stack is captured by the samples' unwinder into the thread's
+ * calling-context tree (the program's frames only: the wrapper's are skipped) and
+ * write(stream, node, start, duration, rec) writes the tracer's record between
+ * hpcollect_write_begin/end (rule 1 of sigsafe.h), a failed write counted in
+ * HPC_STAT_EVENTS_DROPPED. errno is the real call's when the wrapper returns.
+ */
+#ifndef HPC_COLLECTOR_INTERPOSE_H
+#define HPC_COLLECTOR_INTERPOSE_H
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "experiment.h"
+
+/* ------------------------------------------------------------ real functions */
+
+#define HPC_FN_REAL_HAND(file)           1
+#define HPC_FN_REAL_HAND_ONLY(file)      0
+#define HPC_FN_REAL_REAL                 1
+#define HPC_FN_REAL_TRACED(kind, args)   1
+#define HPC_FN_REAL_TRACED_VOID(kind, a) 1
+
+/* Every line declared as the table says: a line that differs from the C library's
+ * declaration, or a hand-written interposer that differs from its line, fails to compile
+ * (conflicting types). */
+#define HPC_FN(name, ret, params, body) extern ret name params;
+#include "interpose.def"
+#undef HPC_FN
+
+/* The real functions, one member per line of interpose.def (those with no real function
+ * of their own stay NULL). */
+typedef struct hpc_real_fns {
+#define HPC_FN(name, ret, params, body) ret(*name) params;
+#include "interpose.def"
+#undef HPC_FN
+} hpc_real_fns;
+
+extern hpc_real_fns hpc_real;
+extern int hpc_real_ready;
+
+/* Look every real function up (aborts with a message naming one the C library lacks).
+ * NOT signal-safe: dlsym. Idempotent. */
+void hpc_real_resolve(void);
+
+/* Make sure the real functions are there: a load and a branch once they are. Every
+ * interposer calls it first (it may run before the constructor). */
+static inline void hpc_real_init(void)
+{
+    if (__builtin_expect(!__atomic_load_n(&hpc_real_ready, __ATOMIC_ACQUIRE), 0))
+        hpc_real_resolve();
+}
+
+#define HPC_REAL(name) (hpc_real.name)
+
+/* ------------------------------------------------------------ bootstrap */
+
+/* True while this thread looks real functions up (dlsym may call an allocator). */
+bool hpc_resolving(void);
+/* n bytes (16-aligned) from a static arena for an allocation made while resolving; NULL
+ * when the arena (64 KiB) is spent. Never freed. Signal-safe. */
+void *hpc_boot_alloc(size_t n);
+/* Did p come from hpc_boot_alloc? (free must not pass it on.) Signal-safe. */
+bool hpc_boot_owns(const void *p);
+
+/* ------------------------------------------------------------ the guard */
+
+extern __thread int hpc_guard_depth __attribute__((tls_model("initial-exec")));
+
+/* Hold (nested) / let go of the collector's guard in this thread. Signal-safe. */
+static inline void hpc_guard_enter(void)
+{
+    hpc_guard_depth++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+static inline void hpc_guard_leave(void)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    hpc_guard_depth--;
+}
+/* Is this thread doing the collector's own work? Signal-safe. */
+static inline bool hpc_guard_held(void)
+{
+    return hpc_guard_depth != 0;
+}
+/* Hold the guard from here to the end of the enclosing block (every return included):
+ * the first statement of a function that does the collector's own work. */
+static inline int hpc_guard_scope_begin(void)
+{
+    hpc_guard_enter();
+    return 0;
+}
+static inline void hpc_guard_scope_end(int *scope)
+{
+    (void)scope;
+    hpc_guard_leave();
+}
+#define HPC_GUARD_SCOPE                                                                            \
+    __attribute__((cleanup(hpc_guard_scope_end), unused)) int hpc_guard_scope_ =                   \
+        hpc_guard_scope_begin()
+
+/* ------------------------------------------------------------ traced calls */
+
+/* At start-up (the constructor): the real functions, and where our own code is. NOT
+ * signal-safe. */
+void hpc_interpose_init(void);
+/* The calling thread's stack, leaf first, without our own frames (the wrapper's, the
+ * tracer's): the samples' unwinder (sigsafe_unwind.c). NOT signal-safe. */
+struct hpc_thread_priv;
+int hpc_unwind_program(struct hpc_thread_priv *t, uint64_t *pcs, int max);
+
+/* The tracers, each turned on by its settings (none yet: the sync, heap and I/O tracers
+ * add theirs here, to settings.def and to interpose.def). */
+enum hpc_tracer { HPC_TRACER_COUNT_ = 1 };
+
+typedef struct hpc_tracer_cfg {
+    bool on;
+    uint64_t threshold_ns; /* shorter calls are counted, not recorded */
+} hpc_tracer_cfg;
+extern hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+
+struct hpc_thread_priv;
+/* One traced call in flight. */
+typedef struct hpc_trace {
+    struct hpc_thread_priv *t;
+    unsigned kind;
+    uint64_t start;
+} hpc_trace;
+
+/* Start tracing a call for tracer kind: false when the tracer is off (the only test when
+ * it is: one predictable branch), the thread is not followed, the collector's guard is
+ * held, or recording is paused or outside -t. NOT signal-safe (the program's calls). */
+bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind);
+static inline bool hpc_trace_begin(hpc_trace *c, unsigned kind)
+{
+    if (__builtin_expect(!hpc_tracers[kind].on, 1))
+        return false;
+    return hpc_trace_begin_slow(c, kind);
+}
+
+/* The tracer's record writer: write one record to s with the call's calling context
+ * node, start time and duration; returns 0 or an hpc_err. */
+typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, uint64_t duration,
+                                  const void *rec);
+/* End a call that hpc_trace_begin started: screen it by the tracer's threshold, or
+ * capture its stack and write it. errno is kept. NOT signal-safe. */
+void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
+
+/* The generated wrapper of a TRACED line: the real call, and the tracer's part
+ * hpc_trace_<name>(hpc_trace *, ret, args...) when tracing. */
+#define HPC_UNPAREN(...) __VA_ARGS__
+#define HPC_TRACED_WRAPPER(name, ret, params, kind, args)                                          \
+    __attribute__((visibility("default"))) ret name params                                         \
+    {                                                                                              \
+        hpc_real_init();                                                                           \
+        hpc_trace c_;                                                                              \
+        if (!hpc_trace_begin(&c_, kind))                                                           \
+            return HPC_REAL(name) args;                                                            \
+        ret r_ = HPC_REAL(name) args;                                                              \
+        int e_ = errno;                                                                            \
+        hpc_trace_##name(&c_, r_, HPC_UNPAREN args);                                               \
+        errno = e_;                                                                                \
+        return r_;                                                                                 \
+    }
+#define HPC_TRACED_VOID_WRAPPER(name, params, kind, args)                                          \
+    __attribute__((visibility("default"))) void name params                                        \
+    {                                                                                              \
+        hpc_real_init();                                                                           \
+        hpc_trace c_;                                                                              \
+        if (!hpc_trace_begin(&c_, kind)) {                                                         \
+            HPC_REAL(name) args;                                                                   \
+            return;                                                                                \
+        }                                                                                          \
+        HPC_REAL(name) args;                                                                       \
+        int e_ = errno;                                                                            \
+        hpc_trace_##name(&c_, HPC_UNPAREN args);                                                   \
+        errno = e_;                                                                                \
+    }
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * test_interpose.c - the generated wrapper of a traced call (collector/interpose.h,
+ * HPC_TRACED_WRAPPER and HPC_TRACED_VOID_WRAPPER), instantiated for two made-up functions
+ * with the layer's collaborators replaced: tracer off, one real call and nothing else;
+ * on, one real call, the tracer's part sees its result and arguments, and errno is the
+ * real call's even when the tracer's part changes it; a call the layer refuses to trace
+ * (hpc_trace_begin false) goes straight to the real function.
+ */
+#include "exp_test.h"
+#include "interpose.h"
+
+/* The layer's collaborators, as the test wants them. */
+int hpc_real_ready = 1;
+void hpc_real_resolve(void) {}
+hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+static int begin_answer = 1, begins;
+bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
+{
+    begins++;
+    c->kind = kind;
+    return begin_answer;
+}
+
+/* The real functions: count calls, set errno like a failing call. */
+static int real_calls;
+static long real_sum(int a, long b)
+{
+    real_calls++;
+    errno = EAGAIN;
+    return a + b;
+}
+static void real_note(int a)
+{
+    real_calls++;
+    errno = EINTR;
+    (void)a;
+}
+#undef HPC_REAL
+#define HPC_REAL(name) real_##name
+
+/* The tracers' parts. */
+static int traced, seen_a;
+static long seen_r;
+static void hpc_trace_sum(hpc_trace *c, long r, int a, long b)
+{
+    (void)c, (void)b;
+    traced++, seen_r = r, seen_a = a;
+    errno = 0; /* the wrapper must give the caller the real call's errno */
+}
+static void hpc_trace_note(hpc_trace *c, int a)
+{
+    (void)c;
+    traced++, seen_a = a;
+    errno = 0;
+}
+
+HPC_TRACED_WRAPPER(sum, long, (int a, long b), 0, (a, b))
+HPC_TRACED_VOID_WRAPPER(note, (int a), 0, (a))
+
+int main(void)
+{
+    /* off: the real call only, the layer not even asked */
+    CHECK_EQ(sum(2, 40), 42);
+    CHECK(real_calls == 1 && traced == 0 && begins == 0, "off: %d real, %d traced, %d asked",
+          real_calls, traced, begins);
+    /* on */
+    hpc_tracers[0].on = true;
+    errno = 0;
+    CHECK_EQ(sum(3, 4), 7);
+    CHECK(errno == EAGAIN, "errno %d: the real call's expected", errno);
+    CHECK(real_calls == 2 && traced == 1 && seen_r == 7 && seen_a == 3, "on: %d real, %d traced",
+          real_calls, traced);
+    note(9);
+    CHECK(errno == EINTR && real_calls == 3 && traced == 2 && seen_a == 9, "void: errno %d", errno);
+    /* on, but the layer refuses (guard held, thread not followed, paused) */
+    begin_answer = 0;
+    CHECK_EQ(sum(1, 1), 2);
+    note(1);
+    CHECK(real_calls == 5 && traced == 2 && begins == 4, "refused: %d real, %d traced", real_calls,
+          traced);
+    return exp_test_done("test_interpose");
+}

@@ -164,7 +164,7 @@ static void add_slice(tl_page *T, const hpa_tl_slice *s)
 /* ------------------------------------------------------------------ one row */
 
 /* Each slice's depth among the slices of its own layer (they nest: hpa_tl_nest). */
-static int layer_depths(tl_page *T, hpa_tl_slice *s, size_t n)
+static int layer_depths(hpa_tl_slice *s, size_t n)
 {
     uint64_t *open = malloc(sizeof(uint64_t) * (n + 1) * hpa_tl_nlayers);
     size_t depth[16] = {0};
@@ -179,7 +179,6 @@ static int layer_depths(tl_page *T, hpa_tl_slice *s, size_t n)
         s[k].depth = (unsigned)depth[l];
         st[depth[l]++] = s[k].e;
     }
-    (void)T;
     free(open);
     return 0;
 }
@@ -276,7 +275,7 @@ static int by_begin(const void *pa, const void *pb)
         for (size_t k = 0; k < T->nitems; k++) {                                                   \
             const item *it = &T->items[k];                                                         \
             (void)it;                                                                              \
-            fprintf(f, "%s%" PRId64, k ? "," : "", (int64_t)(expr));                              \
+            fprintf(f, "%s%" PRId64, k ? "," : "", (int64_t)(expr));                               \
         }                                                                                          \
         fputc(']', f);                                                                             \
     } while (0)
@@ -325,7 +324,7 @@ static void thread_slices(void *arg, const hpa_process *pr, const hpa_thread *t,
         return;
     int rc = hpa_tl_nest(s, n);
     if (rc == 0)
-        rc = layer_depths(T, s, n);
+        rc = layer_depths(s, n);
     if (rc) {
         T->err = rc;
         return;
@@ -378,7 +377,7 @@ static void message(void *arg, const hpa_tl_msg *m)
         fputc('[', f);                                                                             \
         for (size_t k = 0, o = 0; k < T->nmsgs; k += every, o++) {                                 \
             const tmsg *m = &T->msgs[k];                                                           \
-            fprintf(f, "%s%" PRId64, o ? "," : "", (int64_t)(expr));                              \
+            fprintf(f, "%s%" PRId64, o ? "," : "", (int64_t)(expr));                               \
         }                                                                                          \
         fputc(']', f);                                                                             \
     } while (0)

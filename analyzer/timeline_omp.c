@@ -129,8 +129,8 @@ static hpa_loc fork_site(omp_layer *L, const fork_at *f)
     if (hpa_u64map_get(&L->site_ids, f->codeptr, &k) && L->sites[k].outlined == f->outlined &&
         L->sites[k].psource == f->psource)
         return L->sites[k].loc;
-    hpa_loc loc =
-        hpa_omp_site(hpa_timeline_profile(L->tl)->syms, L->pr->map, f->outlined, f->codeptr, f->psource);
+    hpa_loc loc = hpa_omp_site(hpa_timeline_profile(L->tl)->syms, L->pr->map, f->outlined,
+                               f->codeptr, f->psource);
     site_at *v = realloc(L->sites, sizeof(*v) * (L->nsites + 1));
     if (v) {
         L->sites = v;

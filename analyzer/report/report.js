@@ -220,21 +220,30 @@
     s.append(kvTable(D.facts || []));
     const parts = D.parts || [];
     s.append(el("h3", { text: "Where the time goes, per rank" }));
+    /* A thread that is neither a main thread nor an OpenMP thread and hardly ran (an MPI
+     * runtime's progress or event thread asleep in poll) would only add "off CPU" time. */
+    const restK = parts.findIndex((x) => x.key === "rest");
+    const counts = (r) => rows[r].role || rows[r].life_s <= 0 ||
+      (rows[r].life_s - (restK >= 0 ? rows[r].parts[restK] : 0)) >= 0.05 * rows[r].life_s;
+    const left = rows.filter((_, r) => !counts(r)).length;
     s.append(el("p", { class: "note", text:
       "Each bar is the sum of the lives of the rank's threads. MPI is the time inside traced " +
       "MPI calls (busy-waiting included); computing and OpenMP are sampled CPU time outside " +
-      "MPI calls; the rest is time off the CPU (or not sampled)." }));
+      "MPI calls; the rest is time off the CPU (or not sampled)." +
+      (left ? ` Left out: ${left} helper thread${left === 1 ? "" : "s"} (neither main nor OpenMP) ` +
+              "that spent less than 5 % of their lives on these; the per-thread table has them." : "") }));
     const bars = el("div", { class: "bars", id: "where-bars" });
     let widest = 0;
     const sums = procs.map((p) => {
       const v = parts.map(() => 0);
+      let n = 0;
       for (let r = p.rows[0]; r < p.rows[0] + p.rows[1]; r++)
-        rows[r].parts.forEach((x, k) => (v[k] += x));
+        if (counts(r)) { n++; rows[r].parts.forEach((x, k) => (v[k] += x)); }
       const tot = v.reduce((a, b) => a + b, 0);
       widest = Math.max(widest, tot);
-      return { p, v, tot };
+      return { p, v, tot, n };
     });
-    for (const { p, v, tot } of sums) {
+    for (const { p, v, tot, n } of sums) {
       const bar = el("div", { class: "bar", style: `width:${widest ? (100 * tot) / widest : 0}%` });
       bar.dataset.rank = p.rank;
       v.forEach((x, k) => {
@@ -248,13 +257,20 @@
         bar.append(seg);
       });
       const mpiK = parts.findIndex((x) => x.key === "mpi"), compK = parts.findIndex((x) => x.key === "compute");
-      const text = `${fmtS(tot)} in ${p.rows[1]} thread${p.rows[1] === 1 ? "" : "s"}` +
+      const text = `${fmtS(tot)} in ${n} thread${n === 1 ? "" : "s"}` +
         (mpiK >= 0 && v[mpiK] > 0 ? `, MPI ${fix(pct(v[mpiK], tot), 1)} %` : "") +
         (compK >= 0 ? `, computing ${fix(pct(v[compK], tot), 1)} %` : "");
       bars.append(el("div", { class: "label", text: procName(p) }),
                   el("div", { style: "display:flex;align-items:center" }, bar, el("span", { class: "bar-text", text })));
     }
     s.append(bars, legend(parts.map((x) => [x.label, x.color])));
+    api.summary = {
+      /* each drawn part of each rank's bar: page coordinates of its middle */
+      segments: () => [...bars.querySelectorAll("span[data-part]")].map((e) => {
+        const r = e.getBoundingClientRect();
+        return { rank: +e.parentNode.dataset.rank, part: e.dataset.part, x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width };
+      }),
+    };
 
     /* every metric with something in it, per thread and per rank */
     const used = M.map((m, i) => i).filter((i) => M[i].total !== 0);
@@ -313,7 +329,7 @@
     const binned = data.filter((r) => r && r.bin);
     const tEnd = Math.max(1, TL.t_end || 0);
     /* lanes: each row shows the layers it has (at least one lane) */
-    const LANE = 14, PAD = 5, LABEL = 190, AXIS = 26;
+    const LANE = 14, PAD = 5, LABEL = 215, AXIS = 26;
     const layout = [];
     let y = AXIS;
     rows.forEach((row, i) => {
@@ -387,7 +403,9 @@
         ctx.fillStyle = "#222";
         ctx.textBaseline = "middle";
         const label = row.label + (row.role ? " (" + row.role + ")" : "");
-        ctx.fillText(label.length > 30 ? label.slice(0, 29) + "\u2026" : label, 6, L.y + L.h / 2);
+        let shown = label;
+        while (shown.length > 4 && ctx.measureText(shown).width > LABEL - 10) shown = shown.slice(0, -2) + "\u2026";
+        ctx.fillText(shown, 6, L.y + L.h / 2);
         drawnRows.push({ row: i, label: row.label, y: L.y, h: L.h, items: 0 });
         ctx.save();
         ctx.beginPath();
@@ -529,11 +547,13 @@
     window.addEventListener("resize", draw);
     draw();
     api.timeline = {
-      rows: () => drawnRows.map((r) => ({ row: r.row, label: r.label, y: r.y, h: r.h, items: r.items })),
+      rows: () => drawnRows.map((r) => ({ row: r.row, label: r.label, role: rows[r.row].role, y: r.y, h: r.h, items: r.items })),
       view: () => [v0, v1],
       setView,
       messages: (on) => { msgBox.checked = !!on; draw(); },
-      /* Page coordinates of the middle of the longest item named name in row, or null. */
+      /* The longest item named name in row: its times, and page coordinates of the middle
+       * of its widest part in view that no deeper item of its layer covers (there the
+       * tooltip is its own), or null. */
       find(name, row) {
         const r = data[row];
         if (!r) return null;
@@ -541,11 +561,28 @@
         for (let k = 0; k < r.b.length; k++)
           if (TL.names[r.nm[k]] === name && (best < 0 || r.e[k] - r.b[k] > r.e[best] - r.b[best])) best = k;
         if (best < 0) return null;
+        const a = Math.max(r.b[best], v0), z = Math.min(r.e[best], v1);
+        let gap = [a, a], from = a;
+        const inner = [];
+        for (let k = 0; k < r.b.length; k++)
+          if (k !== best && r.l[k] === r.l[best] && r.p[k] > r.p[best] && r.e[k] > a && r.b[k] < z) inner.push([r.b[k], r.e[k]]);
+        inner.sort((x, y) => x[0] - y[0]);
+        for (const [b, e] of inner) {
+          if (b > from && b - from > gap[1] - gap[0]) gap = [from, b];
+          from = Math.max(from, e);
+        }
+        if (z > from && z - from > gap[1] - gap[0]) gap = [from, z];
         const rect = cv.getBoundingClientRect(), L = layout[row];
         const lane = L.laneOf[r.l[best]];
-        const mid = (Math.max(r.b[best], v0) + Math.min(r.e[best], v1)) / 2;
-        return { x: rect.left + px(mid), y: rect.top + L.y + PAD + lane * LANE + LANE / 2 - 1,
-                 begin: r.b[best], end: r.e[best] };
+        return { x: rect.left + px((gap[0] + gap[1]) / 2), y: rect.top + L.y + PAD + lane * LANE + LANE / 2 - 1,
+                 begin: r.b[best], end: r.e[best], free_px: px(gap[1]) - px(gap[0]) };
+      },
+      /* How many items named name row holds (bins count as one). */
+      count(name, row) {
+        const r = data[row];
+        let n = 0;
+        if (r) for (let k = 0; k < r.b.length; k++) n += TL.names[r.nm[k]] === name;
+        return n;
       },
     };
   }

@@ -17,6 +17,9 @@
  *   flame graph per rank, thread and metric, every metric the experiment has
  *   functions   the `functions` report (columns: the `metrics` selection), sortable and
  *               searchable, with each function's hottest source line; MPI call sites too
+ *   tracers     a section per tracer (thread states, sync waits, heap, I/O) from one
+ *               table (tracers[]): its metrics, its report, its timeline layer, or how
+ *               to record it
  *
  * The reports are embedded as `--format json` prints them (one computation each), so the
  * filters, view, metrics, sort and limit apply to the page as to the text reports.
@@ -25,16 +28,17 @@
  * others, never below 0): MPI is the traced time in MPI calls (mpi_time; the CPU sampled
  * in MPI calls when MPI was not traced), then the sampled CPU time outside MPI calls by
  * the sample's OpenMP category (model/omp_model.h): computing (no OpenMP state, or
- * OpenMP work), OpenMP wait, OpenMP idle and overhead. A tracer whose metric splits the
- * rest (thread states, I/O, sync waits) adds a row to parts[] and its term to
- * thread_parts().
+ * OpenMP work), OpenMP wait, OpenMP idle and overhead, then the off-CPU time the tracers
+ * measure outside MPI calls (a row of parts[] each: its metrics).
  *
  * The data object: version, generator, title, view, filters, metrics_selected, facts
  * [[key, value]], metrics [{key, title, unit, time, visible, selected, total}], sort_metric,
  * procs [{index, rank, name, rows: [first, count]}], rows [{proc, rank, seq, tid, role,
  * label, life_s, totals: [shown value per metric], parts: [seconds per part]}], parts
  * [{key, label, color}], columns [{key, title, metric, kind}], reports {mpi, omp,
- * functions}, notes [], flame (export_html_flame.c), timeline (export_html_timeline.c).
+ * functions, tracer_<key>}, tracers [{key, title, record, layer, metrics: [metric index],
+ * report: its key in reports or null}], flame (export_html_flame.c), timeline
+ * (export_html_timeline.c).
  * Tests and the page read these names.
  */
 #include <inttypes.h>
@@ -224,17 +228,46 @@ static void metrics(hpa_page *pg, const uint64_t *total)
     hpa_json_ku64(j, "sort_metric", hpa_export_metric(pg->ctx));
 }
 
-/* The parts of a thread's life the summary shows, in order; the last is the rest. */
-enum { PART_COMPUTE, PART_MPI, PART_OMP_WAIT, PART_OMP_OTHER, PART_REST, NPARTS };
-static const struct {
-    const char *key, *label, *color;
-} parts[NPARTS] = {
-    [PART_COMPUTE] = {"compute", "Computing (CPU)", "#4caf50"},
-    [PART_MPI] = {"mpi", "MPI", "#4a78c2"},
-    [PART_OMP_WAIT] = {"omp_wait", "OpenMP wait (CPU)", "#e53935"},
-    [PART_OMP_OTHER] = {"omp_other", "OpenMP idle and overhead (CPU)", "#ffb300"},
-    [PART_REST] = {"rest", "Off CPU or not sampled", "#d6d6d6"},
+/* The parts of a thread's life the summary shows, in order; the last is the rest. The
+ * first four come from the samples (and MPI's traced time); each further part is the sum
+ * of its metrics (`metrics`, ':'-separated keys) outside MPI calls, taken from what the
+ * others leave of the thread's life, when the experiment has them: a tracer's off-CPU
+ * time (thread states, sync waits, I/O) adds a row. Sync waits and I/O lie within the
+ * thread states' User Lock and Other Wait, so they count only without thread states. */
+enum { PART_COMPUTE, PART_MPI, PART_OMP_WAIT, PART_OMP_OTHER };
+static const struct part {
+    const char *key, *label, *color, *metrics;
+    bool in_states; /* counted by the thread states when they were recorded */
+} parts[] = {
+    [PART_COMPUTE] = {"compute", "Computing (CPU)", "#4caf50", NULL, false},
+    [PART_MPI] = {"mpi", "MPI", "#4a78c2", NULL, false},
+    [PART_OMP_WAIT] = {"omp_wait", "OpenMP wait (CPU)", "#e53935", NULL, false},
+    [PART_OMP_OTHER] = {"omp_other", "OpenMP idle and overhead (CPU)", "#ffb300", NULL, false},
+    {"wait_cpu", "Waiting for a CPU", "#8e24aa", "wait_cpu", false},
+    {"user_lock", "User lock", "#6d4c41", "user_lock", false},
+    {"page_faults", "Page faults", "#00897b", "text_pf:data_pf", false},
+    {"sync", "Sync waits", "#795548", "sync_wait", true},
+    {"io", "I/O", "#26a69a", "io_time", true},
+    {"other_wait", "Other wait (asleep)", "#9e9e9e", "other_wait", false},
+    {"rest", "Off CPU or not sampled", "#d6d6d6", NULL, false},
 };
+#define NPARTS     (sizeof(parts) / sizeof(parts[0]))
+#define PART_REST  (NPARTS - 1)
+#define PART_FIRST (PART_OMP_OTHER + 1) /* the first part made of metrics */
+
+/* Up to 4 metric indexes of a ':'-separated key list (-1 where absent); returns how many. */
+static unsigned metric_list(const hpa_metrics *ms, const char *keys, int *m)
+{
+    unsigned n = 0;
+    char key[64];
+    for (const char *k = keys; k && *k && n < 4;) {
+        size_t len = strcspn(k, ":");
+        snprintf(key, sizeof key, "%.*s", (int)len, k);
+        m[n++] = hpa_metrics_find(ms, key);
+        k += len + (k[len] == ':');
+    }
+    return n;
+}
 
 /* A thread's life in ns: begin to end (the process's end without one), within --time. */
 static uint64_t thread_life(const hpa_profile *p, const hpa_process *pr, const hpa_thread *t)
@@ -248,6 +281,22 @@ static uint64_t thread_life(const hpa_profile *p, const hpa_process *pr, const h
         e = e < hi ? e : hi;
     }
     return e > b ? e - b : 0;
+}
+
+/* The metric parts (PART_FIRST on) of thread t: each its metrics' sum outside MPI calls. */
+static void metric_parts(const hpa_profile *p, const hpa_thread *t, uint64_t *part)
+{
+    bool states = hpa_metrics_find(&p->metrics, "total_thread") >= 0;
+    for (size_t k = PART_FIRST; k < PART_REST; k++) {
+        int m[4];
+        unsigned n = metric_list(&p->metrics, parts[k].metrics, m);
+        if (parts[k].in_states && states)
+            continue;
+        for (uint32_t b = 0; b < t->nbuckets; b++)
+            for (unsigned i = 0; i < n; i++)
+                if (m[i] >= 0 && hpa_omp_sample_cat(t->buckets[b].state) != HPA_OMP_CAT_MPI)
+                    part[k] += t->buckets[b].vals[m[i]];
+    }
 }
 
 /* The parts of thread t (ns), from its buckets (see the top of the file). */
@@ -266,9 +315,13 @@ static void thread_parts(const hpa_profile *p, const hpa_process *pr, const hpa_
     part[PART_MPI] = mpi_time ? mpi_time : cat[HPA_OMP_CAT_MPI];
     part[PART_OMP_WAIT] = cat[HPA_OMP_CAT_WAIT];
     part[PART_OMP_OTHER] = cat[HPA_OMP_CAT_IDLE] + cat[HPA_OMP_CAT_OVERHEAD];
+    metric_parts(p, t, part);
     uint64_t life = thread_life(p, pr, t), used = 0;
-    for (int k = 0; k < PART_REST; k++)
+    for (size_t k = 0; k < PART_REST; k++) {
+        if (k >= PART_FIRST && used + part[k] > life) /* what the others leave, no more */
+            part[k] = life > used ? life - used : 0;
         used += part[k];
+    }
     part[PART_REST] = life > used ? life - used : 0;
 }
 
@@ -303,7 +356,7 @@ static void row(hpa_page *pg, size_t i, const hpa_process *pr, const hpa_thread 
     thread_parts(p, pr, t, part);
     hpa_json_key(j, "parts");
     hpa_json_begin_arr(j);
-    for (int k = 0; k < NPARTS; k++)
+    for (size_t k = 0; k < NPARTS; k++)
         hpa_json_double(j, (double)part[k] * 1e-9);
     hpa_json_end_arr(j);
     hpa_json_end_obj(j);
@@ -337,7 +390,7 @@ static void procs_and_rows(hpa_page *pg)
     hpa_json_end_arr(j);
     hpa_json_key(j, "parts");
     hpa_json_begin_arr(j);
-    for (int k = 0; k < NPARTS; k++) {
+    for (size_t k = 0; k < NPARTS; k++) {
         hpa_json_begin_obj(j);
         hpa_json_kstr(j, "key", parts[k].key);
         hpa_json_kstr(j, "label", parts[k].label);
@@ -396,7 +449,105 @@ static int embed_report(hpa_page *pg, const char *key, hpa_cmd_fn fn)
     return rc;
 }
 
-static int reports(hpa_page *pg)
+/* ------------------------------------------------------------------ tracers */
+
+/*
+ * The tracers' sections (thread states, sync waits, heap, I/O: issues 13-16), one row
+ * each: the metrics that are its own (keys, and every key starting with prefix), the
+ * hpanalyze command whose JSON report the section shows (when hpanalyze has it), the
+ * timeline layer its records draw, and how to record it, which the section says when the
+ * experiment has none of its metrics. The page draws each section the same way (its
+ * metrics per rank and thread, the functions holding most of its first metric, its
+ * report's tables), so a tracer needs only its row here.
+ */
+static const struct tracer {
+    const char *key, *title, *metrics, *prefix, *report, *layer, *record;
+} tracers[] = {
+    {"states", "Thread states",
+     "total_thread:user:system:wait_cpu:user_lock:text_pf:data_pf:other_wait:mpi_work:mpi_wait",
+     NULL, NULL, "states",
+     "hpcollect records them where the kernel allows (hpcollect -n says whether)"},
+    {"sync", "Synchronization waits", "sync_wait:sync_count", "sync_", "syncs", "sync",
+     "hpcollect -s on"},
+    {"heap", "Heap", NULL, "heap_", "heap", "heap", "hpcollect -H on"},
+    {"io", "I/O", NULL, "io_", "io", "io", "hpcollect -i on"},
+};
+
+/* Whether metric m is tracer tr's. */
+static bool tracer_metric(const struct tracer *tr, const hpa_metric *m)
+{
+    if (tr->prefix && strncmp(m->key, tr->prefix, strlen(tr->prefix)) == 0)
+        return true;
+    size_t len = strlen(m->key);
+    for (const char *k = tr->metrics; k && *k;) {
+        size_t n = strcspn(k, ":");
+        if (n == len && strncmp(k, m->key, n) == 0)
+            return true;
+        k += n + (k[n] == ':');
+    }
+    return false;
+}
+
+/* Whether the experiment has something of tracer tr (a metric of it with a total). */
+static bool tracer_recorded(const struct tracer *tr, const hpa_metrics *ms, const uint64_t *total)
+{
+    for (unsigned m = 0; m < ms->n; m++)
+        if (tracer_metric(tr, &ms->m[m]) && total[m])
+            return true;
+    return false;
+}
+
+/* Member "tracers": [{key, title, record, layer, metrics: [index...], report: key in
+ * reports or null}]; each recorded tracer's report goes into reports.tracer_<key>. */
+static void tracer_sections(hpa_page *pg, const uint64_t *total)
+{
+    hpa_json *j = pg->j;
+    const hpa_metrics *ms = &pg->p->metrics;
+    hpa_json_key(j, "tracers");
+    hpa_json_begin_arr(j);
+    for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
+        const struct tracer *tr = &tracers[i];
+        hpa_json_begin_obj(j);
+        hpa_json_kstr(j, "key", tr->key);
+        hpa_json_kstr(j, "title", tr->title);
+        hpa_json_kstr(j, "record", tr->record);
+        hpa_json_kstr(j, "layer", tr->layer);
+        hpa_json_key(j, "metrics");
+        hpa_json_begin_arr(j);
+        for (unsigned m = 0; m < ms->n; m++)
+            if (tracer_metric(tr, &ms->m[m]))
+                hpa_json_u64(j, m);
+        hpa_json_end_arr(j);
+        const hpa_command *cmd = tr->report ? hpa_command_find(tr->report) : NULL;
+        char key[64];
+        snprintf(key, sizeof key, "tracer_%s", tr->key);
+        hpa_json_key(j, "report");
+        if (cmd && tracer_recorded(tr, ms, total))
+            hpa_json_str(j, key);
+        else
+            hpa_json_null(j);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+}
+
+/* The reports of the recorded tracers that have one, in member "reports" (see above). A
+ * report that fails (it says why on stderr) leaves its section without its tables. */
+static void tracer_reports(hpa_page *pg, const uint64_t *total)
+{
+    const hpa_metrics *ms = &pg->p->metrics;
+    for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
+        const struct tracer *tr = &tracers[i];
+        const hpa_command *cmd = tr->report ? hpa_command_find(tr->report) : NULL;
+        char key[64];
+        snprintf(key, sizeof key, "tracer_%s", tr->key);
+        if (cmd && tracer_recorded(tr, ms, total) && embed_report(pg, key, cmd->fn) != 0)
+            fprintf(stderr, "hpanalyze: export html: the %s section goes without `%s`\n", tr->title,
+                    tr->report);
+    }
+}
+
+static int reports(hpa_page *pg, const uint64_t *total)
 {
     hpa_json *j = pg->j;
     hpa_json_key(j, "reports");
@@ -410,6 +561,8 @@ static int reports(hpa_page *pg)
     if (rc == 0)
         rc = embed_report(pg, "functions", cmd_functions);
     pg->ctx->opts.limit = limit;
+    if (rc == 0)
+        tracer_reports(pg, total);
     hpa_json_end_obj(j);
     hpa_json_ku64(j, "functions_limit", limit ? limit : PAGE_MAX_FUNCTIONS);
     return rc;
@@ -450,7 +603,8 @@ static int data(hpa_page *pg, const char *title)
     metrics(pg, total);
     procs_and_rows(pg);
     columns(pg, total);
-    int rc = reports(pg);
+    int rc = reports(pg, total);
+    tracer_sections(pg, total);
     if (rc == 0 && (rc = hpa_page_flame(pg)) != 0)
         fprintf(stderr, "hpanalyze: export html: %s\n", hpc_strerror(rc));
     if (rc == 0 && (rc = hpa_page_timeline(pg)) != 0)

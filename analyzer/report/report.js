@@ -6,8 +6,9 @@
  * Sections: summary (facts, where each rank's time goes, metric totals), timeline
  * (canvas: a row per rank and thread, a lane per layer, messages, tooltips, zoom),
  * MPI (per rank, by call and call site with the spread across ranks, communication
- * matrix, message sizes, collectives), OpenMP (threads, regions), flame graph (per
- * rank, thread and metric) and functions (sortable, searchable).
+ * matrix, message sizes, collectives), OpenMP (threads, regions), a section per tracer
+ * (D.tracers: its metrics, functions, report tables, or how to record it), flame graph
+ * (per rank, thread and metric) and functions (sortable, searchable).
  *
  * window.hpaReport exposes what was drawn, for tests and for the console: timeline.rows(),
  * timeline.find(name, row), matrix.cell(from, to), flame.select(scope, metric) ...
@@ -207,8 +208,9 @@
 
   /* ------------------------------------------------------------ navigation */
 
-  const navItems = [["summary", "Summary"], ["timeline", "Timeline"], ["mpi", "MPI"],
-                    ["omp", "OpenMP"], ["flame", "Flame graph"], ["functions", "Functions"]];
+  const navItems = [["summary", "Summary"], ["timeline", "Timeline"], ["mpi", "MPI"], ["omp", "OpenMP"],
+                    ...(D.tracers || []).map((t) => ["tracer-" + t.key, t.title]),
+                    ["flame", "Flame graph"], ["functions", "Functions"]];
   const nav = el("nav", { class: "sections" });
   for (const [id, t] of navItems) nav.append(el("a", { href: "#" + id, text: t }));
   main.before(nav);
@@ -263,7 +265,9 @@
       bars.append(el("div", { class: "label", text: procName(p) }),
                   el("div", { style: "display:flex;align-items:center" }, bar, el("span", { class: "bar-text", text })));
     }
-    s.append(bars, legend(parts.map((x) => [x.label, x.color])));
+    /* the legend names the parts some bar has, and always computing and the rest */
+    const shownParts = parts.filter((x, k) => ["compute", "rest"].includes(x.key) || sums.some((q) => q.v[k] > 0));
+    s.append(bars, legend(shownParts.map((x) => [x.label, x.color])));
     api.summary = {
       /* each drawn part of each rank's bar: page coordinates of its middle */
       segments: () => [...bars.querySelectorAll("span[data-part]")].map((e) => {
@@ -274,25 +278,29 @@
 
     /* every metric with something in it, per thread and per rank */
     const used = M.map((m, i) => i).filter((i) => M[i].total !== 0);
-    const byRank = procs.map((p) => {
-      const tot = used.map(() => 0);
-      for (let r = p.rows[0]; r < p.rows[0] + p.rows[1]; r++)
-        used.forEach((m, k) => (tot[k] += rows[r].totals[m]));
-      return { label: procName(p), threads: p.rows[1], life: 0, tot };
-    });
-    const cols = [{ title: "Rank", get: (r) => r.label }, { title: "Threads", num: true, get: (r) => r.threads }];
-    used.forEach((m, k) => cols.push({ title: M[m].title + (M[m].time ? " (s)" : ""), num: true,
-      get: (r) => r.tot[k], fmt: (v) => (M[m].time ? fix(v, 3) : fmtNum(v)), tip: M[m].key }));
     s.append(el("h3", { text: "Metrics per rank" }),
              el("p", { class: "note", text: "Every metric the experiment has (metrics tracers add appear here too), summed over each rank's threads." }),
-             table(cols, byRank, { name: "metrics-ranks", search: false }));
+             ...metricTables(used, "metrics"));
+  }
+
+  /* Tables of metrics ms (indexes into M): per rank, and per thread (folded). */
+  function metricTables(ms, name) {
+    const byRank = procs.map((p) => {
+      const tot = ms.map(() => 0);
+      for (let r = p.rows[0]; r < p.rows[0] + p.rows[1]; r++)
+        ms.forEach((m, k) => (tot[k] += rows[r].totals[m]));
+      return { label: procName(p), threads: p.rows[1], tot };
+    });
+    const col = (m, get) => ({ title: M[m].title + (M[m].time ? " (s)" : ""), num: true, get,
+                               fmt: (v) => (M[m].time ? fix(v, 3) : fmtNum(v)), tip: M[m].key });
+    const cols = [{ title: "Rank", get: (r) => r.label }, { title: "Threads", num: true, get: (r) => r.threads },
+                  ...ms.map((m, k) => col(m, (r) => r.tot[k]))];
     const tcols = [{ title: "Thread", get: (r) => r.label, text: (r) => r.label },
-                   { title: "Role", get: (r) => r.role }, { title: "Life (s)", num: true, get: (r) => r.life_s, fmt: (v) => fix(v, 3) }];
-    used.forEach((m) => tcols.push({ title: M[m].title + (M[m].time ? " (s)" : ""), num: true,
-      get: (r) => r.totals[m], fmt: (v) => (M[m].time ? fix(v, 3) : fmtNum(v)), tip: M[m].key }));
-    const det = el("details", {}, el("summary", { text: `Per thread (${rows.length} threads)` }),
-                   table(tcols, rows, { name: "metrics-threads" }));
-    s.append(det);
+                   { title: "Role", get: (r) => r.role }, { title: "Life (s)", num: true, get: (r) => r.life_s, fmt: (v) => fix(v, 3) },
+                   ...ms.map((m) => col(m, (r) => r.totals[m]))];
+    return [table(cols, byRank, { name: name + "-ranks", search: false }),
+            el("details", {}, el("summary", { text: `Per thread (${rows.length} threads)` }),
+               table(tcols, rows, { name: name + "-threads" }))];
   }
 
   /* ------------------------------------------------------------ timeline */
@@ -354,7 +362,8 @@
     const box = el("div", { class: "canvasbox" + (H > 700 ? " scroll" : "") });
     const cv = el("canvas", { id: "tl-canvas" });
     box.append(cv);
-    const layerLegend = layers.map((L) => [L.title, L.key === "mpi" ? color("MPI_Send", "mpi") : color("omp for", "omp")]);
+    const layerLegend = layers.filter((L, l) => data.some((r) => r && r.l.includes(l)))
+      .map((L) => [L.title, L.key === "mpi" ? color("MPI_Send", "mpi") : L.key === "omp" ? color("omp for", "omp") : color(L.title, L.key)]);
     s.append(el("p", { class: "note", text:
       "A row per rank and thread, a lane per kind of record. Wheel or buttons zoom, drag pans, " +
       "hover for details." + (binned.length ? ` Binned for size: ${binned.length} rows keep the ` +
@@ -553,7 +562,7 @@
       messages: (on) => { msgBox.checked = !!on; draw(); },
       /* The longest item named name in row: its times, and page coordinates of the middle
        * of its widest part in view that no deeper item of its layer covers (there the
-       * tooltip is its own), or null. */
+       * tooltip is its own: free, its times; free_px, its width), or null. */
       find(name, row) {
         const r = data[row];
         if (!r) return null;
@@ -575,7 +584,7 @@
         const rect = cv.getBoundingClientRect(), L = layout[row];
         const lane = L.laneOf[r.l[best]];
         return { x: rect.left + px((gap[0] + gap[1]) / 2), y: rect.top + L.y + PAD + lane * LANE + LANE / 2 - 1,
-                 begin: r.b[best], end: r.e[best], free_px: px(gap[1]) - px(gap[0]) };
+                 begin: r.b[best], end: r.e[best], free: gap, free_px: px(gap[1]) - px(gap[0]) };
       },
       /* How many items named name row holds (bins count as one). */
       count(name, row) {
@@ -778,6 +787,70 @@
                      o.regions, { name: "omp-regions" }));
   }
 
+  /* ------------------------------------------------------------ tracers */
+
+  /* Each function's exclusive and inclusive values of metric m over all rows, from the
+   * flame graph's cells (a cell's value is its path's leaf's own). */
+  function functionSums(m) {
+    const F = D.flame, out = new Map();
+    const v = F && (F.vals || []).find((x) => x.m === m);
+    if (!v) return out;
+    for (let k = 0; k < v.cell.length; k++) {
+      const node = F.node[v.cell[k]], seen = new Set();
+      for (let a = node, first = true; ; a = F.parent[a], first = false) {
+        const f = F.fn[a];
+        if (a !== 0 && !seen.has(f)) {
+          seen.add(f);
+          const e = out.get(f) || { name: F.names[f][0], module: F.names[f][1], excl: 0, incl: 0 };
+          e.incl += v.v[k] * M[m].scale;
+          if (first) e.excl += v.v[k] * M[m].scale;
+          out.set(f, e);
+        }
+        if (a === 0) break;
+      }
+    }
+    return out;
+  }
+
+  /* A report's tables: every member that is an array of objects, with their plain values. */
+  function reportTables(rep, name) {
+    const out = [];
+    for (const [key, val] of Object.entries(rep || {})) {
+      if (!Array.isArray(val) || !val.length || typeof val[0] !== "object" || val[0] === null) continue;
+      const keys = Object.keys(val[0]).filter((k) => val[0][k] === null || typeof val[0][k] !== "object");
+      const cols = keys.map((k) => {
+        const num = typeof val[0][k] === "number";
+        return { title: k, num, get: (r) => (r[k] === undefined || r[k] === null ? (num ? 0 : "") : r[k]),
+                 fmt: num ? (v) => (Number.isInteger(v) ? fmtNum(v) : fix(v, 6)) : undefined };
+      });
+      out.push(el("h3", { text: key.replace(/_/g, " ") }), table(cols, val, { name: `${name}-${key}` }));
+    }
+    return out;
+  }
+
+  function drawTracers() {
+    for (const tr of D.tracers || []) {
+      const s = section("tracer-" + tr.key, tr.title);
+      const ms = tr.metrics.filter((m) => M[m].total !== 0);
+      if (!ms.length) {
+        s.append(el("p", { class: "empty", text: `Not recorded in this experiment. To record it: ${tr.record}.` }));
+        continue;
+      }
+      s.append(el("h3", { text: "Its metrics per rank" }), ...metricTables(ms, "tracer-" + tr.key));
+      const head = ms[0], sums = [...functionSums(head).values()].filter((e) => e.incl > 0);
+      sums.sort((a, b) => b.excl - a.excl || b.incl - a.incl);
+      s.append(el("h3", { text: `Functions by ${M[head].title}` }),
+               table([{ title: "Function", get: (r) => r.name }, { title: "Module", get: (r) => r.module },
+                      { title: `Excl. ${M[head].title}`, num: true, get: (r) => r.excl, fmt: (v) => fmtMetric(M[head], v) },
+                      { title: `Incl. ${M[head].title}`, num: true, get: (r) => r.incl, fmt: (v) => fmtMetric(M[head], v) }],
+                     sums, { name: `tracer-${tr.key}-functions`, page: 50 }));
+      const L = (TL.layers || []).findIndex((x) => x.key === tr.layer);
+      if (L >= 0 && (TL.rows || []).some((r) => r.l.includes(L)))
+        s.append(el("p", { class: "note", text: `Its records are the "${TL.layers[L].title}" lane of the rows of the timeline.` }));
+      if (tr.report && R[tr.report]) s.append(...reportTables(R[tr.report], "tracer-" + tr.key));
+    }
+  }
+
   /* ------------------------------------------------------------ flame graph */
 
   function drawFlame() {
@@ -960,7 +1033,7 @@
   /* ------------------------------------------------------------ draw */
 
   performance.measure("parse", { start: T0 });
-  const parts = [drawSummary, drawTimeline, drawMpi, drawOmp, drawFlame, drawFunctions];
+  const parts = [drawSummary, drawTimeline, drawMpi, drawOmp, drawTracers, drawFlame, drawFunctions];
   for (const p of parts) {
     try {
       const t = performance.now();

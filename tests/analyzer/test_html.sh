@@ -5,7 +5,8 @@
 # are known in advance. What the page shows (tooltips, bar labels, table cells: the text
 # a user reads) is checked against that ground truth and against the text reports:
 #   - every page: no console message, no request beyond the file, a timeline row per rank
-#     and thread in order ("rank R thread T"), screenshots (kept in the test's folder)
+#     and thread in order ("rank R thread T"), screenshots (kept in the test's folder); a
+#     section per tracer of the page's table (its metrics per rank, or how to record it)
 #   - mpi/slowrank 0.4 cpu (rank 1 computes 0.4 s of CPU, rank 0 waits in MPI_Recv):
 #     where the time goes: rank 1 computing >= 0.39 s and = its CPU outside MPI calls,
 #     rank 0's MPI part = its traced MPI time; the tooltip of rank 0's MPI_Recv: peer
@@ -46,7 +47,7 @@ run heat 2 "$PROGS/merge/heat_mpi" 256 150
 
 cat >plan.json <<'EOF'
 [{"page": "slow.html", "out": "slow", "summary": true, "hover": [{"name": "MPI_Recv", "row": 0}],
-  "texts": ["#mpi-bars .bar-text"]},
+  "texts": ["#mpi-bars .bar-text", "section[id^=tracer-]"]},
  {"page": "traffic.html", "out": "traffic", "matrix": true, "hover": [{"name": "MPI_Sendrecv", "row": 0}],
   "tables": ["mpi-calls"]},
  {"page": "hybrid.html", "out": "hybrid", "hover": [{"name": "omp parallel", "row": 0}],
@@ -64,7 +65,7 @@ timeout 200 node report.mjs plan.json >pages.json 2>node.err || fail "report.mjs
 $SYSPY - "$HPC_ROOT" <<'PY'
 import json, re, sys
 from hpctest import check, near
-from anatest import js, funcs
+from anatest import js, funcs, page_data
 
 root = sys.argv[1]
 pages = {p["page"].split(".")[0]: p for p in json.load(open("pages.json"))}
@@ -92,11 +93,12 @@ for name, p in pages.items():
 # slowrank: where the time goes, the MPI_Recv tooltip, the MPI bars
 p = pages["slow"]
 parts = {(s["rank"], s["part"]): secs(tip(s["tip"])["time"]) for s in p["summary"]}
-f1, f0 = funcs("slow.hpc", "--ranks", "1")["<Total>"], funcs("slow.hpc", "--ranks", "0")["<Total>"]
+# the bars leave out the MPI runtime's helper threads (asleep): the main threads' numbers
+f1, f0 = [funcs("slow.hpc", "--ranks", r, "--threads", "0")["<Total>"] for r in ("1", "0")]
 comp1 = parts.get((1, "compute"), 0)
 check(comp1 >= 0.39, f"slow: rank 1 computing {comp1} s, it computed 0.4 s of CPU")
-near(comp1, f1["excl_cpu_s"] - f1["excl_mpi_cpu_s"], shown(comp1), "slow: rank 1 computing = its CPU outside MPI")
-near(parts[(0, "mpi")], f0["excl_mpi_time_s"], shown(parts[(0, "mpi")]), "slow: rank 0's MPI part = its traced MPI time")
+near(comp1, f1["excl_cpu_s"] - f1["excl_mpi_cpu_s"], shown(comp1), "slow: rank 1 computing = its main thread's CPU outside MPI")
+near(parts[(0, "mpi")], f0["excl_mpi_time_s"], shown(parts[(0, "mpi")]), "slow: rank 0's MPI part = its main thread's traced MPI time")
 check(parts.get((0, "compute"), 0) < 0.1 * comp1, f"slow: rank 0 hardly computes ({parts.get((0, 'compute'))})")
 h = p["hovers"][0]
 t = tip(h["tip"])
@@ -114,6 +116,19 @@ for r, txt in zip(rep["ranks"], bars):
     m, a = re.match(r"(.+) MPI of (.+) \(", txt).groups()
     near(secs(m), r["mpi_time_s"], shown(r["mpi_time_s"]), f"slow: rank {r['rank']}'s MPI bar")
     near(secs(a), r["app_time_s"], shown(r["app_time_s"]), f"slow: rank {r['rank']}'s AppTime bar")
+
+# a section per tracer: its metrics per rank when recorded, else how to record it
+data = page_data("slow.html")
+secs_ = {t.split("\n")[0]: t for t in p["texts"]["section[id^=tracer-]"]}
+check([t["title"] for t in data["tracers"]] == list(secs_), f"slow: a section per tracer {list(secs_)}")
+for t in data["tracers"]:
+    used = [data["metrics"][m] for m in t["metrics"] if data["metrics"][m]["total"]]
+    text = secs_[t["title"]]
+    if used:
+        check(all(m["title"] in text for m in used), f"slow: {t['title']}: its metrics per rank")
+    else:
+        check(f"Not recorded in this experiment. To record it: {t['record']}." in text,
+              f"slow: {t['title']}: not recorded, how to record it")
 
 # traffic: the matrix, cell by cell as shown; MPI_Sendrecv's tooltip; spread across ranks
 p = pages["traffic"]

@@ -32,15 +32,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const results = [];
 
 // Hover over the longest call `name` of `row` on the timeline, zoomed so that it spans a
-// third of the view, and read the tooltip.
+// third of the view (or, when deeper calls cover most of it, so that its widest part of
+// its own does), and read the tooltip.
 async function hover(page, h, out, first) {
   const at = await page.evaluate((n, r) => {
     document.getElementById("tl-canvas").scrollIntoView({ block: "center" });
-    const f = hpaReport.timeline.find(n, r);
-    if (!f) return null;
-    const w = Math.max(3 * (f.end - f.begin), 3000), mid = (f.begin + f.end) / 2;
-    hpaReport.timeline.setView(mid - w / 2, mid + w / 2);
-    return hpaReport.timeline.find(n, r);
+    const zoom = (a, z) => {
+      const w = Math.max(3 * (z - a), 3000), mid = (a + z) / 2;
+      hpaReport.timeline.setView(mid - w / 2, mid + w / 2);
+      return hpaReport.timeline.find(n, r);
+    };
+    let f = hpaReport.timeline.find(n, r);
+    if (f) f = zoom(f.begin, f.end);
+    if (f && f.free_px < 30) f = zoom(f.free[0], f.free[1]);
+    return f;
   }, h.name, h.row);
   const got = { name: h.name, row: h.row, found: !!at, tip: "" };
   if (at) {

@@ -43,7 +43,8 @@ CHECK_DEPS += $(ANA_T)/hybrid
 
 include bench/analyzer.mk
 
-# tests/analyzer/test_speedscope.sh loads exports into speedscope's page (npm packages of
+# tests/analyzer/test_speedscope.sh loads exports into speedscope's page, test_html.sh and
+# bench/html_bench.sh open export html's pages with puppeteer-core (npm packages of
 # tests/web/package-lock.json, installed with npm ci into $(TESTDIR)/web). Without npm or
 # the registry the stamp is not made and the test skips, saying why (web/npm.log).
 WEB_STAMP := $(TESTDIR)/web/installed
@@ -65,3 +66,5 @@ $(REPORT_GEN): $(REPORT_ASSETS) analyzer/report/embed.py
 $(REPORT_GEN:.c=.o): $(REPORT_GEN)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(ANALYZER_BIN): $(REPORT_GEN:.c=.o)
+
+include bench/html.mk

@@ -13,7 +13,7 @@
  * window.hpaReport exposes what was drawn, for tests and for the console: timeline.rows(),
  * timeline.find(name, row), matrix.cell(from, to), flame.select(scope, metric) ...
  * body[data-drawn-ms] is the time from the start of this script to the first complete
- * drawing (bench/html_bench.sh reads it).
+ * drawing, body[data-ready-ms] from the navigation's start (bench/html_bench.sh reads them).
  */
 (function () {
   "use strict";
@@ -220,6 +220,11 @@
   function drawSummary() {
     const s = section("summary", "Summary");
     s.append(kvTable(D.facts || []));
+    /* what the collector could not record (the functions report's notes) */
+    const lost = (R.functions && R.functions.not_recorded) || [];
+    if (lost.length)
+      s.append(el("div", { class: "warn", id: "not-recorded" }, el("b", { text: "Not recorded: " }),
+        lost.map((l) => `${l.process}: ${fmtNum(l.count)} ${l.what}` + (l.after_s ? ` (after ${fmtS(l.after_s)})` : "")).join("; ")));
     const parts = D.parts || [];
     s.append(el("h3", { text: "Where the time goes, per rank" }));
     /* A thread that is neither a main thread nor an OpenMP thread and hardly ran (an MPI
@@ -1046,6 +1051,7 @@
   }
   requestAnimationFrame(() => {
     document.body.dataset.drawnMs = (performance.now() - T0).toFixed(1);
+    document.body.dataset.readyMs = performance.now().toFixed(1); /* from the navigation's start */
     document.body.dataset.ready = "1";
   });
 })();

@@ -8,7 +8,8 @@
 #     without console messages, and "#zoom=" zooms (the frame spans the width, others hide)
 #   - html: the page's data holds the functions report as `functions` prints it, the
 #     metrics' totals and a flame graph whose cells add up to them; nothing is loaded from
-#     elsewhere (what the page shows in a browser: tests/analyzer/test_html.sh)
+#     elsewhere (what the page shows in a browser: tests/analyzer/test_html.sh);
+#     --threads, --view and --metrics apply to the page as to the reports
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/analyzer"
@@ -19,6 +20,7 @@ $H ph.hpc export flamegraph -o ph.svg >/dev/null
 $H ph.hpc --threads 1 export flamegraph -o t1.svg >/dev/null
 $H ph.hpc --view machine export flamegraph -o machine.svg >/dev/null
 $H ph.hpc export html -o report.html >/dev/null
+$H ph.hpc --threads 1 --view machine --metrics e.samples:name export html -o t1.html >/dev/null
 # several exports and a report in one call: the JSON array holds what each wrote
 $H --format json ph.hpc export folded -o a.folded export flamegraph -o a.svg functions >multi.json
 rc=0
@@ -97,6 +99,15 @@ near(spin * m["cpu"]["scale"], f["spin"]["excl_cpu_s"], 1e-6, "html: spin's leaf
 nthreads = sum(p["threads"] for e in js("ph.hpc", "experiment_list")["experiments"] for p in e["processes"])
 check([r["label"].split()[-2:] for r in page["rows"]] == [["thread", str(i)] for i in range(nthreads)],
       f"html: a row per thread {[r['label'] for r in page['rows']]}")
+
+# the options apply to the page as to the reports: --threads, --view, --metrics
+t1 = page_data("t1.html")
+check([r["seq"] for r in t1["rows"]] == [1] and t1["view"] == "machine", "html --threads 1: thread 1's row alone")
+check(t1["reports"]["functions"] == js("ph.hpc", "--threads", "1", "--view", "machine", "--metrics", "e.samples:name",
+                                       "functions"), "html --threads 1 --view machine --metrics: the functions report so")
+check([c["key"] for c in t1["columns"]] == ["excl_samples"], f"html --metrics e.samples: its column {t1['columns']}")
+m1 = {x["key"]: x for x in t1["metrics"]}
+near(m1["cpu"]["total"], funcs("ph.hpc", "--threads", "1")["<Total>"]["incl_cpu_s"], 1e-6, "html --threads 1: the CPU total")
 
 # several commands in JSON
 arr = json.load(open("multi.json"))

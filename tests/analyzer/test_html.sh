@@ -8,7 +8,8 @@
 #     and thread in order ("rank R thread T"), screenshots (kept in the test's folder); a
 #     section per tracer of the page's table (its metrics per rank, or how to record it)
 #   - mpi/slowrank 0.4 cpu (rank 1 computes 0.4 s of CPU, rank 0 waits in MPI_Recv):
-#     where the time goes: rank 1 computing >= 0.39 s and = its CPU outside MPI calls,
+#     where the time goes: rank 1 computing >= 0.4 s less 3 samples' weight and = its
+#     main thread's CPU outside MPI calls,
 #     rank 0's MPI part = its traced MPI time; the tooltip of rank 0's MPI_Recv: peer
 #     rank 1, 4 bytes, call site slowrank.c:<the line of the call>, lasting >= 0.3 s and as
 #     long as the mpi report says; the MPI bars = the mpi report's times
@@ -96,7 +97,10 @@ parts = {(s["rank"], s["part"]): secs(tip(s["tip"])["time"]) for s in p["summary
 # the bars leave out the MPI runtime's helper threads (asleep): the main threads' numbers
 f1, f0 = [funcs("slow.hpc", "--ranks", r, "--threads", "0")["<Total>"] for r in ("1", "0")]
 comp1 = parts.get((1, "compute"), 0)
-check(comp1 >= 0.39, f"slow: rank 1 computing {comp1} s, it computed 0.4 s of CPU")
+# a sample weighs the thread's CPU since the one before: the compute phase's first and last
+# samples may carry a little of MPI_Init's and MPI_Send's, or give some of it to them
+slack = 3 * f1["excl_cpu_s"] / max(1, f1["samples"])
+check(comp1 >= 0.4 - slack, f"slow: rank 1 computing {comp1} s, it computed 0.4 s of CPU (slack {slack:.4f} s)")
 near(comp1, f1["excl_cpu_s"] - f1["excl_mpi_cpu_s"], shown(comp1), "slow: rank 1 computing = its main thread's CPU outside MPI")
 near(parts[(0, "mpi")], f0["excl_mpi_time_s"], shown(parts[(0, "mpi")]), "slow: rank 0's MPI part = its main thread's traced MPI time")
 check(parts.get((0, "compute"), 0) < 0.1 * comp1, f"slow: rank 0 hardly computes ({parts.get((0, 'compute'))})")
@@ -178,8 +182,9 @@ for l, txt in zip(labels, texts):
     work[l] = v["work"]
 for r in (0, 1):
     w = max(v for l, v in work.items() if l.startswith(f"rank {r} ") and not l.endswith(" thread 0"))
-    near(w, 0.08, 0.015, f"hybrid: rank {r}'s worker burned 4 x 20 ms")
-    near(work[f"rank {r} thread 0"], 0.04, 0.015, f"hybrid: rank {r}'s master burned 4 x 10 ms")
+    # +-2 samples of 1 ms at each end of the 4 regions, and the regions' own start-up
+    near(w, 0.08, 0.02, f"hybrid: rank {r}'s worker burned 4 x 20 ms")
+    near(work[f"rank {r} thread 0"], 0.04, 0.02, f"hybrid: rank {r}'s master burned 4 x 10 ms")
 workers = [i for i, r in enumerate(p["rows"]) if r["role"].startswith("OpenMP")]
 check(len(workers) == 2, f"hybrid: one OpenMP worker row per rank {[r['role'] for r in p['rows']]}")
 

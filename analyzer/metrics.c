@@ -62,6 +62,9 @@ static const struct {
     {"total", "total_thread"},
     {"mpiwork", "mpi_work"},
     {"mpiwait", "mpi_wait"},
+    /* the sync tracer: gprofng's Sync Wait Time and Sync Wait Count */
+    {"sync", "sync_wait"},
+    {"syncn", "sync_count"},
 };
 
 int hpa_metrics_lookup(const hpa_metrics *ms, const char *name)

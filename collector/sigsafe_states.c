@@ -79,11 +79,43 @@ static uint64_t u64_at(const unsigned char *p)
 
 /* The state of a sleep that began at buffer offset off: the innermost call that had
  * begun by then decides. */
+/* The threads library's locks: a sleep in them is User Lock (the reference's "user-mode
+ * lock"); in its other waits (conditions, joins, barriers) Other Wait. */
+unsigned hpc_blocking_state(uint64_t fn)
+{
+    const void *locks[] = {
+        (void *)HPC_REAL(pthread_mutex_lock),
+        (void *)HPC_REAL(pthread_mutex_timedlock),
+        (void *)HPC_REAL(pthread_mutex_clocklock),
+        (void *)HPC_REAL(pthread_rwlock_rdlock),
+        (void *)HPC_REAL(pthread_rwlock_wrlock),
+        (void *)HPC_REAL(pthread_rwlock_timedrdlock),
+        (void *)HPC_REAL(pthread_rwlock_timedwrlock),
+        (void *)HPC_REAL(pthread_rwlock_clockrdlock),
+        (void *)HPC_REAL(pthread_rwlock_clockwrlock),
+        (void *)HPC_REAL(sem_wait),
+        (void *)HPC_REAL(sem_timedwait),
+        (void *)HPC_REAL(sem_clockwait),
+        (void *)HPC_REAL(pthread_spin_lock),
+        (void *)HPC_REAL(mtx_lock),
+        (void *)HPC_REAL(mtx_timedlock),
+    };
+    for (size_t i = 0; i < sizeof locks / sizeof locks[0]; i++)
+        if (fn && (uint64_t)(uintptr_t)locks[i] == fn)
+            return HPC_MSTATE_USER_LOCK;
+    return HPC_MSTATE_OTHER_WAIT;
+}
+
+static unsigned call_state(const hpc_call *c)
+{
+    return c->state == HPC_STATES_BY_FN ? hpc_blocking_state(c->fn) : c->state;
+}
+
 static unsigned sleep_state(const hpc_states *s, uint64_t off)
 {
     for (unsigned i = s->ncalls; i-- > 0;)
         if (s->calls[i].head <= off)
-            return s->calls[i].state;
+            return call_state(&s->calls[i]);
     return HPC_MSTATE_OTHER_WAIT;
 }
 
@@ -510,8 +542,9 @@ static __attribute__((noinline)) void leave_timed_call(hpc_thread_priv *t, const
 {
     HPC_GUARD_SCOPE;
     hpcollect_write_begin(&t->pub);
-    t->st.win.raw_acc[c->state] += ns;
-    t->st.win.n_acc[c->state]++;
+    unsigned st = call_state(c);
+    t->st.win.raw_acc[st] += ns;
+    t->st.win.n_acc[st]++;
     if (acc_due(&t->st)) {
         uint64_t now = hpc_now_ns();
         close_window(t, now, hpc_thread_cpu_ns());

@@ -165,5 +165,9 @@ struct hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, vo
     ((void *)-1) /* fn: the call's stack is the program's frames only                              \
                     (an OpenMP tool callback: the runtime's lock) */
 void hpc_states_call_end(struct hpc_thread_priv *t, unsigned slot);
+/* sigsafe_states.c: the state of a sleep in the threads library's function fn (a call
+ * begun with HPC_STATES_BY_FN: the sync tracer's wrappers): User Lock for its locks and
+ * semaphores, Other Wait for the rest. Signal-safe. */
+unsigned hpc_blocking_state(uint64_t fn);
 
 #endif

@@ -77,6 +77,7 @@ typedef struct mg_tsum {
     uint64_t state_ns[HPC_NMSTATES]; /* thread states (User and System CPU from the samples) */
     uint64_t life_ns;                /* thread_end - thread_begin, 0 when unknown */
     uint64_t t_begin;                /* thread_begin's time, local clock */
+    uint64_t sync_ns, sync_waits;    /* recorded synchronization waits (-s), and their time */
 } mg_tsum;
 
 /* A process. */

@@ -20,7 +20,8 @@ from benchrun import loadavg  # noqa: E402
 
 
 def main():
-    bindir, prog, runs, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    bindir, prog = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    runs, n = int(sys.argv[3]), sys.argv[4]
     hp = os.path.join(bindir, "hpcollect")
     gp = shutil.which("gprofng")
     confs = [("plain", []),

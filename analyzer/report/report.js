@@ -229,9 +229,12 @@
     s.append(el("h3", { text: "Where the time goes, per rank" }));
     /* A thread that is neither a main thread nor an OpenMP thread and hardly ran (an MPI
      * runtime's progress or event thread asleep in poll) would only add "off CPU" time. */
-    const restK = parts.findIndex((x) => x.key === "rest");
+    /* what it ran: its CPU time and MPI calls (with thread states, the rest of its life is
+     * split into states: asleep, or waiting for a CPU to poll again, is not running) */
+    const ranK = parts.map((x, k) => (["compute", "mpi", "omp_wait", "omp_other"].includes(x.key) ? k : -1))
+      .filter((k) => k >= 0);
     const counts = (r) => rows[r].role || rows[r].life_s <= 0 ||
-      (rows[r].life_s - (restK >= 0 ? rows[r].parts[restK] : 0)) >= 0.05 * rows[r].life_s;
+      ranK.reduce((a, k) => a + rows[r].parts[k], 0) >= 0.05 * rows[r].life_s;
     const left = rows.filter((_, r) => !counts(r)).length;
     s.append(el("p", { class: "note", text:
       "Each bar is the sum of the lives of the rank's threads. MPI is the time inside traced " +

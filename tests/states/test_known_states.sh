@@ -104,8 +104,14 @@ for run in os.environ["RUNS"].split():
         within(m("sys_reads", "system"), p["system"], run + ": sys_reads System CPU", edges=2)
         within(m("sys_reads", "user"), p["user"], run + ": sys_reads User CPU", edges=2)
     p = ph[("sleeper", 0)]
-    within(m("sleeper", "other_wait"), p["sleep"], run + ": sleeper Other Wait")
-    within(m("sleeper", "wait_cpu"), p["wait"], run + ": sleeper Wait CPU")
+    if run == "calls":
+        # the fallback cannot tell which blocked call a run delay was (it shares the run
+        # delay of a window among its calls by number, as header says): only the sum
+        within(m("sleeper", "other_wait") + m("sleeper", "wait_cpu"), p["sleep"] + p["wait"],
+               run + ": sleeper Other Wait + Wait CPU")
+    else:
+        within(m("sleeper", "other_wait"), p["sleep"], run + ": sleeper Other Wait")
+        within(m("sleeper", "wait_cpu"), p["wait"], run + ": sleeper Wait CPU")
     check(m("sleeper", "user_lock") == 0, run + ": no User Lock in nanosleep")
     p = ph[("lock_waiter", 0)]
     within(m("lock_waiter", "user_lock"), p["sleep"], run + ": lock_waiter User Lock")

@@ -50,6 +50,10 @@ static const struct {
     {"ompwork", "omp_work"},
     {"ompwait", "omp_wait"},
     {"mpi", "mpi_cpu"},
+    {"heapalloccnt", "heap_allocs"},
+    {"heapallocbytes", "heap_bytes"},
+    {"heapleakcnt", "heap_leaks"},
+    {"heapleakbytes", "heap_leaked_bytes"},
 };
 
 int hpa_metrics_lookup(const hpa_metrics *ms, const char *name)

@@ -25,6 +25,16 @@ enum hpa_metric_source {
     HPA_SRC_CLOCK_COUNT = 2, /* sample_clock: adds 1 */
     HPA_SRC_COUNTER = 3,     /* sample_counter of counter `counter`: adds value */
     HPA_SRC_MPI = 4,         /* mpi_call and its details: adds the number `mpi` says */
+    HPA_SRC_HEAP = 5,        /* heap_alloc: adds the number `heap` says */
+};
+
+/* What an HPA_SRC_HEAP metric adds per block allocated (the reference's heap tracing
+ * metrics), on the allocation's calling context. */
+enum hpa_heap_what {
+    HPA_HEAP_ALLOCS = 0,   /* 1 */
+    HPA_HEAP_BYTES,        /* its size */
+    HPA_HEAP_LEAKS,        /* 1 if never freed (model/heap.h) */
+    HPA_HEAP_LEAKED_BYTES, /* its size if never freed */
 };
 
 /* What an HPA_SRC_MPI metric adds per MPI call (the reference's MPI tracing metrics;
@@ -45,6 +55,7 @@ typedef struct hpa_metric {
     enum hpa_metric_source source;
     unsigned counter;    /* HPA_SRC_COUNTER: the counter's global index */
     unsigned mpi;        /* HPA_SRC_MPI: enum hpa_mpi_what */
+    unsigned heap;       /* HPA_SRC_HEAP: enum hpa_heap_what */
     uint32_t state_mask; /* sample counts if (state & mask) == value */
     uint32_t state_value;
     uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here

@@ -20,6 +20,11 @@
  * leaves those out, as mpiP does); a call made from inside another (user operators, callbacks) adds
  * no time of its own.
  *
+ *   - heap tracing's (-H, model/heap.h): "heap_allocs" (Allocations), "heap_bytes" (Bytes
+ *     Allocated), "heap_leaks" (Leaks), "heap_leaked_bytes" (Bytes Leaked), each block on
+ *     its allocation's calling context; er_print's names heapalloccnt, heapallocbytes,
+ *     heapleakcnt, heapleakbytes are aliases. Shown by default when a process traced its heap.
+ *
  * Per process, counter_def.index maps to these metrics (hpa_process.counter_metric,
  * counter_time_metric, counter_hz); profile.c's loader adds each sample_counter to both.
  */
@@ -126,9 +131,29 @@ static int add_mpi_traced(hpa_profile *p, bool visible)
     return 0;
 }
 
+/* Heap tracing's metrics (-H), shown by default when a process traced its heap. */
+static int add_heap(hpa_profile *p)
+{
+    static const struct {
+        const char *key, *title;
+        enum hpa_heap_what what;
+    } defs[] = {
+        {"heap_allocs", "Allocations", HPA_HEAP_ALLOCS},
+        {"heap_bytes", "Bytes Allocated", HPA_HEAP_BYTES},
+        {"heap_leaks", "Leaks", HPA_HEAP_LEAKS},
+        {"heap_leaked_bytes", "Bytes Leaked", HPA_HEAP_LEAKED_BYTES},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
+        hpa_metric m = {.source = HPA_SRC_HEAP, .heap = defs[i].what, .scale = 1, .visible = true};
+        if (find_or_add(p, defs[i].key, defs[i].title, "", m) == HPC_E_NOMEM)
+            return HPC_E_NOMEM;
+    }
+    return 0;
+}
+
 int hpa_metrics_from_records(hpa_profile *p)
 {
-    bool mpi = false;
+    bool mpi = false, heap = false;
     for (size_t i = 0; i < p->nprocs; i++) {
         hpa_process *pr = &p->procs[i];
         memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
@@ -142,7 +167,9 @@ int hpa_metrics_from_records(hpa_profile *p)
                 return rc;
         }
         mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
+        heap = heap || pr->proc->settings.heap_trace;
     }
     int rc = add_mpi_cpu(p, mpi);
-    return rc < 0 ? rc : add_mpi_traced(p, mpi);
+    rc = rc < 0 ? rc : add_mpi_traced(p, mpi);
+    return rc < 0 || !heap ? rc : add_heap(p);
 }

@@ -95,6 +95,11 @@ bool hpc_boot_owns(const void *p)
     return (const char *)p >= arena && (const char *)p < arena + ARENA_SIZE;
 }
 
+size_t hpc_boot_room(const void *p)
+{
+    return hpc_boot_owns(p) ? (size_t)(arena + ARENA_SIZE - (const char *)p) : 0;
+}
+
 /* ------------------------------------------------------------ traced calls */
 
 /* The executable mappings of libhpcollect.so: a traced call's stack starts at the first
@@ -147,22 +152,26 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
     return true;
 }
 
-void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+/* Write a traced call's record, with the caller's stack when stack is set. */
+static void trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec, bool stack)
 {
     int saved = errno;
     hpc_thread_priv *t = c->t;
     uint64_t duration = hpc_now_ns() - c->start;
     hpc_guard_enter();
-    if (duration < hpc_tracers[c->kind].threshold_ns) {
+    if (stack && duration < hpc_tracers[c->kind].threshold_ns) {
         hpc_stat(t, HPC_STAT_TRACE_SCREENED, 1);
         hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, duration);
         goto out;
     }
     /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
     hpcollect_write_begin(&t->pub);
-    int n = hpc_unwind_program(t, t->pcs, HPC_MAX_DEPTH);
     int err = 0;
-    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    uint64_t node = 0;
+    if (stack) {
+        int n = hpc_unwind_program(t, t->pcs, HPC_MAX_DEPTH);
+        node = hpc_cct_insert(t, t->pcs, n, &err);
+    }
     if (!err)
         err = write(&t->pub.stream, node, c->start, duration, rec);
     if (err)
@@ -171,4 +180,14 @@ void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
 out:
     hpc_guard_leave();
     errno = saved;
+}
+
+void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+{
+    trace_record(c, write, rec, true);
+}
+
+void hpc_trace_end_nostack(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+{
+    trace_record(c, write, rec, false);
 }

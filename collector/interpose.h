@@ -52,6 +52,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -59,7 +60,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/types.h>
 #include <time.h>
@@ -116,6 +119,9 @@ bool hpc_resolving(void);
 void *hpc_boot_alloc(size_t n);
 /* Did p come from hpc_boot_alloc? (free must not pass it on.) Signal-safe. */
 bool hpc_boot_owns(const void *p);
+/* Bytes from p (a block of the arena) to the arena's end: at most what realloc can copy
+ * out of it. Signal-safe. */
+size_t hpc_boot_room(const void *p);
 
 /* ------------------------------------------------------------ the guard */
 
@@ -163,9 +169,12 @@ void hpc_interpose_init(void);
 struct hpc_thread_priv;
 int hpc_unwind_program(struct hpc_thread_priv *t, uint64_t *pcs, int max);
 
-/* The tracers, each turned on by its settings (none yet: the sync, heap and I/O tracers
- * add theirs here, to settings.def and to interpose.def). */
-enum hpc_tracer { HPC_TRACER_COUNT_ = 1 };
+/* The tracers, each turned on by its settings (the sync and I/O tracers add theirs here,
+ * to settings.def and to interpose.def). */
+enum hpc_tracer {
+    HPC_TRACER_HEAP, /* -H: heap.c */
+    HPC_TRACER_COUNT_
+};
 
 typedef struct hpc_tracer_cfg {
     bool on;
@@ -199,6 +208,9 @@ typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, 
 /* End a call that hpc_trace_begin started: screen it by the tracer's threshold, or
  * capture its stack and write it. errno is kept. NOT signal-safe. */
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
+/* The same for an event that needs no stack and no threshold (a heap free): written with
+ * node 0, no unwinding. NOT signal-safe. */
+void hpc_trace_end_nostack(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
 
 /* The generated wrapper of a TRACED line: the real call, and the tracer's part
  * hpc_trace_<name>(hpc_trace *, ret, args...) when tracing. */

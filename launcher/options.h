@@ -26,6 +26,7 @@ typedef struct hpc_opts {
     uint64_t tstart_ns;       /* -t */
     uint64_t tend_ns;         /* 0 = none */
     int mpi_trace;            /* -m */
+    int heap_trace;           /* -H */
     const char *omp_runtime;  /* --omp-runtime */
     int ncounters;            /* -h */
     hpc_counter_def counters[HPC_MAX_COUNTERS];

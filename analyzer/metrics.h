@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HPA_MAX_METRICS 32
+#define HPA_MAX_METRICS 48
 
 enum hpa_metric_source {
     HPA_SRC_CLOCK_TIME = 1,  /* sample_clock: adds cpu_ns */
@@ -35,6 +35,9 @@ enum hpa_heap_what {
     HPA_HEAP_BYTES,        /* its size */
     HPA_HEAP_LEAKS,        /* 1 if never freed (model/heap.h) */
     HPA_HEAP_LEAKED_BYTES, /* its size if never freed */
+    HPA_HEAP_PEAK_BLOCKS,  /* 1 if held at the process's peak of bytes in use */
+    HPA_HEAP_PEAK_BYTES,   /* its size if held at the peak */
+    HPA_HEAP_TEMPORARY,    /* 1 if freed right after (model/heap.h) */
 };
 
 /* What an HPA_SRC_MPI metric adds per MPI call (the reference's MPI tracing metrics;

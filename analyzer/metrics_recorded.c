@@ -23,7 +23,9 @@
  *   - heap tracing's (-H, model/heap.h): "heap_allocs" (Allocations), "heap_bytes" (Bytes
  *     Allocated), "heap_leaks" (Leaks), "heap_leaked_bytes" (Bytes Leaked), each block on
  *     its allocation's calling context; er_print's names heapalloccnt, heapallocbytes,
- *     heapleakcnt, heapleakbytes are aliases. Shown by default when a process traced its heap.
+ *     heapleakcnt, heapleakbytes are aliases. Shown by default when a process traced its heap;
+ *     beside them, selectable: "heap_peak_blocks", "heap_peak_bytes" (what each stack held at
+ *     its process's peak of bytes in use) and "heap_temporary" (blocks freed right after).
  *
  * Per process, counter_def.index maps to these metrics (hpa_process.counter_metric,
  * counter_time_metric, counter_hz); profile.c's loader adds each sample_counter to both.
@@ -142,9 +144,15 @@ static int add_heap(hpa_profile *p)
         {"heap_bytes", "Bytes Allocated", HPA_HEAP_BYTES},
         {"heap_leaks", "Leaks", HPA_HEAP_LEAKS},
         {"heap_leaked_bytes", "Bytes Leaked", HPA_HEAP_LEAKED_BYTES},
+        {"heap_peak_blocks", "Blocks at Peak", HPA_HEAP_PEAK_BLOCKS},
+        {"heap_peak_bytes", "Bytes at Peak", HPA_HEAP_PEAK_BYTES},
+        {"heap_temporary", "Temporary Allocations", HPA_HEAP_TEMPORARY},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
-        hpa_metric m = {.source = HPA_SRC_HEAP, .heap = defs[i].what, .scale = 1, .visible = true};
+        hpa_metric m = {.source = HPA_SRC_HEAP,
+                        .heap = defs[i].what,
+                        .scale = 1,
+                        .visible = defs[i].what <= HPA_HEAP_LEAKED_BYTES};
         if (find_or_add(p, defs[i].key, defs[i].title, "", m) == HPC_E_NOMEM)
             return HPC_E_NOMEM;
     }

@@ -344,12 +344,15 @@ static int add_heap_alloc(loader *L, const hpc_rec_heap_alloc *a)
     const hpm_heap_block *blk = &h->blocks[L->heap_next++];
     if (!keep_event(L, blk->time, 0))
         return 0;
-    bool leak = !(blk->flags & HPM_HEAP_FREED);
+    bool leak = !(blk->flags & HPM_HEAP_FREED), peak = blk->flags & HPM_HEAP_AT_PEAK;
     uint64_t val[] = {
         [HPA_HEAP_ALLOCS] = 1,
         [HPA_HEAP_BYTES] = blk->size,
         [HPA_HEAP_LEAKS] = leak,
         [HPA_HEAP_LEAKED_BYTES] = leak ? blk->size : 0,
+        [HPA_HEAP_PEAK_BLOCKS] = peak,
+        [HPA_HEAP_PEAK_BYTES] = peak ? blk->size : 0,
+        [HPA_HEAP_TEMPORARY] = (blk->flags & HPM_HEAP_TEMPORARY) != 0,
     };
     const hpa_metrics *ms = &L->p->metrics;
     uint32_t b = UINT32_MAX;

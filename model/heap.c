@@ -125,7 +125,7 @@ static void end_block(hpm_heap_block *b, uint64_t time, uint64_t *in_use)
  * (for the blocks held at the peak). */
 static int replay(hpm_heap *h, reading *R)
 {
-    hpa_u64map live = {0}; /* addr -> block */
+    hpa_u64map live = {0};                                              /* addr -> block */
     size_t *last = calloc(h->nthreads ? h->nthreads : 1, sizeof *last); /* 1 + block */
     uint64_t *end_pos = malloc(sizeof *end_pos * (h->nblocks ? h->nblocks : 1));
     if (!last || !end_pos) {

@@ -48,7 +48,7 @@ typedef struct hpm_heap_block {
     uint8_t flags;   /* enum hpm_heap_flags */
 } hpm_heap_block;
 
-#define HPM_HEAP_POINTS 40 /* intervals of the in-use timeline */
+#define HPM_HEAP_POINTS 20 /* intervals of the in-use timeline */
 
 typedef struct hpm_heap {
     bool traced; /* the process recorded with -H on */

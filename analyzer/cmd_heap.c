@@ -43,19 +43,18 @@ static void text_process(FILE *f, const hpa_process *pr)
     fprintf(f, "Heap of process %s (pid %" PRIu64 "): %s\n", pr->proc->name,
             pr->proc->has_begin ? pr->proc->begin.pid : 0,
             h->ended ? "ended normally" : "did not end normally (as of its last record)");
-    fprintf(f, "  %-28s %12" PRIu64 " bytes in %" PRIu64 " blocks, at %.6f s\n", "Peak in use:",
-            h->peak_bytes, h->peak_blocks, rel_s(h, h->peak_time));
+    fprintf(f, "  %-28s %12" PRIu64 " bytes in %" PRIu64 " blocks, at %.6f s\n",
+            "Peak in use:", h->peak_bytes, h->peak_blocks, rel_s(h, h->peak_time));
     fprintf(f, "  %-28s %12" PRIu64 " bytes in %" PRIu64 " blocks (%s)\n",
-            h->ended ? "In use at the end:" : "In use at the last record:", h->end_bytes,
-            h->leaks, h->ended ? "the leaks" : "leaks so far");
-    fprintf(f, "  %-28s %12" PRIu64 " (%" PRIu64 " bytes); frees %" PRIu64 "\n", "Allocations:",
-            h->allocs, h->bytes, h->frees);
+            h->ended ? "In use at the end:" : "In use at the last record:", h->end_bytes, h->leaks,
+            h->ended ? "the leaks" : "leaks so far");
+    fprintf(f, "  %-28s %12" PRIu64 " (%" PRIu64 " bytes); frees %" PRIu64 "\n",
+            "Allocations:", h->allocs, h->bytes, h->frees);
     fprintf(f,
             "  %-28s %12" PRIu64 " (%.1f%%, %" PRIu64
             " bytes): freed with no other allocation of their thread in between\n",
             "Temporary allocations:", h->temporary,
-            h->allocs ? 100.0 * (double)h->temporary / (double)h->allocs : 0.0,
-            h->temporary_bytes);
+            h->allocs ? 100.0 * (double)h->temporary / (double)h->allocs : 0.0, h->temporary_bytes);
     fprintf(f, "  %-28s %12" PRIu64 "\n", "Frees of blocks not traced:", h->unmatched_frees);
     if (h->unseen_frees)
         fprintf(f, "  %-28s %12" PRIu64 "\n", "Blocks freed unseen:", h->unseen_frees);
@@ -77,10 +76,10 @@ static void csv_process(FILE *f, const hpa_process *pr)
             "%d,%" PRIu64 ",%d,%" PRIu64 ",%" PRIu64 ",%.9f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
             ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
             "\n",
-            pr->proc->rank, pr->proc->has_begin ? pr->proc->begin.pid : 0, h->ended,
-            h->peak_bytes, h->peak_blocks, rel_s(h, h->peak_time), h->end_bytes, h->allocs,
-            h->bytes, h->frees, h->leaks, h->leaked_bytes, h->temporary, h->temporary_bytes,
-            h->unmatched_frees, h->unseen_frees);
+            pr->proc->rank, pr->proc->has_begin ? pr->proc->begin.pid : 0, h->ended, h->peak_bytes,
+            h->peak_blocks, rel_s(h, h->peak_time), h->end_bytes, h->allocs, h->bytes, h->frees,
+            h->leaks, h->leaked_bytes, h->temporary, h->temporary_bytes, h->unmatched_frees,
+            h->unseen_frees);
 }
 
 static void json_process(hpa_json *j, const hpa_process *pr)
@@ -92,13 +91,14 @@ static void json_process(hpa_json *j, const hpa_process *pr)
     hpa_json_ku64(j, "pid", pr->proc->has_begin ? pr->proc->begin.pid : 0);
     hpa_json_key(j, "ended");
     hpa_json_bool(j, h->ended);
-    static const char *const keys[] = {"peak_bytes", "peak_blocks", "end_bytes",
-                                       "allocs",     "bytes",       "frees",
-                                       "leaks",      "leaked_bytes", "temporary",
+    static const char *const keys[] = {"peak_bytes",      "peak_blocks",     "end_bytes",
+                                       "allocs",          "bytes",           "frees",
+                                       "leaks",           "leaked_bytes",    "temporary",
                                        "temporary_bytes", "unmatched_frees", "unseen_frees"};
-    const uint64_t vals[] = {h->peak_bytes, h->peak_blocks,  h->end_bytes,       h->allocs,
-                             h->bytes,      h->frees,        h->leaks,           h->leaked_bytes,
-                             h->temporary,  h->temporary_bytes, h->unmatched_frees, h->unseen_frees};
+    const uint64_t vals[] = {h->peak_bytes,      h->peak_blocks,     h->end_bytes,
+                             h->allocs,          h->bytes,           h->frees,
+                             h->leaks,           h->leaked_bytes,    h->temporary,
+                             h->temporary_bytes, h->unmatched_frees, h->unseen_frees};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         hpa_json_ku64(j, keys[i], vals[i]);
     hpa_json_kdouble(j, "peak_time_s", rel_s(h, h->peak_time));

@@ -26,6 +26,9 @@
  *     sample of a thread is kept, weighing the k it stands for; otherData.samples_per_event
  *     says k.
  *
+ *   - heap tracing (-H): a counter track "heap in use" per process (bytes, the most within
+ *     each twentieth of the process's heap timeline, model/heap.h).
+ *
  * Slice names are stable (the function, "omp parallel", "omp implicit task" ...): instance
  * ids (region, task, wait id) and sizes are args. Times are whole microseconds, every time
  * of a process rounded down the same way, so a slice that lies inside another in
@@ -45,6 +48,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "heap.h"
 #include "omp_proc.h"
 #include "u64map.h"
 #include "view.h"
@@ -847,6 +851,28 @@ static void origin_and_window(chrome *C)
     }
 }
 
+/* Heap tracing (-H): each process's bytes in use as a counter track ("heap in use", the
+ * most within each interval of model/heap.h's timeline, at the interval's start). */
+static void heap_counters(chrome *C)
+{
+    const hpa_profile *p = C->p;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const hpm_heap *h = p->procs[i].heap;
+        if (!p->procs[i].map || !h || !h->traced)
+            continue;
+        for (unsigned k = 0; k < HPM_HEAP_POINTS; k++) {
+            uint64_t t = h->t0 + (h->t1 - h->t0) * k / HPM_HEAP_POINTS, ct = corr(C, i, t);
+            if (!in_window(C, ct, ct))
+                continue;
+            sep(C);
+            fprintf(C->out, "{\"name\":\"heap in use\",\"cat\":\"heap\",\"ph\":\"C\",\"pid\":%zu,",
+                    i);
+            ts_text(C->out, "ts", ct);
+            fprintf(C->out, ",\"args\":{\"bytes\":%" PRIu64 "}}", h->point_max[k]);
+        }
+    }
+}
+
 static void chrome_free(chrome *C)
 {
     const hpa_profile *p = C->p;
@@ -914,6 +940,8 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
     rc = hpa_profile_replay(p, sample, record, &C);
     if (rc == 0 && C.err == 0)
         flows(&C);
+    if (rc == 0 && C.err == 0)
+        heap_counters(&C);
     fputs("\n],\n\"samples\":[", out);
     if (fflush(C.samples) == 0 && C.samples_len)
         fwrite(C.samples_buf, 1, C.samples_len, out);

@@ -65,10 +65,8 @@ static void add_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames
         return;
     }
     hpa_heap_site *site = &s->s[s->n++];
-    *site = (hpa_heap_site){.first = s->npool,
-                            .n = n,
-                            .count = vals[B->count_m],
-                            .bytes = vals[B->bytes_m]};
+    *site = (hpa_heap_site){
+        .first = s->npool, .n = n, .count = vals[B->count_m], .bytes = vals[B->bytes_m]};
     for (unsigned i = 0; i < n; i++) {
         const hpa_frame *f = &frames[n - 1 - i];
         s->pool[s->npool++] = (hpa_heap_frame){f->func, f->line, frame_offset(ctx, f)};

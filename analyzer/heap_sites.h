@@ -18,7 +18,7 @@ typedef struct hpa_heap_frame {
 } hpa_heap_frame;
 
 typedef struct hpa_heap_site {
-    size_t first;      /* its frames: pool[first .. first + n), leaf first */
+    size_t first; /* its frames: pool[first .. first + n), leaf first */
     unsigned n;
     uint64_t count, bytes;
 } hpa_heap_site;

@@ -2,8 +2,11 @@
  * interpose.c - the interposition layer (interpose.h): real functions looked up from the
  * table interpose.def, the bootstrap arena, the guard, and the frame of a traced call.
  */
+#define UNW_LOCAL_ONLY
 #include <dlfcn.h>
+#include <libunwind.h>
 #include <link.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -132,9 +135,41 @@ void hpc_interpose_init(void)
         hpc_dl_iterate(find_own, &me);
 }
 
+/* The calling thread's stack by libunwind's fast path (unw_backtrace: a per-thread cache of
+ * frame layouts, no signal mask changed, no system call once the cache is warm): callers'
+ * pcs, return addresses minus one. Made between hpcollect_write_begin/end, so no sample of
+ * ours enters libunwind meanwhile (rule 1: a sample that finds the thread busy does not
+ * unwind); a fault while unwinding comes back here as the samples' do (rule 6), the
+ * loader's lock as rule 7 says. */
+static int unwind_fast(hpc_thread_priv *t, uint64_t *pcs, int max)
+{
+    volatile int n = 0;
+    if (t->in_dl || !hpc_dl_unwind_ok(t))
+        return 0;
+    uint64_t user_blocked = hpc_user_blocked;
+    t->unwind_gave_way = 0;
+    if (sigsetjmp(t->unwind_env, 0)) { /* a fault while unwinding: nothing kept */
+        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
+        n = 0;
+        goto out;
+    }
+    t->in_unwind = 1;
+    n = unw_backtrace((void **)pcs, max);
+    if (n == max)
+        hpc_stat(t, HPC_STAT_UNWIND_TRUNCATED, 1);
+    if (t->unwind_gave_way)
+        hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
+out:
+    t->in_unwind = 0;
+    hpc_user_blocked = user_blocked;
+    for (int i = 0; i < n; i++)
+        pcs[i] -= 1;
+    return n;
+}
+
 int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 {
-    int n = hpc_unwind_here_slots(t, 0, pcs, NULL, max), ours = 0;
+    int n = unwind_fast(t, pcs, max), ours = 0;
     while (ours < n && pcs[ours] >= own_lo && pcs[ours] < own_hi)
         ours++;
     memmove(pcs, pcs + ours, sizeof *pcs * (size_t)(n - ours));
@@ -144,11 +179,14 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || hpc_guard_held() || !t->stream_ok || !hpc_recording_at(hpc_now_ns()))
+    if (!t || hpc_guard_held() || !t->stream_ok)
+        return false;
+    uint64_t now = hpc_now_ns();
+    if (!hpc_recording_at(now))
         return false;
     c->t = t;
     c->kind = kind;
-    c->start = hpc_now_ns();
+    c->start = now;
     return true;
 }
 
@@ -157,7 +195,7 @@ static void trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec
 {
     int saved = errno;
     hpc_thread_priv *t = c->t;
-    uint64_t duration = hpc_now_ns() - c->start;
+    uint64_t duration = stack ? hpc_now_ns() - c->start : 0; /* nostack: a point in time */
     hpc_guard_enter();
     if (stack && duration < hpc_tracers[c->kind].threshold_ns) {
         hpc_stat(t, HPC_STAT_TRACE_SCREENED, 1);

@@ -217,6 +217,11 @@ static void process_obj(FILE *f, const mg_proc *p)
     ku(f, &first, "samples", samples);
     kd(f, &first, "omp_work_s", s_of(work));
     kd(f, &first, "omp_wait_s", s_of(wait));
+    for (int k = 0; s->heap_traced && k < MG_HEAP_NVALS; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "heap_%s", mg_heap_keys[k]);
+        ku(f, &first, name, s->heap[k]);
+    }
     key(f, &first, "counters");
     fputc('{', f);
     bool f2 = true;

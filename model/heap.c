@@ -252,6 +252,17 @@ void hpm_heap_free(hpm_heap *h)
     memset(h, 0, sizeof *h);
 }
 
+uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t)
+{
+    uint64_t sum = 0;
+    for (size_t b = 0; b < h->nblocks; b++) {
+        const hpm_heap_block *blk = &h->blocks[b];
+        if (blk->time <= t && (!(blk->flags & HPM_HEAP_FREED) || blk->free_time > t))
+            sum += blk->size;
+    }
+    return sum;
+}
+
 const char *hpm_heap_fn_name(unsigned fn)
 {
     static const char *const names[] = {

@@ -79,6 +79,9 @@ int hpm_heap_read(hpm_heap *h, const hpc_proc *proc);
 
 void hpm_heap_free(hpm_heap *h);
 
+/* Bytes in use at time t (blocks that existed then and were not freed yet). O(blocks). */
+uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t);
+
 /* The name of an hpc_heap_fn ("malloc", "mmap" ...), "?" when unknown. */
 const char *hpm_heap_fn_name(unsigned fn);
 

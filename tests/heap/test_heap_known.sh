@@ -71,6 +71,23 @@ top = A['allocations'][0]
 check(top['stack'][0]['function'] == 'peak_p' and top['instances'] == 10 and top['bytes'] == 1000000, 'allocs: peak_p first, 10 blocks, 1000000 bytes')
 "
 
+# exports and overview: a flame graph of bytes leaked (folded stacks of heap_leaked_bytes),
+# the Chrome trace's "heap in use" counter track reaching the peak, overview's Heap column
+"$HPANALYZE" --sort e.heap_leaked_bytes k.hpc export folded >leaks.folded
+grep -q ';leak_x 7000$' leaks.folded || fail "folded bytes leaked: no ';leak_x 7000': $(head -5 leaks.folded)"
+grep -q ';peak_p ' leaks.folded && fail "folded bytes leaked: peak_p leaked nothing"
+"$HPANALYZE" k.hpc export chrome -o k.json
+check_py "
+import json
+ev = [e for e in json.load(open('k.json'))['traceEvents'] if e.get('name') == 'heap in use']
+check(ev and max(e['args']['bytes'] for e in ev) == 1074972, 'chrome: heap in use counter reaches the peak')
+o = analyze('k.hpc', 'overview')
+pts = [p for q in o['processes'] if q['name'] == 'main' for p in q['periods']]
+end = [q for q in analyze('k.hpc', 'heap')['processes'] if q['process'] == 'main'][0]['end_bytes']
+check(pts and pts[-1]['heap_in_use'] == end, f'overview: heap in use at the end point == the heap report end ({end})')
+check(any(p['heap_in_use'] >= 74972 for p in pts), 'overview: the program leaks are in use at the end')
+"
+
 # the text report: er_print's layout
 "$HPANALYZE" k.hpc leaks >leaks.txt
 grep -q '^Summary Results: Distinct Leaks = [0-9]*, Total Instances = [0-9]*, Total Bytes Leaked = [0-9]*$' leaks.txt ||

@@ -80,7 +80,7 @@ static int read_thread(reading *R, const hpc_proc *proc, uint32_t i)
 {
     hpc_diag quiet = {.quiet = 1}; /* the sample reader reports damage */
     hpc_reader *r;
-    if (hpc_reader_open(&r, proc->threads[i].path, proc->schema, &quiet) < 0)
+    if (hpc_thread_open(&r, proc, &proc->threads[i], &quiet) < 0)
         return 0;
     hpc_record rec;
     int rc = 0;

@@ -187,6 +187,7 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
     c->t = t;
     c->kind = kind;
     c->start = now;
+    c->end = 0;
     return true;
 }
 
@@ -195,7 +196,8 @@ static void trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec
 {
     int saved = errno;
     hpc_thread_priv *t = c->t;
-    uint64_t duration = stack ? hpc_now_ns() - c->start : 0; /* nostack: a point in time */
+    uint64_t duration =
+        !stack ? 0 /* a point in time */ : (c->end ? c->end : hpc_now_ns()) - c->start;
     hpc_guard_enter();
     if (stack && duration < hpc_tracers[c->kind].threshold_ns) {
         hpc_stat(t, HPC_STAT_TRACE_SCREENED, 1);

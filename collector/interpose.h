@@ -190,6 +190,7 @@ typedef struct hpc_trace {
     struct hpc_thread_priv *t;
     unsigned kind;
     uint64_t start;
+    uint64_t end; /* the call's end when its tracer read the clock already, else 0 */
 } hpc_trace;
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when

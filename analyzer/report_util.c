@@ -69,6 +69,19 @@ const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, u
     return best ? best : "(unknown)";
 }
 
+void hpa_func_hot_lines(const hpa_profile *p, const hpa_callgraph *g, unsigned m, uint32_t *hot)
+{
+    memset(hot, 0, sizeof(*hot) * g->nfuncs);
+    for (uint32_t l = 1; l < g->nlines; l++) {
+        const hpa_line *ln = hpa_symtab_line(p->syms, l);
+        if (!ln->lineno || ln->func >= g->nfuncs)
+            continue;
+        uint32_t *h = &hot[ln->func];
+        if (!*h || g->line_incl[(size_t)l * g->nm + m] > g->line_incl[(size_t)*h * g->nm + m])
+            *h = l;
+    }
+}
+
 void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap)
 {
     const hpa_line *l = hpa_symtab_line(st, id);
@@ -82,6 +95,19 @@ void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap)
         snprintf(buf, cap, "%s, line %u in \"%s\"", fn->name, l->lineno,
                  slash ? slash + 1 : l->file);
     }
+}
+
+void hpa_loc_text(const hpa_symtab *st, hpa_loc loc, char *buf, size_t cap)
+{
+    const hpa_line *l = loc.line ? hpa_symtab_line(st, loc.line) : NULL;
+    const char *file = l && l->file ? strrchr(l->file, '/') : NULL;
+    file = file ? file + 1 : l && l->file ? l->file : "";
+    if (!loc.func)
+        snprintf(buf, cap, "<Unknown>");
+    else if (l && l->lineno)
+        snprintf(buf, cap, "%s %s:%u", hpa_symtab_func(st, loc.func)->name, file, l->lineno);
+    else
+        snprintf(buf, cap, "%s", hpa_symtab_func(st, loc.func)->name);
 }
 
 /* Calls fn for every loss of every process in the profile (a filter may leave some out). */

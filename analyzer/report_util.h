@@ -37,9 +37,18 @@ size_t hpa_match_funcs(const hpa_callgraph *g, const hpa_symtab *st, const char 
 const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, uint32_t f,
                                  unsigned m);
 
+/* For every function f of g, hot[f] = the id of its line (with a number) holding the
+ * largest inclusive sum of metric m, 0 when it has none. hot has room for g->nfuncs. */
+void hpa_func_hot_lines(const hpa_profile *p, const hpa_callgraph *g, unsigned m, uint32_t *hot);
+
 /* er_print's name of line id: "f, line 23 in \"x.c\"", "<Function: f, instructions without
  * line numbers>", "<Total>" for id 0. */
 void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap);
+
+/* Where loc is, for people: "main heat.c:132" (the function, its line's file without the
+ * directories, the line), the function alone when the line has no number, "<Unknown>"
+ * for function 0. */
+void hpa_loc_text(const hpa_symtab *st, hpa_loc loc, char *buf, size_t cap);
 
 /* True if any of the nm values is non-zero. */
 static inline int hpa_any(const uint64_t *v, unsigned nm)

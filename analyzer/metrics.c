@@ -50,6 +50,8 @@ static const struct {
     {"ompwork", "omp_work"},
     {"ompwait", "omp_wait"},
     {"mpi", "mpi_cpu"},
+    {"sync", "sync_wait"}, /* gprofng's Sync Wait Time and Sync Wait Count */
+    {"syncn", "sync_count"},
     {"heapalloccnt", "heap_allocs"},
     {"heapallocbytes", "heap_bytes"},
     {"heapleakcnt", "heap_leaks"},

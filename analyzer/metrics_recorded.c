@@ -20,6 +20,10 @@
  * leaves those out, as mpiP does); a call made from inside another (user operators, callbacks) adds
  * no time of its own.
  *
+ *   - the reference's synchronization wait tracing metrics (-s), from the sync_wait
+ *     records, each on its waiting call's calling context: "sync_wait" (Sync Wait Time,
+ *     alias "sync") and "sync_count" (Sync Wait Count, alias "syncn"), shown by default
+ *     when a process traced them (its tracer record of kind HPC_TRACE_SYNC).
  *   - heap tracing's (-H, model/heap.h): "heap_allocs" (Allocations), "heap_bytes" (Bytes
  *     Allocated), "heap_leaks" (Leaks), "heap_leaked_bytes" (Bytes Leaked), each block on
  *     its allocation's calling context; er_print's names heapalloccnt, heapallocbytes,
@@ -133,6 +137,31 @@ static int add_mpi_traced(hpa_profile *p, bool visible)
     return 0;
 }
 
+static int add_sync(hpa_profile *p, bool visible)
+{
+    hpa_metric time = {.source = HPA_SRC_SYNC,
+                       .sync = HPA_SYNC_TIME,
+                       .scale = 1e-9,
+                       .time = true,
+                       .visible = visible};
+    hpa_metric count = {
+        .source = HPA_SRC_SYNC, .sync = HPA_SYNC_COUNT, .scale = 1, .visible = visible};
+    int m = find_or_add(p, "sync_wait", "Sync Wait", "sec.", time);
+    if (m != HPC_E_NOMEM)
+        m = find_or_add(p, "sync_count", "Sync Wait Count", "", count);
+    return m == HPC_E_NOMEM ? m : 0;
+}
+
+/* Did process pr trace synchronization waits (-s)? */
+static bool traced_sync(const hpa_process *pr)
+{
+    size_t it = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(pr->proc, HPC_K_tracer, &it));)
+        if (r->u.tracer.kind == HPC_TRACE_SYNC)
+            return true;
+    return false;
+}
+
 /* Heap tracing's metrics (-H), shown by default when a process traced its heap. */
 static int add_heap(hpa_profile *p)
 {
@@ -161,7 +190,7 @@ static int add_heap(hpa_profile *p)
 
 int hpa_metrics_from_records(hpa_profile *p)
 {
-    bool mpi = false, heap = false;
+    bool mpi = false, sync = false, heap = false;
     for (size_t i = 0; i < p->nprocs; i++) {
         hpa_process *pr = &p->procs[i];
         memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
@@ -175,9 +204,13 @@ int hpa_metrics_from_records(hpa_profile *p)
                 return rc;
         }
         mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
+        sync = sync || traced_sync(pr);
         heap = heap || pr->proc->settings.heap_trace;
     }
     int rc = add_mpi_cpu(p, mpi);
-    rc = rc < 0 ? rc : add_mpi_traced(p, mpi);
+    if (rc == 0)
+        rc = add_mpi_traced(p, mpi);
+    if (rc == 0)
+        rc = add_sync(p, sync);
     return rc < 0 || !heap ? rc : add_heap(p);
 }

@@ -115,7 +115,7 @@ static void alloc_end(hpc_trace *c, unsigned fn, const void *p, uint64_t size, c
     if (!p || !hpc_recording_at(c->start))
         return;
     heap_event e = {fn, (uintptr_t)p, size, (uintptr_t)old};
-    hpc_trace_end(c, write_alloc, &e);
+    hpc_trace_record(c, write_alloc, &e); /* no threshold: leaks need every block */
 }
 
 static void free_end(hpc_trace *c, unsigned fn, const void *p, uint64_t size)
@@ -123,8 +123,9 @@ static void free_end(hpc_trace *c, unsigned fn, const void *p, uint64_t size)
     leave();
     if (!hpc_recording_at(c->start))
         return;
+    c->end = c->start; /* a point in time */
     heap_event e = {fn, (uintptr_t)p, size, 0};
-    hpc_trace_end_nostack(c, write_free, &e);
+    hpc_trace_record_nostack(c, write_free, &e);
 }
 
 /* ------------------------------------------------------------ malloc & co. */

@@ -18,6 +18,12 @@ import tempfile
 from benchrun import loadavg, run
 
 
+def analyze(bindir, exp, report):
+    out = subprocess.run([os.path.join(bindir, "hpanalyze"), "--format", "json", exp, report],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
 def main():
     bindir, prog = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
@@ -36,8 +42,6 @@ def main():
             if heaptrack:
                 cmd = [heaptrack, "-o", os.path.join(tmp, f"ht{i}"), prog, n]
                 res.setdefault("heaptrack", []).append(run(cmd, tmp, quiet=True))
-        sizes = [os.path.getsize(os.path.join(tmp, "h" + "off0", "main", f))
-                 for f in os.listdir(os.path.join(tmp, "hoff0", "main")) if f.endswith(".hpe")]
         print(f"load average {load_before} -> {loadavg()}; {runs} runs each, alternating; "
               f"N = {n} allocations")
         base_cpu = statistics.median(r[1] for r in res["plain"])
@@ -51,13 +55,13 @@ def main():
             per = (cpu - base_cpu) * 1e9 / int(n)
             print(f"| {name} | {cpu:.3f} | {cpu / base_cpu:.2f} | {wall:.3f} | "
                   f"{wall / base_wall:.2f} | {per:.0f} |")
-        st = subprocess.run([os.path.join(bindir, "hpanalyze"), "--format", "json",
-                             os.path.join(tmp, "hoff0"), "heap"], capture_output=True, text=True)
-        h = json.loads(st.stdout)["processes"][0]
+        exp = os.path.join(tmp, "hoff0")
+        h = analyze(bindir, exp, "heap")["processes"][0]
+        st = analyze(bindir, exp, "statistics")["processes"][0]["stats"]
         events = h["allocs"] + h["frees"]
-        print(f"\nhpcollect -H on -p off: {events} heap events, {sum(sizes)} bytes in the "
-              f"stream files (chunked, so an upper bound): {sum(sizes) / max(events, 1):.1f} "
-              f"bytes per event")
+        print(f"\nhpcollect -H on -p off: {events} heap events, {st['records']} records, "
+              f"{st['bytes']} bytes written (call-tree nodes and headers included): "
+              f"{st['bytes'] / max(events, 1):.1f} bytes per event")
 
 
 if __name__ == "__main__":

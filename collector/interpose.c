@@ -139,36 +139,64 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || hpc_guard_held() || !t->stream_ok || !hpc_recording_at(hpc_now_ns()))
+    /* busy: a call made while the collector records for this thread, as libunwind's own
+     * locks in a sample's unwind are (tracing it would unwind inside the unwinder) */
+    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok)
+        return false;
+    uint64_t now = hpc_now_ns(); /* one clock read: the window's test and the start */
+    if (!hpc_recording_at(now))
         return false;
     c->t = t;
     c->kind = kind;
-    c->start = hpc_now_ns();
+    c->start = now;
+    c->end = now;
+    c->leaf = 0;
     return true;
+}
+
+void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+{
+    int saved = errno;
+    hpc_thread_priv *t = c->t;
+    hpc_guard_enter();
+    /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
+    hpcollect_write_begin(&t->pub);
+    int lf = c->leaf != 0;
+    int n = hpc_unwind_program(t, t->pcs + lf, HPC_MAX_DEPTH - lf) + lf;
+    t->pcs[0] = lf ? c->leaf : t->pcs[0];
+    int err = 0;
+    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    if (!err)
+        err = write(&t->pub.stream, node, c->start, c->end - c->start, rec);
+    if (err)
+        hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
+    hpcollect_write_end(&t->pub);
+    hpc_guard_leave();
+    errno = saved;
+}
+
+void hpc_trace_flush(hpc_thread_priv *t)
+{
+    uint32_t n = t->screened_n;
+    uint64_t ns = t->screened_ns;
+    t->screened_n = 0;
+    t->screened_ns = 0;
+    if (n) {
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED, n);
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, ns);
+    }
 }
 
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
 {
-    int saved = errno;
+    uint64_t duration = c->end - c->start;
     hpc_thread_priv *t = c->t;
-    uint64_t duration = hpc_now_ns() - c->start;
-    hpc_guard_enter();
-    if (duration < hpc_tracers[c->kind].threshold_ns) {
-        hpc_stat(t, HPC_STAT_TRACE_SCREENED, 1);
-        hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, duration);
-        goto out;
+    if (duration >= hpc_tracers[c->kind].threshold_ns) {
+        hpc_trace_flush(t);
+        hpc_trace_record(c, write, rec);
+        return;
     }
-    /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
-    hpcollect_write_begin(&t->pub);
-    int n = hpc_unwind_program(t, t->pcs, HPC_MAX_DEPTH);
-    int err = 0;
-    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
-    if (!err)
-        err = write(&t->pub.stream, node, c->start, duration, rec);
-    if (err)
-        hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
-    hpcollect_write_end(&t->pub);
-out:
-    hpc_guard_leave();
-    errno = saved;
+    t->screened_ns += duration;
+    if (++t->screened_n >= HPC_SCREENED_FLUSH)
+        hpc_trace_flush(t);
 }

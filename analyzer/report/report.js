@@ -227,17 +227,18 @@
         lost.map((l) => `${l.process}: ${fmtNum(l.count)} ${l.what}` + (l.after_s ? ` (after ${fmtS(l.after_s)})` : "")).join("; ")));
     const parts = D.parts || [];
     s.append(el("h3", { text: "Where the time goes, per rank" }));
-    /* A thread that is neither a main thread nor an OpenMP thread and hardly ran (an MPI
-     * runtime's progress or event thread asleep in poll) would only add "off CPU" time. */
+    /* A thread of an MPI rank that is neither its main thread nor an OpenMP thread and
+     * hardly ran (the MPI runtime's progress or event thread asleep in poll) would only
+     * add "off CPU" time. */
     const restK = parts.findIndex((x) => x.key === "rest");
-    const counts = (r) => rows[r].role || rows[r].life_s <= 0 ||
+    const counts = (r) => rows[r].rank < 0 || rows[r].role || rows[r].life_s <= 0 ||
       (rows[r].life_s - (restK >= 0 ? rows[r].parts[restK] : 0)) >= 0.05 * rows[r].life_s;
     const left = rows.filter((_, r) => !counts(r)).length;
     s.append(el("p", { class: "note", text:
       "Each bar is the sum of the lives of the rank's threads. MPI is the time inside traced " +
       "MPI calls (busy-waiting included); computing and OpenMP are sampled CPU time outside " +
       "MPI calls; the rest is time off the CPU (or not sampled)." +
-      (left ? ` Left out: ${left} helper thread${left === 1 ? "" : "s"} (neither main nor OpenMP) ` +
+      (left ? ` Left out: ${left} helper thread${left === 1 ? "" : "s"} of MPI ranks (neither main nor OpenMP) ` +
               "that spent less than 5 % of their lives on these; the per-thread table has them." : "") }));
     const bars = el("div", { class: "bars", id: "where-bars" });
     let widest = 0;

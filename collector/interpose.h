@@ -177,22 +177,48 @@ enum hpc_tracer {
 
 typedef struct hpc_tracer_cfg {
     bool on;
-    uint64_t threshold_ns; /* shorter calls are counted, not recorded */
+    uint64_t threshold_ns;    /* shorter calls are counted, not recorded */
+    uint64_t threshold_ticks; /* the same in trace clock ticks (hpc_trace_set_threshold) */
 } hpc_tracer_cfg;
 extern hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+
+/* CLOCK_MONOTONIC ns (sigsafe_util.c). Signal-safe. */
+uint64_t hpc_now_ns(void);
+
+/*
+ * The trace clock: what a wrapper reads before and after the real call. Where the
+ * kernel keeps time with the TSC (its clocksource is "tsc": invariant and synchronized
+ * across CPUs, as the kernel checked), the TSC itself, read in a few ns where
+ * clock_gettime takes about 30 (a virtual machine's vDSO): the two reads are most of an
+ * uncontended call's cost. Else CLOCK_MONOTONIC ns. A recorded call's ticks become ns
+ * at its record (hpc_trace_record: against a CLOCK_MONOTONIC read then, so the TSC's
+ * drift from the kernel's clock never accumulates); screened calls' ticks at their
+ * flush. hpc_trace_clock_init decides, once, before any tracer turns on.
+ */
+extern int hpc_trace_tsc;            /* 1: ticks are TSC cycles */
+extern double hpc_trace_ns_per_tick; /* 1 without the TSC */
+void hpc_trace_clock_init(void);
+static inline uint64_t hpc_trace_now(void)
+{
+#if defined(__x86_64__)
+    if (__builtin_expect(hpc_trace_tsc, 1))
+        return __builtin_ia32_rdtsc();
+#endif
+    return hpc_now_ns();
+}
+/* A tracer's threshold, in ns and in ticks. */
+void hpc_trace_set_threshold(unsigned kind, uint64_t ns);
 
 struct hpc_thread_priv;
 /* One traced call in flight. */
 typedef struct hpc_trace {
     struct hpc_thread_priv *t;
     unsigned kind;
-    uint64_t start; /* CLOCK_MONOTONIC ns before the real call */
+    bool ns;        /* start and end are CLOCK_MONOTONIC ns (the OpenMP tool's), not ticks */
+    uint64_t start; /* trace clock before the real call */
     uint64_t end;   /* ... and after it (the generated wrapper sets it) */
     uint64_t leaf;  /* the traced function's address, the stack's leaf frame; 0 = none */
 } hpc_trace;
-
-/* CLOCK_MONOTONIC ns (sigsafe_util.c). Signal-safe. */
-uint64_t hpc_now_ns(void);
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
@@ -214,7 +240,7 @@ typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, 
  * threshold, or capture its stack and write it. errno is kept. NOT signal-safe. */
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
 
-/* Screened calls are counted in the thread (t->screened_n, _ns) and added to its
+/* Screened calls are counted in the thread (t->screened_n, _ticks, _ns) and added to its
  * stream's statistics every HPC_SCREENED_FLUSH of them, before a record of the thread
  * and at its end (hpc_trace_flush): a process killed meanwhile loses at most that many
  * counts per thread. Signal-safe. */
@@ -238,7 +264,7 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
             return HPC_REAL(name) args;                                                            \
         ret r_ = HPC_REAL(name) args;                                                              \
         int e_ = errno;                                                                            \
-        c_.end = hpc_now_ns();                                                                     \
+        c_.end = hpc_trace_now();                                                                  \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, r_, HPC_UNPAREN args);                                               \
         errno = e_;                                                                                \
@@ -255,7 +281,7 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
         }                                                                                          \
         HPC_REAL(name) args;                                                                       \
         int e_ = errno;                                                                            \
-        c_.end = hpc_now_ns();                                                                     \
+        c_.end = hpc_trace_now();                                                                  \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, HPC_UNPAREN args);                                                   \
         errno = e_;                                                                                \

@@ -62,9 +62,12 @@ static const struct {
     {"total", "total_thread"},
     {"mpiwork", "mpi_work"},
     {"mpiwait", "mpi_wait"},
-    /* the sync tracer: gprofng's Sync Wait Time and Sync Wait Count */
-    {"sync", "sync_wait"},
+    {"sync", "sync_wait"}, /* gprofng's Sync Wait Time and Sync Wait Count */
     {"syncn", "sync_count"},
+    {"heapalloccnt", "heap_allocs"},
+    {"heapallocbytes", "heap_bytes"},
+    {"heapleakcnt", "heap_leaks"},
+    {"heapleakbytes", "heap_leaked_bytes"},
 };
 
 int hpa_metrics_lookup(const hpa_metrics *ms, const char *name)

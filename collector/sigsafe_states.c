@@ -421,7 +421,7 @@ uint64_t hpc_states_sys_ns(hpc_thread_priv *t, uint64_t cpu_ns)
 void hpc_states_at_sample(hpc_thread_priv *t, uint64_t node, uint64_t now, uint64_t cpu)
 {
     hpc_states *s = &t->st;
-    if (s->source == HPC_STATES_NONE)
+    if (s->source == HPC_STATES_NONE || s->reading) /* the thread was reading: next time */
         return;
     reading r = {.place = PLACE_SAMPLE};
     read_records(t, &r);
@@ -448,7 +448,7 @@ bool hpc_states_is_fault(const hpc_thread_priv *t, const siginfo_t *si)
 void hpc_states_fault(hpc_thread_priv *t, void *ucontext)
 {
     hpc_states *s = &t->st;
-    if (!s->rb || t->in_handler || t->pub.busy)
+    if (!s->rb || t->in_handler || t->pub.busy || s->reading)
         return; /* read later: the fault's sleep then counts as an ordinary one */
     t->in_handler = 1;
     hpcollect_write_begin(&t->pub);
@@ -519,19 +519,37 @@ static __attribute__((noinline)) uint64_t call_node(hpc_thread_priv *t, const hp
     return err ? 0 : node;
 }
 
+/* Reading and settling keep the thread's own signal handlers out of the states (reading),
+ * not out of its stream: the stream is busy only while a record is written, so that a
+ * fatal signal that comes meanwhile (mpirun's SIGTERM to a rank yielding in MPI_Recv,
+ * which blocks at every yield) still finds it free to write the call the rank dies in. */
+static void reading_begin(hpc_states *s)
+{
+    s->reading = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static void reading_end(hpc_states *s)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    s->reading = 0;
+}
+
 static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_call *c)
 {
     HPC_GUARD_SCOPE;
-    hpcollect_write_begin(&t->pub);
+    reading_begin(&t->st);
     reading r = {.place = PLACE_CALL, .call = c};
     read_records(t, &r);
     if (acc_due(&t->st)) {
         uint64_t now = hpc_now_ns();
         close_window(t, now, hpc_thread_cpu_ns());
+        hpcollect_write_begin(&t->pub);
         uint64_t node = call_node(t, c);
         write_acc(t, node, now, false, HPC_STATE_AT_CALL);
+        hpcollect_write_end(&t->pub);
     }
-    hpcollect_write_end(&t->pub);
+    reading_end(&t->st);
 }
 
 /* Call times (the fallback): a call long enough to have blocked is an interval. */
@@ -541,16 +559,18 @@ static __attribute__((noinline)) void leave_timed_call(hpc_thread_priv *t, const
                                                        uint64_t ns)
 {
     HPC_GUARD_SCOPE;
-    hpcollect_write_begin(&t->pub);
+    reading_begin(&t->st);
     unsigned st = call_state(c);
     t->st.win.raw_acc[st] += ns;
     t->st.win.n_acc[st]++;
     if (acc_due(&t->st)) {
         uint64_t now = hpc_now_ns();
         close_window(t, now, hpc_thread_cpu_ns());
+        hpcollect_write_begin(&t->pub);
         write_acc(t, call_node(t, c), now, false, HPC_STATE_AT_CALL);
+        hpcollect_write_end(&t->pub);
     }
-    hpcollect_write_end(&t->pub);
+    reading_end(&t->st);
 }
 
 void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)

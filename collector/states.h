@@ -92,6 +92,8 @@ typedef struct hpc_states {
     uint64_t mask;                 /* data bytes - 1 */
     hpc_call calls[HPC_MAX_CALLS]; /* blocking calls in progress, outermost first */
     volatile unsigned ncalls;
+    volatile int reading; /* the thread is reading or settling (sigsafe_states.c): its
+                             handlers leave the states alone */
     /* reading */
     uint64_t out_time; /* the last switch-out, while its switch-in has not been read */
     uint64_t out_off;  /* ... and its offset in the buffer */

@@ -187,6 +187,11 @@ void hpc_dl_fork_prepare(void);
 void hpc_dl_fork_parent(void);
 void hpc_dl_fork_child(void);
 
+/* io.c: the I/O tracer (-i) */
+/* Turn it on if asked: its descriptor table, fork handler (the constructor). NOT
+ * signal-safe. */
+void hpc_io_init(void);
+
 /* descendants.c */
 void hpc_descendants_init(void); /* pthread_atfork */
 /* Is a process the collector did not see start (init.c: "<SUBEXP>.p<pid>") followed:

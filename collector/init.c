@@ -106,6 +106,7 @@ static void write_settings(hpc_stream *s)
         .unwinder = hpc_cstr(unwinder),
         .archive = c->archive,
         .follow_regex = hpc_cstr(c->follow_regex),
+        .io_trace = (uint64_t)c->io_trace,
     };
     hpc_write_settings(s, &r);
     hpc_counters_write_defs(s);
@@ -206,6 +207,7 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_descendants_init();
     on_exit(on_exit_status, NULL);
     hpc_last_thread_init();
+    hpc_io_init();
     hpc_thread_priv *t = hpc_thread_alloc(-1, 0);
     if (t)
         hpc_process_begin(name, parent, descent, t);

@@ -100,7 +100,7 @@ bool hpc_boot_owns(const void *p)
 /* The executable mappings of libhpcollect.so: a traced call's stack starts at the first
  * frame outside them (the wrapper and the tracer's part are ours, whatever the compiler
  * inlined). */
-static uintptr_t own_lo, own_hi;
+uintptr_t hpc_own_lo, hpc_own_hi;
 
 static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -113,8 +113,8 @@ static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
             continue;
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        own_lo = own_lo && own_lo < lo ? own_lo : lo;
-        own_hi = own_hi > hi ? own_hi : hi;
+        hpc_own_lo = hpc_own_lo && hpc_own_lo < lo ? hpc_own_lo : lo;
+        hpc_own_hi = hpc_own_hi > hi ? hpc_own_hi : hi;
     }
     return 1;
 }
@@ -130,7 +130,7 @@ void hpc_interpose_init(void)
 int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 {
     int n = hpc_unwind_here_slots(t, 0, pcs, NULL, max), ours = 0;
-    while (ours < n && pcs[ours] >= own_lo && pcs[ours] < own_hi)
+    while (ours < n && hpc_pc_ours(pcs[ours]))
         ours++;
     memmove(pcs, pcs + ours, sizeof *pcs * (size_t)(n - ours));
     return n - ours;
@@ -139,36 +139,48 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || hpc_guard_held() || !t->stream_ok || !hpc_recording_at(hpc_now_ns()))
+    /* a sample's handler or a record being written: the collector's own calls */
+    if (!t || hpc_guard_held() || !t->stream_ok || t->in_handler || t->pub.busy)
+        return false;
+    uint64_t now = hpc_now_ns(); /* one clock read: the window's test and the start */
+    if (!hpc_recording_at(now))
         return false;
     c->t = t;
     c->kind = kind;
-    c->start = hpc_now_ns();
+    c->start = now;
+    c->end = now;
+    c->leaf = 0;
     return true;
+}
+
+void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+{
+    int saved = errno;
+    hpc_thread_priv *t = c->t;
+    hpc_guard_enter();
+    /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
+    hpcollect_write_begin(&t->pub);
+    int lf = c->leaf != 0;
+    int n = hpc_unwind_program(t, t->pcs + lf, HPC_MAX_DEPTH - lf) + lf;
+    t->pcs[0] = lf ? c->leaf : t->pcs[0];
+    int err = 0;
+    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    if (!err)
+        err = write(&t->pub.stream, node, c->start, c->end - c->start, rec);
+    if (err)
+        hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
+    hpcollect_write_end(&t->pub);
+    hpc_guard_leave();
+    errno = saved;
 }
 
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
 {
-    int saved = errno;
-    hpc_thread_priv *t = c->t;
-    uint64_t duration = hpc_now_ns() - c->start;
-    hpc_guard_enter();
-    if (duration < hpc_tracers[c->kind].threshold_ns) {
-        hpc_stat(t, HPC_STAT_TRACE_SCREENED, 1);
-        hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, duration);
-        goto out;
+    uint64_t duration = c->end - c->start;
+    if (duration >= hpc_tracers[c->kind].threshold_ns) {
+        hpc_trace_record(c, write, rec);
+        return;
     }
-    /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
-    hpcollect_write_begin(&t->pub);
-    int n = hpc_unwind_program(t, t->pcs, HPC_MAX_DEPTH);
-    int err = 0;
-    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
-    if (!err)
-        err = write(&t->pub.stream, node, c->start, duration, rec);
-    if (err)
-        hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
-    hpcollect_write_end(&t->pub);
-out:
-    hpc_guard_leave();
-    errno = saved;
+    hpc_stat(c->t, HPC_STAT_TRACE_SCREENED, 1);
+    hpc_stat(c->t, HPC_STAT_TRACE_SCREENED_NS, duration);
 }

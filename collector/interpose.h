@@ -35,13 +35,16 @@
  *     if (!hpc_trace_begin(&c, kind))        off, not followed, paused, or our own call:
  *         return HPC_REAL(name)(args);       one predictable branch when the tracer is off
  *     ret r = HPC_REAL(name)(args);
+ *     c.end = hpc_now_ns();                  the call's end, before the tracer's work
  *     hpc_trace_<name>(&c, r, args);         the tracer's: builds its record, and calls
  *                                            hpc_trace_end(&c, write, &rec)
  *
- * hpc_trace_end takes the time; a call shorter than the tracer's threshold is counted
- * (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS) and not recorded;
- * else the caller's stack is captured by the samples' unwinder into the thread's
- * calling-context tree (the program's frames only: the wrapper's are skipped) and
+ * hpc_trace_end screens the call (c.end - c.start): a call shorter than the tracer's
+ * threshold is counted (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS)
+ * and not recorded; else the caller's stack is captured by the samples' unwinder into
+ * the thread's calling-context tree (the program's frames only: the wrapper's are
+ * skipped; c.leaf, the traced function's entry in the library that defines it, is put
+ * below them as the leaf frame, as an MPI call's own frame is its leaf) and
  * write(stream, node, start, duration, rec) writes the tracer's record between
  * hpcollect_write_begin/end (rule 1 of sigsafe.h), a failed write counted in
  * HPC_STAT_EVENTS_DROPPED. errno is the real call's when the wrapper returns.
@@ -54,6 +57,8 @@
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -61,7 +66,9 @@
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,10 +169,19 @@ void hpc_interpose_init(void);
  * tracer's): the samples' unwinder (sigsafe_unwind.c). NOT signal-safe. */
 struct hpc_thread_priv;
 int hpc_unwind_program(struct hpc_thread_priv *t, uint64_t *pcs, int max);
+/* Is pc in libhpcollect.so's own code (known once hpc_interpose_init ran)? Signal-safe. */
+extern uintptr_t hpc_own_lo, hpc_own_hi;
+static inline bool hpc_pc_ours(uint64_t pc)
+{
+    return pc >= hpc_own_lo && pc < hpc_own_hi;
+}
 
-/* The tracers, each turned on by its settings (none yet: the sync, heap and I/O tracers
- * add theirs here, to settings.def and to interpose.def). */
-enum hpc_tracer { HPC_TRACER_COUNT_ = 1 };
+/* The tracers, each turned on by its settings (each adds itself here, to settings.def and
+ * to interpose.def). */
+enum hpc_tracer {
+    HPC_TRACER_IO, /* io.c: POSIX and C stdio I/O (-i) */
+    HPC_TRACER_COUNT_
+};
 
 typedef struct hpc_tracer_cfg {
     bool on;
@@ -178,8 +194,13 @@ struct hpc_thread_priv;
 typedef struct hpc_trace {
     struct hpc_thread_priv *t;
     unsigned kind;
-    uint64_t start;
+    uint64_t start; /* CLOCK_MONOTONIC ns before the real call */
+    uint64_t end;   /* ... and after it (the generated wrapper sets it) */
+    uint64_t leaf;  /* the traced function's address, the stack's leaf frame; 0 = none */
 } hpc_trace;
+
+/* CLOCK_MONOTONIC ns (sigsafe_util.c). Signal-safe. */
+uint64_t hpc_now_ns(void);
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
@@ -196,9 +217,19 @@ static inline bool hpc_trace_begin(hpc_trace *c, unsigned kind)
  * node, start time and duration; returns 0 or an hpc_err. */
 typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, uint64_t duration,
                                   const void *rec);
-/* End a call that hpc_trace_begin started: screen it by the tracer's threshold, or
- * capture its stack and write it. errno is kept. NOT signal-safe. */
+/* End a call that hpc_trace_begin started (c->end set): screen it by the tracer's
+ * threshold, or capture its stack and write it. errno is kept. NOT signal-safe. */
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
+
+/* Capture the caller's stack (c->leaf below it) and write rec with it, unscreened (what
+ * hpc_trace_end does for a call at or above the threshold): for a tracer's records that
+ * are not calls (the sync tracer's holds). errno is kept. NOT signal-safe. */
+void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
+
+/* Was the interposer called by the collector's own code (the experiment writer's open,
+ * ftruncate, mmap and close, in a sample's signal handler too, where the guard is not
+ * held)? Such a call is not the program's. Tested only when tracing. */
+#define HPC_CALLER_OURS() hpc_pc_ours((uint64_t)(uintptr_t)__builtin_return_address(0))
 
 /* The generated wrapper of a TRACED line: the real call, and the tracer's part
  * hpc_trace_<name>(hpc_trace *, ret, args...) when tracing. */
@@ -208,10 +239,12 @@ void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
     {                                                                                              \
         hpc_real_init();                                                                           \
         hpc_trace c_;                                                                              \
-        if (!hpc_trace_begin(&c_, kind))                                                           \
+        if (!hpc_trace_begin(&c_, kind) || HPC_CALLER_OURS())                                      \
             return HPC_REAL(name) args;                                                            \
         ret r_ = HPC_REAL(name) args;                                                              \
         int e_ = errno;                                                                            \
+        c_.end = hpc_now_ns();                                                                     \
+        c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, r_, HPC_UNPAREN args);                                               \
         errno = e_;                                                                                \
         return r_;                                                                                 \
@@ -221,14 +254,32 @@ void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
     {                                                                                              \
         hpc_real_init();                                                                           \
         hpc_trace c_;                                                                              \
-        if (!hpc_trace_begin(&c_, kind)) {                                                         \
+        if (!hpc_trace_begin(&c_, kind) || HPC_CALLER_OURS()) {                                    \
             HPC_REAL(name) args;                                                                   \
             return;                                                                                \
         }                                                                                          \
         HPC_REAL(name) args;                                                                       \
         int e_ = errno;                                                                            \
+        c_.end = hpc_now_ns();                                                                     \
+        c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, HPC_UNPAREN args);                                                   \
         errno = e_;                                                                                \
     }
+
+/* A tracer's file makes the wrappers of its TRACED lines (after its hpc_trace_<name>
+ * parts) with its table:  #define HPC_FN HPC_TRACED_GENERATE, #include "its.def". */
+#define HPC_TRACED_GENERATE(name, ret, params, body) HPC_GEN_(name, ret, params, HPC_GEN_##body)
+#define HPC_GEN_(...)                                HPC_GEN__(__VA_ARGS__)
+#define HPC_GEN__(name, ret, params, what, a, b)     HPC_GEN_DO_##what(name, ret, params, a, b)
+#define HPC_GEN_TRACED(kind, args)                   TRACED, kind, args
+#define HPC_GEN_TRACED_VOID(kind, args)              TRACED_VOID, kind, args
+#define HPC_GEN_HAND(file)                           NONE, 0, 0
+#define HPC_GEN_HAND_ONLY(file)                      NONE, 0, 0
+#define HPC_GEN_REAL                                 NONE, 0, 0
+#define HPC_GEN_DO_TRACED(name, ret, params, kind, args)                                           \
+    HPC_TRACED_WRAPPER(name, ret, params, kind, args)
+#define HPC_GEN_DO_TRACED_VOID(name, ret, params, kind, args)                                      \
+    HPC_TRACED_VOID_WRAPPER(name, params, kind, args)
+#define HPC_GEN_DO_NONE(...)
 
 #endif

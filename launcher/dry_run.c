@@ -158,6 +158,7 @@ int hpc_dry_run(const hpc_opts *o, const char *program, const char *libdir, cons
     row_follow(o);
     row_limits(o);
     row("MPI tracing (-m)", o->mpi_trace ? "on (when the program uses MPI)" : "off");
+    row("I/O tracing (-i)", o->io_trace ? "on" : "off");
     row("OpenMP runtime", o->omp_runtime);
     row_archive(o);
     row_comments(o);

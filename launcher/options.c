@@ -250,6 +250,15 @@ static int opt_mpi(hpc_opts *o, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_io(hpc_opts *o, const char *opt, const char *val)
+{
+    int v = on_off(val);
+    if (v < 0)
+        return bad_value(opt, val, "on|off");
+    o->io_trace = v;
+    return 0;
+}
+
 static int opt_omp_runtime(hpc_opts *o, const char *opt, const char *val)
 {
     if (strcmp(val, "auto") && strcmp(val, "llvm") && strcmp(val, "native"))
@@ -303,6 +312,7 @@ static const hpc_option options[] = {
     {"-y", "SIGNAL[,r]", hpc_opt_pause_signal,
      "each SIGNAL toggles pause/resume of recording (r: start paused)"},
     {"-m", "on|off", opt_mpi, "MPI tracing (default on)"},
+    {"-i", "on|off", opt_io, "I/O tracing: POSIX and C stdio calls (default off)"},
     {"-F", "on|off|=REGEX", opt_follow,
      "follow fork/exec descendants: all (default), none, or those whose executable or "
      "sub-experiment name matches REGEX"},

@@ -35,6 +35,9 @@ static const hpa_command commands[] = {
      "copy load objects (and sources) into the experiment, as hpcollect-archive"},
     {"mpi", cmd_mpi, 0, 5, "[ranks|calls|sites|sizes|collectives]...",
      "MPI time per rank, time and bytes by call and call site, message sizes"},
+    {"ioactivity", cmd_ioactivity, 0, 0, "",
+     "I/O per file (-i): time, bytes, calls, access sizes, sequential share, processes"},
+    {"iodetail", cmd_iodetail, 0, 1, "[FILE]", "I/O per handle (open, dup, fopen) of FILE or all"},
     {"omp", cmd_omp, 0, 1, "[regions|threads]",
      "OpenMP parallel regions and threads: work, wait by kind, imbalance"},
 };

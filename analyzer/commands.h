@@ -105,6 +105,8 @@ int cmd_statistics(hpa_ctx *ctx, int argc, char **argv);
 int cmd_archive(hpa_ctx *ctx, int argc, char **argv);
 int cmd_dump(hpa_ctx *ctx, int argc, char **argv);
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv);
+int cmd_ioactivity(hpa_ctx *ctx, int argc, char **argv);
+int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv);
 int cmd_omp(hpa_ctx *ctx, int argc, char **argv);
 int cmd_export(hpa_ctx *ctx, int argc, char **argv);
 

@@ -18,13 +18,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HPA_MAX_METRICS 32
+#define HPA_MAX_METRICS 48
 
 enum hpa_metric_source {
     HPA_SRC_CLOCK_TIME = 1,  /* sample_clock: adds cpu_ns */
     HPA_SRC_CLOCK_COUNT = 2, /* sample_clock: adds 1 */
     HPA_SRC_COUNTER = 3,     /* sample_counter of counter `counter`: adds value */
     HPA_SRC_MPI = 4,         /* mpi_call and its details: adds the number `mpi` says */
+    HPA_SRC_IO = 5,          /* io_op: adds the number `io` says */
+};
+
+/* What an HPA_SRC_IO metric adds per traced I/O call (gprofng's I/O metrics: a call that
+ * failed counts as I/O Error only, whatever its class). */
+enum hpa_io_what {
+    HPA_IO_READ_TIME = 0, /* ns */
+    HPA_IO_READ_BYTES,
+    HPA_IO_READ_COUNT,
+    HPA_IO_WRITE_TIME,
+    HPA_IO_WRITE_BYTES,
+    HPA_IO_WRITE_COUNT,
+    HPA_IO_OTHER_TIME,
+    HPA_IO_OTHER_COUNT,
+    HPA_IO_ERROR_TIME,
+    HPA_IO_ERROR_COUNT,
+    HPA_IO_WHAT_COUNT_
 };
 
 /* What an HPA_SRC_MPI metric adds per MPI call (the reference's MPI tracing metrics;
@@ -45,6 +62,7 @@ typedef struct hpa_metric {
     enum hpa_metric_source source;
     unsigned counter;    /* HPA_SRC_COUNTER: the counter's global index */
     unsigned mpi;        /* HPA_SRC_MPI: enum hpa_mpi_what */
+    unsigned io;         /* HPA_SRC_IO: enum hpa_io_what */
     uint32_t state_mask; /* sample counts if (state & mask) == value */
     uint32_t state_value;
     uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here

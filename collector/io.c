@@ -105,8 +105,17 @@ static int write_io(hpc_stream *s, uint64_t node, uint64_t start, uint64_t durat
     return hpc_write_io_op(s, &op);
 }
 
+/* The leaf frame of each function's stacks: our interposer of that name, so reports show
+ * the name the program called (pread, not glibc's __libc_pread; fopen64 is fopen). */
+static void *const leaf_of[HPC_IO_FN_COUNT_] = {
+#define HPC_IO_FN(name, class, act, paradigm) [HPC_IO_FN_##name] = (void *)&name,
+#include "io_fns.def"
+#undef HPC_IO_FN
+};
+
 static void finish(hpc_trace *c, io_rec *r)
 {
+    c->leaf = (uint64_t)(uintptr_t)leaf_of[r->fn];
     hpc_trace_end(c, write_io, r);
 }
 
@@ -242,8 +251,7 @@ static unsigned mode_flags(const char *mode)
 }
 
 /* A stream the program just got: a new handle on its descriptor. */
-static uint64_t file_opened(io_rec *r, FILE *f, uint64_t parent, const char *mode,
-                            const char *path)
+static uint64_t file_opened(io_rec *r, FILE *f, uint64_t parent, const char *mode, const char *path)
 {
     int fd = fileno(f);
     unsigned oflags = mode_flags(mode);
@@ -559,7 +567,7 @@ static mode_t open_mode(int flags, va_list ap)
     return has ? (mode_t)va_arg(ap, unsigned int) : 0;
 }
 
-#define OPEN_INTERPOSER(name, fn, dir_param, dir_arg, dir)                                        \
+#define OPEN_INTERPOSER(name, fn, dir_param, dir_arg, dir)                                         \
     HPC_INTERPOSE int name(dir_param const char *path, int flags, ...)                             \
     {                                                                                              \
         hpc_real_init();                                                                           \
@@ -651,8 +659,7 @@ void hpc_trace_fread(hpc_trace *c, size_t r, void *p, size_t size, size_t n, FIL
 {
     int e = errno;
     (void)p;
-    file_transfer(c, HPC_IO_FN_fread, f, size * n, r * size, r < n ? stream_error(f, e) : 0,
-                  false);
+    file_transfer(c, HPC_IO_FN_fread, f, size * n, r * size, r < n ? stream_error(f, e) : 0, false);
 }
 void hpc_trace___fread_chk(hpc_trace *c, size_t r, void *p, size_t plen, size_t size, size_t n,
                            FILE *f)
@@ -664,8 +671,7 @@ void hpc_trace_fwrite(hpc_trace *c, size_t r, const void *p, size_t size, size_t
 {
     int e = errno;
     (void)p;
-    file_transfer(c, HPC_IO_FN_fwrite, f, size * n, r * size, r < n ? stream_error(f, e) : 0,
-                  true);
+    file_transfer(c, HPC_IO_FN_fwrite, f, size * n, r * size, r < n ? stream_error(f, e) : 0, true);
 }
 void hpc_trace_fgets(hpc_trace *c, char *r, char *s, int n, FILE *f)
 {
@@ -868,7 +874,7 @@ HPC_INTERPOSE int __vfprintf_chk(FILE *restrict f, int flag, const char *restric
                 printed(&c, HPC_IO_FN_vfprintf, r, f));
 }
 /* The variadic ones call the real va_list function; the leaf frame is that function. */
-#define PRINTF_BODY(fn, f, real_call, leaf_fn)                                                        \
+#define PRINTF_BODY(fn, f, real_call, leaf_fn)                                                     \
     hpc_real_init();                                                                               \
     va_list ap;                                                                                    \
     va_start(ap, fmt);                                                                             \
@@ -926,7 +932,7 @@ static void scanned(hpc_trace *c, int r, FILE *f, int64_t before)
     size_t n = before >= 0 && after > before ? (size_t)(after - before) : 0;
     file_transfer(c, HPC_IO_FN_fscanf, f, n, n, r == EOF ? stream_error(f, e) : 0, false);
 }
-#define SCANF_BODY(real_call, leaf_fn, ...)                                                           \
+#define SCANF_BODY(real_call, leaf_fn, ...)                                                        \
     hpc_real_init();                                                                               \
     hpc_trace c;                                                                                   \
     __VA_ARGS__;                                                                                   \

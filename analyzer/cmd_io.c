@@ -111,10 +111,11 @@ static void text_files(hpa_ctx *ctx, const hpa_io *io, const uint32_t *v, uint32
     FILE *o = ctx->out;
     const hpa_profile *p = ctx->prof;
     fprintf(o, "I/O activity per file\n\n");
-    fprintf(o, "%-9s %-13s %-7s %-9s %-13s %-7s %-9s %-7s %-9s %-7s %-10s %-6s %-6s %-14s %-14s "
-               "%s\n",
-            "Read", "Read", "Read", "Write", "Write", "Write", "Other", "Other", "I/O Err.",
-            "I/O", "Bandwidth", "Seq.", "Consec", "Processes", "Slowest", "Name");
+    fprintf(o,
+            "%-9s %-13s %-7s %-9s %-13s %-7s %-9s %-7s %-9s %-7s %-10s %-6s %-6s %-14s %-14s "
+            "%s\n",
+            "Read", "Read", "Read", "Write", "Write", "Write", "Other", "Other", "I/O Err.", "I/O",
+            "Bandwidth", "Seq.", "Consec", "Processes", "Slowest", "Name");
     fprintf(o, "%-9s %-13s %-7s %-9s %-13s %-7s %-9s %-7s %-9s %-7s %-10s %-6s %-6s %-14s %-14s\n",
             "Time sec.", "Bytes", "Count", "Time sec.", "Bytes", "Count", "Time sec.", "Count",
             "Time sec.", "Errors", "MB/s", "%", "%", "", "");
@@ -133,8 +134,8 @@ static void text_files(hpa_ctx *ctx, const hpa_io *io, const uint32_t *v, uint32
                 (double)s->ns[HPA_IO_OTHER] * 1e-9, s->count[HPA_IO_OTHER],
                 (double)s->ns[HPA_IO_ERROR] * 1e-9, s->count[HPA_IO_ERROR],
                 hpa_io_bandwidth(s) / 1e6, share_of(f->p.seq[0] + f->p.seq[1], placed),
-                share_of(f->p.consec[0] + f->p.consec[1], placed), who,
-                f->nshares > 1 ? slow : "", hpa_strtab_get(&io->paths, f->path));
+                share_of(f->p.consec[0] + f->p.consec[1], placed), who, f->nshares > 1 ? slow : "",
+                hpa_strtab_get(&io->paths, f->path));
     }
     fprintf(o, "\nAccess sizes (reads/writes per size in bytes)\n\n");
     for (unsigned b = 0; b < HPA_IO_NSIZES; b++)
@@ -340,11 +341,12 @@ int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv)
                    "read_count,write_time_s,write_bytes,write_count,other_time_s,other_count,"
                    "error_time_s,error_count,read_sequential,write_sequential,path\n");
     else
-        fprintf(o, "I/O per handle%s%s\n\n%-14s %-7s %-5s %-7s %-9s %-13s %-7s %-9s %-13s %-7s "
-                   "%-7s %-7s %s\n",
-                want ? " of " : "", want ? want : "", "Process", "Handle", "FD", "API",
-                "Read sec.", "Read Bytes", "Reads", "Write sec", "Write Bytes", "Writes", "Other",
-                "Errors", "Name");
+        fprintf(o,
+                "I/O per handle%s%s\n\n%-14s %-7s %-5s %-7s %-9s %-13s %-7s %-9s %-13s %-7s "
+                "%-7s %-7s %s\n",
+                want ? " of " : "", want ? want : "", "Process", "Handle", "FD", "API", "Read sec.",
+                "Read Bytes", "Reads", "Write sec", "Write Bytes", "Writes", "Other", "Errors",
+                "Name");
     for (uint32_t i = 0; i < io.nhandles; i++) {
         const hpa_io_handle *h = &io.handles[i];
         const char *path = hpa_strtab_get(&io.paths, io.files[h->file].path);
@@ -386,10 +388,9 @@ int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv)
                     "%-14s %-7" PRIu64 " %-5" PRId64 " %-7s %-9.3f %-13" PRIu64 " %-7" PRIu64
                     " %-9.3f %-13" PRIu64 " %-7" PRIu64 " %-7" PRIu64 " %-7" PRIu64 " %s\n",
                     who, h->id, h->fd, paradigm_name(h->paradigm),
-                    (double)s->ns[HPA_IO_READ] * 1e-9, s->bytes[HPA_IO_READ],
-                    s->count[HPA_IO_READ], (double)s->ns[HPA_IO_WRITE] * 1e-9,
-                    s->bytes[HPA_IO_WRITE], s->count[HPA_IO_WRITE], s->count[HPA_IO_OTHER],
-                    s->count[HPA_IO_ERROR], path);
+                    (double)s->ns[HPA_IO_READ] * 1e-9, s->bytes[HPA_IO_READ], s->count[HPA_IO_READ],
+                    (double)s->ns[HPA_IO_WRITE] * 1e-9, s->bytes[HPA_IO_WRITE],
+                    s->count[HPA_IO_WRITE], s->count[HPA_IO_OTHER], s->count[HPA_IO_ERROR], path);
         }
     }
     if (ctx->opts.format == HPA_JSON)

@@ -8,7 +8,8 @@
 #include "u64map.h"
 
 const char *const hpa_io_size_labels[HPA_IO_NSIZES] = {
-    "0-100", "100-1K", "1K-10K", "10K-100K", "100K-1M", "1M-4M", "4M-10M", "10M-100M", "100M-1G", "1G+",
+    "0-100", "100-1K", "1K-10K",   "10K-100K", "100K-1M",
+    "1M-4M", "4M-10M", "10M-100M", "100M-1G",  "1G+",
 };
 
 unsigned hpa_io_size_bin(uint64_t b)
@@ -276,8 +277,7 @@ static int add_ops(loader *L, uint32_t proc, hpa_u64map *by_id)
     return rc;
 }
 
-int hpa_io_load(hpa_io *io, const hpc_proc *const *procs, const bool *skip, uint32_t n,
-                hpc_diag *d)
+int hpa_io_load(hpa_io *io, const hpc_proc *const *procs, const bool *skip, uint32_t n, hpc_diag *d)
 {
     memset(io, 0, sizeof *io);
     loader L = {.io = io};

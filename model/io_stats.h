@@ -60,10 +60,10 @@ typedef struct hpa_io_handle {
     unsigned flags;      /* enum hpc_io_handle_flags */
     int64_t fd;
     uint64_t oflags;
-    uint64_t made;                /* time of the io_handle record */
-    uint32_t open_thread;         /* seq of the thread that made it */
-    uint64_t open_node;           /* the making call's calling context there, 0 = unknown */
-    uint64_t first, last;         /* its first call's start, its last call's end */
+    uint64_t made;        /* time of the io_handle record */
+    uint32_t open_thread; /* seq of the thread that made it */
+    uint64_t open_node;   /* the making call's calling context there, 0 = unknown */
+    uint64_t first, last; /* its first call's start, its last call's end */
     hpa_io_sum s;
     hpa_io_pattern p;
 } hpa_io_handle;

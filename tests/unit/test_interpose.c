@@ -4,7 +4,8 @@
  * with the layer's collaborators replaced: tracer off, one real call and nothing else;
  * on, one real call, the tracer's part sees its result and arguments, and errno is the
  * real call's even when the tracer's part changes it; a call the layer refuses to trace
- * (hpc_trace_begin false) goes straight to the real function.
+ * (hpc_trace_begin false) goes straight to the real function, and so does a call from the
+ * collector's own code (its return address in our range, HPC_CALLER_OURS).
  */
 #include "exp_test.h"
 #include "interpose.h"
@@ -13,6 +14,11 @@
 int hpc_real_ready = 1;
 void hpc_real_resolve(void) {}
 hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+uintptr_t hpc_own_lo, hpc_own_hi;
+uint64_t hpc_now_ns(void)
+{
+    return 0;
+}
 static int begin_answer = 1, begins;
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
@@ -78,5 +84,11 @@ int main(void)
     note(1);
     CHECK(real_calls == 5 && traced == 2 && begins == 4, "refused: %d real, %d traced", real_calls,
           traced);
+    /* on, and the layer would trace, but the caller is the collector's own code */
+    begin_answer = 1;
+    hpc_own_lo = 0, hpc_own_hi = UINTPTR_MAX;
+    CHECK_EQ(sum(1, 2), 3);
+    note(2);
+    CHECK(real_calls == 7 && traced == 2, "our own calls: %d real, %d traced", real_calls, traced);
     return exp_test_done("test_interpose");
 }

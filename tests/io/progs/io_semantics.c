@@ -40,7 +40,7 @@ static void report(const char *what, long r, int want_r, int e, int want_e)
 }
 
 /* A successful call leaves errno as it was: 12345 before it. */
-#define KEEP(call, what, want)                                                                    \
+#define KEEP(call, what, want)                                                                     \
     do {                                                                                           \
         errno = 12345;                                                                             \
         long r_ = (long)(call);                                                                    \

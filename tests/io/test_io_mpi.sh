@@ -6,12 +6,16 @@
 # Per file and per rank, bytes and counts exact in hpanalyze's ioactivity, the shared
 # file shared by the 4 ranks and each rank's file by its rank alone; --ranks filters the
 # I/O metrics of functions; hpmerge's summary (JSON and text) says the same, file by file
-# and rank by rank.
+# and rank by rank; the files are those of a run without hpcollect.
 source "$HPC_ROOT/tests/lib.sh"
 PROG="$PROGS/io/io_mpi"
-mkdir out
+mkdir out plain
+mpirun --oversubscribe -np 4 "$PROG" "$PWD/plain" || fail "the job failed on its own"
 mpirun --oversubscribe -np 4 "$HPCOLLECT" -q -i on -o job "$PROG" "$PWD/out" ||
     fail "the job failed under -i on"
+for f in shared.dat rank0.dat rank1.dat rank2.dat rank3.dat; do
+    cmp "plain/$f" "out/$f" || fail "$f differs under tracing"
+done
 "$HPMERGE" -q --top 1000 job.hpc || fail "hpmerge failed"
 D="$PWD/out"
 check_py "

@@ -59,10 +59,11 @@ static void file_heading(dumper *d, const char *path, const char *what)
 }
 
 /* Every record of one stream file; a file that cannot be opened is reported by the reader. */
-static void dump_stream(dumper *d, const char *path, const hpc_reader *schema, const char *what)
+static void dump_stream(dumper *d, const char *path, const hpc_reader *schema, uint64_t offset,
+                        const char *what)
 {
     hpc_reader *r;
-    if (hpc_reader_open(&r, path, schema, d->ctx->diag) < 0)
+    if (hpc_reader_open_life(&r, path, schema, d->ctx->diag, offset) < 0)
         return;
     file_heading(d, path, what);
     hpc_record rec;
@@ -79,9 +80,14 @@ static void dump_process(dumper *d, const hpc_proc *p)
     for (size_t i = 0; i < p->nrecords; i++)
         dump_record(d, path, &p->records[i], p->schema);
     for (size_t t = 0; t < p->nthreads; t++) {
-        char what[64];
-        snprintf(what, sizeof(what), "thread stream %u", p->threads[t].seq);
-        dump_stream(d, p->threads[t].path, p->schema, what);
+        const hpc_thread_file *tf = &p->threads[t];
+        char what[96];
+        if (tf->offset)
+            snprintf(what, sizeof(what), "thread %u, from offset %llu", tf->seq,
+                     (unsigned long long)tf->offset);
+        else
+            snprintf(what, sizeof(what), "thread stream %u", tf->seq);
+        dump_stream(d, tf->path, p->schema, tf->offset, what);
     }
 }
 
@@ -100,7 +106,7 @@ int cmd_dump(hpa_ctx *ctx, int argc, char **argv)
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", e->path, HPC_JOB_FILE);
         if (e->has_job)
-            dump_stream(&d, path, NULL, "job stream");
+            dump_stream(&d, path, NULL, 0, "job stream");
         for (size_t k = 0; k < e->nprocs; k++)
             dump_process(&d, &e->procs[k]);
     }

@@ -32,7 +32,9 @@ static void text(hpa_ctx *ctx, const hpa_callgraph *g, const hpa_sortkey *k, con
         hpa_cols_fit(&c, hpa_cg_excl(g, ids[i]), hpa_cg_incl(g, ids[i]), NULL);
     char title[128];
     hpa_sortkey_title(&p->metrics, k, title, sizeof(title));
-    fprintf(f, "Functions sorted by metric: %s\n\n", title);
+    fprintf(f, "Functions sorted by metric: %s\n", title);
+    hpa_losses_text(f, p);
+    fputc('\n', f);
     hpa_cols_text_header(&c, f);
     hpa_cols_text_row(&c, f, hpa_cg_excl(g, 0), hpa_cg_incl(g, 0), NULL);
     fprintf(f, " <Total>\n");
@@ -75,6 +77,7 @@ static void json(hpa_ctx *ctx, const hpa_callgraph *g, const hpa_sortkey *k, con
     hpa_json_kstr(&j, "report", "functions");
     hpa_json_kstr(&j, "sorted_by", title);
     hpa_json_kstr(&j, "view", ctx->opts.view ? ctx->opts.view->name : "machine");
+    hpa_losses_json(&j, p);
     hpa_json_key(&j, "functions");
     hpa_json_begin_arr(&j);
     for (size_t i = 0; i <= n; i++) {

@@ -241,13 +241,14 @@ static void add_coll(mpi_model *m, call_acc *acc, const hpc_rec_mpi_coll *c)
 }
 
 /* Read one thread stream of rank ri; fnmap maps the process's mpi_fn ids to names. */
-static int read_thread(mpi_model *m, size_t ri, const char *path, const uint32_t *fnmap, size_t nfn)
+static int read_thread(mpi_model *m, size_t ri, const hpc_thread_file *tf, const uint32_t *fnmap,
+                       size_t nfn)
 {
     rank_row *rr = &m->ranks[ri];
     hpc_reader *r;
     hpc_record rec;
     call_acc acc = {0};
-    int rc = hpc_reader_open(&r, path, rr->pr->proc->schema, m->prof->diag);
+    int rc = hpc_thread_open(&r, rr->pr->proc, tf, m->prof->diag);
     if (rc < 0)
         return 0; /* reported; the other streams still count */
     while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
@@ -299,7 +300,7 @@ static int read_process(mpi_model *m, size_t ri)
     int rc = 0;
     for (size_t t = 0; rc == 0 && t < p->nthreads; t++)
         if (hpa_filter_thread(&m->prof->filter, p->threads[t].seq))
-            rc = read_thread(m, ri, p->threads[t].path, fnmap, nfn);
+            rc = read_thread(m, ri, &p->threads[t], fnmap, nfn);
     free(fnmap);
     return rc;
 }

@@ -339,7 +339,7 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
 {
     hpc_reader *r;
     th->seq = tf->seq;
-    if (hpc_reader_open(&r, tf->path, proc->schema, p->diag) < 0)
+    if (hpc_thread_open(&r, proc, tf, p->diag) < 0)
         return 0; /* reported */
     size_t cct_cap = 0;
     bool encounters = false;

@@ -77,13 +77,8 @@ void hpa_end_text(const hpc_proc *p, char *buf, size_t cap)
 hpa_os_cpu hpa_proc_os_cpu(const hpc_proc *p)
 {
     hpa_os_cpu c = {0};
-    if (p->has_end && p->end.reason != HPC_END_EXEC) {
-        c = (hpa_os_cpu){true, p->end.utime_ns, p->end.stime_ns, "proc_end"};
-    } else if (p->has_launcher_exit) {
-        c = (hpa_os_cpu){true, p->launcher_exit.utime_ns, p->launcher_exit.stime_ns, "launcher"};
-    } else if (p->has_end) {
-        c = (hpa_os_cpu){true, p->end.utime_ns, p->end.stime_ns, "proc_end"};
-    }
+    if (p->os_cpu_known)
+        c = (hpa_os_cpu){true, p->os_user_ns, p->os_sys_ns, p->os_cpu_source};
     return c;
 }
 

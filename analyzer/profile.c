@@ -438,7 +438,7 @@ static int load_thread(loader *L, const hpc_thread_file *tf)
     hpa_thread *t = L->t;
     t->seq = tf->seq;
     hpc_reader *r;
-    if (hpc_reader_open(&r, tf->path, L->pr->proc->schema, L->p->diag) < 0)
+    if (hpc_thread_open(&r, L->pr->proc, tf, L->p->diag) < 0)
         return 0; /* reported; the thread stays empty */
     t->readable = true;
     memcpy(t->stats, hpc_reader_stats(r), sizeof(t->stats));
@@ -635,11 +635,11 @@ void hpa_profile_total(const hpa_profile *p, uint64_t *total)
 
 /* ---------------------------------------------------------------- replay */
 
-static const char *thread_path(const hpc_proc *proc, uint32_t seq)
+static const hpc_thread_file *thread_file(const hpc_proc *proc, uint32_t seq)
 {
     for (size_t i = 0; i < proc->nthreads; i++)
         if (proc->threads[i].seq == seq)
-            return proc->threads[i].path;
+            return &proc->threads[i];
     return NULL;
 }
 
@@ -648,7 +648,7 @@ static uint64_t bucket_key(uint32_t node, uint32_t state, uint32_t ctx)
     return node | (uint64_t)((state & 0xff) | ctx << 8) << 32; /* as bucket_of keys them */
 }
 
-static int replay_thread(loader *L, const char *path, hpa_sample_fn sfn, hpa_record_fn rfn,
+static int replay_thread(loader *L, const hpc_thread_file *tf, hpa_sample_fn sfn, hpa_record_fn rfn,
                          void *arg)
 {
     hpa_thread *t = L->t;
@@ -662,7 +662,7 @@ static int replay_thread(loader *L, const char *path, hpa_sample_fn sfn, hpa_rec
     }
     hpc_reader *r;
     hpc_diag quiet = {.quiet = 1}; /* damage was reported when the profile was loaded */
-    if (hpc_reader_open(&r, path, L->pr->proc->schema, &quiet) < 0) {
+    if (hpc_thread_open(&r, L->pr->proc, tf, &quiet) < 0) {
         hpa_u64map_free(&map);
         return 0;
     }
@@ -703,9 +703,9 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
         rc = collect_points(&L);
         for (uint32_t t = 0; rc == 0 && t < pr->nthreads; t++) {
             L.t = &pr->threads[t];
-            const char *path = thread_path(pr->proc, L.t->seq);
-            if (path && L.t->readable)
-                rc = replay_thread(&L, path, sample_fn, record_fn, arg);
+            const hpc_thread_file *tf = thread_file(pr->proc, L.t->seq);
+            if (tf && L.t->readable)
+                rc = replay_thread(&L, tf, sample_fn, record_fn, arg);
         }
         free(L.points);
         free(L.keep_period);

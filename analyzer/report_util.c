@@ -83,3 +83,50 @@ void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap)
                  slash ? slash + 1 : l->file);
     }
 }
+
+/* Calls fn for every loss of every process in the profile (a filter may leave some out). */
+static void each_loss(const hpa_profile *p, void (*fn)(void *, const hpc_proc *, const hpc_loss *),
+                      void *arg)
+{
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const hpa_process *pr = &p->procs[i];
+        if (!pr->map) /* left out by a filter */
+            continue;
+        hpc_loss l[16];
+        size_t n = hpc_proc_losses(pr->proc, l, 16);
+        for (size_t k = 0; k < n && k < 16; k++)
+            fn(arg, pr->proc, &l[k]);
+    }
+}
+
+static void loss_line(void *arg, const hpc_proc *proc, const hpc_loss *l)
+{
+    char text[256];
+    fprintf(arg, "Note: %s: %s\n", proc->name, hpc_loss_text(l, text, sizeof(text)));
+}
+
+void hpa_losses_text(FILE *f, const hpa_profile *p)
+{
+    each_loss(p, loss_line, f);
+}
+
+static void loss_obj(void *arg, const hpc_proc *proc, const hpc_loss *l)
+{
+    hpa_json *j = arg;
+    hpa_json_begin_obj(j);
+    hpa_json_kstr(j, "process", proc->name);
+    hpa_json_kstr(j, "what", l->what);
+    hpa_json_kstr(j, "stat", hpc_stat_name(l->stat));
+    hpa_json_ku64(j, "count", l->count);
+    if (l->after_ns)
+        hpa_json_kdouble(j, "after_s", (double)l->after_ns * 1e-9);
+    hpa_json_end_obj(j);
+}
+
+void hpa_losses_json(hpa_json *j, const hpa_profile *p)
+{
+    hpa_json_key(j, "not_recorded");
+    hpa_json_begin_arr(j);
+    each_loss(p, loss_obj, j);
+    hpa_json_end_arr(j);
+}

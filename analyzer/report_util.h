@@ -10,6 +10,13 @@
 #include "commands.h"
 #include "sort.h"
 
+/* What the collector could not record in the profile's processes (experiment/losses.c),
+ * where the reader of a profile sees it: text, a line per loss under
+ * the report's title ("Note: main: 12 samples not recorded: disk full"); JSON, "not_recorded":
+ * [{process, what, count, after_s}] in the report's object. Nothing when nothing was lost. */
+void hpa_losses_text(FILE *f, const hpa_profile *p);
+void hpa_losses_json(hpa_json *j, const hpa_profile *p);
+
 /* Name of function id (arg is the hpa_symtab). */
 const char *hpa_func_name_cb(const void *symtab, uint32_t id);
 

@@ -3,6 +3,7 @@
 #   make bench-collector   collector overhead (-p on, -p hi) and bytes per sample
 #   make bench-omp         OMPT tool overhead: empty regions, barriers, 100 us regions
 #   make bench-anchors     hpcollect -p hi next to gprofng collect -p hi and perf record at 1 ms
+#   make bench-threads     thread start cost against plain (1000 threads created and joined)
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 BENCH_SIGNAL_FLOOR := $(BENCH_DIR)/signal_floor
@@ -45,3 +46,16 @@ bench-counters: all $(BENCH_COUNTER_WORK) $(TESTDIR)/tools/hpexp-dump
 	    $(or $(RUNS),15) $(or $(UNITS),50)
 
 bench: bench-counters
+
+# make bench-threads   thread start cost: 1000 threads created and joined (issue 23)
+BENCH_THREAD_CHURN := $(BENCH_DIR)/thread_churn
+
+$(BENCH_THREAD_CHURN): bench/thread_churn.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -pthread -o $@ $<
+
+.PHONY: bench-threads
+bench-threads: all $(BENCH_THREAD_CHURN)
+	bench/thread_bench.py $(BINDIR) $(BENCH_THREAD_CHURN) $(or $(RUNS),15) $(or $(THREADS),1000)
+
+bench: bench-threads

@@ -106,9 +106,11 @@ void hpc_process_end(int reason, int status);
 /* sigsafe_process.c */
 /* End from a fatal signal handler: sample_point end and proc_end. Signal-safe. */
 void hpc_process_end_sigsafe(int sig);
-/* Write proc_end (reason enum hpc_end_reason, status) with the rusage now. Lock held.
+/* Write proc_end (reason enum hpc_end_reason, status) with the rusage `at` (read as the
+ * program's part ended, before the collector's own end work), or now if NULL. Lock held.
  * Signal-safe. */
-void hpc_record_proc_end(hpc_stream *s, int reason, int status);
+struct hpc_usage;
+void hpc_record_proc_end(hpc_stream *s, int reason, int status, const struct hpc_usage *at);
 
 /* Lock for process.hpe (hpcollect_proc_lock): blocks the collector's signals. Returns
  * the stream or NULL when collection is off. trylock gives up after a bounded spin
@@ -132,10 +134,37 @@ void hpc_limit_reached(void);
 /* Write a limit record (time window crossings). Signal-safe. */
 void hpc_note_limit(unsigned what, uint64_t when, const char *detail);
 
+/* sigsafe_throttle.c: sample handlers keep to HPCOLLECT_THROTTLE_PCT of the thread's CPU.
+ * skip: should the signal that found the thread at CPU time `cpu` be skipped (counted
+ * as throttled)? spent: a sample that started at `cpu_at_entry` is done. Signal-safe. */
+bool hpc_throttle_skip(hpc_thread_priv *t, uint64_t cpu);
+void hpc_throttle_spent(hpc_thread_priv *t, uint64_t cpu_at_entry);
+
+/* tail.c: the CPU time after a thread's last sample, charged as one more clock sample
+ * when the thread ends. init: at start-up (NOT signal-safe). charge: t's, up to thread
+ * CPU time `cpu`, between hpcollect_write_begin/end (NOT signal-safe: may unwind).
+ * charge_sigsafe: the calling thread's, from a fatal signal's handler. */
+void hpc_tail_init(void);
+void hpc_tail_charge(hpc_thread_priv *t, uint64_t cpu);
+void hpc_tail_charge_sigsafe(hpc_thread_priv *t);
+/* sigsafe_tail.c's parts: is a tail due (clock on, CPU time since the last sample,
+ * recording)? the node of the last sample, start routine or entry point; write it. */
+extern uint64_t hpc_tail_entry_pc;
+bool hpc_tail_due(const hpc_thread_priv *t, uint64_t cpu, uint64_t now);
+uint64_t hpc_tail_node_known(hpc_thread_priv *t);
+void hpc_tail_write(hpc_thread_priv *t, uint64_t cpu, uint64_t now, uint64_t node);
+
 /* sigsafe_sample.c */
 void hpc_sample_clock(hpc_thread_priv *t, void *ucontext);
 
-/* sigsafe_unwind.c: leaf-first pcs of the interrupted context; returns the count. */
+/* sigsafe_unwind.c: our memory accessor for libunwind (see there), and libunwind's own
+ * for the program's unwinds; init.c installs ours. Signal-safe. */
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+extern int (*hpc_unwind_lib_access_mem)(unw_addr_space_t, unw_word_t, unw_word_t *, int, void *);
+int hpc_unwind_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                          void *arg);
+/* Leaf-first pcs of the interrupted context; returns the count. */
 int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max);
 /* pcs of the caller of the caller, skipping `skip` more frames, and where each frame's
  * return address is stored (slots[i] for frame i, 0 for the last frame and where
@@ -148,6 +177,8 @@ int hpc_unwind_here_slots(hpc_thread_priv *t, int skip, uint64_t *pcs, uintptr_t
  * an hpc_err from the writer, or 0 when the tree was full). Signal-safe. */
 uint64_t hpc_cct_insert(hpc_thread_priv *t, const uint64_t *pcs, int n, int *err);
 void hpc_cct_free(hpc_cct *c);
+/* Empty the tree for a new thread (a small table is zeroed, a large one freed). */
+void hpc_cct_clear(hpc_cct *c);
 
 /* signals.c */
 void hpc_signals_install(void);
@@ -198,13 +229,18 @@ void hpc_descendants_init(void); /* pthread_atfork */
  * -F on, or its executable or that name matching -F =REGEX? NOT signal-safe. */
 int hpc_follow_unexpected(void);
 
+/* fds.c: fd moved above the program's RLIMIT_NOFILE soft limit (fd itself if it is
+ * there already), or -1 (fd closed) when the hard limit leaves no room. NOT signal-safe. */
+int hpc_fd_keep_high(int fd);
+
 /* sigsafe_util.c: clocks, rusage, statistics. Signal-safe. */
 uint64_t hpc_now_ns(void);      /* CLOCK_MONOTONIC */
 uint64_t hpc_realtime_ns(void); /* CLOCK_REALTIME */
 /* Add n to statistic s of t's stream (nothing when t or its stream is missing). */
 void hpc_stat(hpc_thread_priv *t, enum hpc_stat s, uint64_t n);
-/* The writer refused a sample's record with err: count it by why (HPC_E_LIMIT: the size
- * limit, which is then noted in process.hpe; anything else: the file could not grow). */
+/* The writer refused a sample's record with err (errno as it failed): count it by why
+ * (HPC_E_LIMIT: the size limit, which is then noted in process.hpe; a full file system:
+ * disk_full; anything else: the file could not grow). */
 void hpc_stat_write_failed(hpc_thread_priv *t, int err);
 /* rusage of the process in the fields a sample_point / proc_end wants. */
 typedef struct hpc_usage {

@@ -260,6 +260,11 @@ static int execve_followed(const char *path, char *const argv[], char *const env
         env = descendant_env(envp, NULL, 0, NULL);
     }
     hpc_thread_priv *t = hpc_self();
+    if (t) { /* this image's last CPU time is its own */
+        hpcollect_write_begin(&t->pub);
+        hpc_tail_charge(t, hpc_thread_cpu_ns());
+        hpcollect_write_end(&t->pub);
+    }
     hpc_process_end(HPC_END_EXEC, 0);
     quiesce_clock(t);
     hpc_signals_before_exec();
@@ -269,7 +274,7 @@ static int execve_followed(const char *path, char *const argv[], char *const env
     hpc_signals_thread_init(hpc_user_blocked);
     if (t) {
         char note[160];
-        hpc_clock_arm(t, hpc_P.cfg.clock_ns, hpc_P.cfg.clock_choice, note, sizeof note);
+        hpc_clock_arm(t, hpc_P.cfg.clock_ns, hpc_P.cfg.clock_choice, false, note, sizeof note);
         hpc_clock_start(t);
     }
     hpc_P.ended = 0;

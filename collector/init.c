@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -62,6 +63,8 @@ static void write_proc_begin(hpc_stream *s)
     exe[n > 0 ? n : 0] = 0;
     if (uname(&u) == 0)
         snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
+    hpc_usage before;
+    hpc_get_usage(&before);
     hpc_rec_proc_begin r = {
         .time = hpc_P.start_ns,
         .real_time = hpc_realtime_ns(),
@@ -80,6 +83,8 @@ static void write_proc_begin(hpc_stream *s)
         .ncpus = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
         .os = hpc_cstr(os),
         .version = hpc_cstr(HPC_VERSION),
+        .utime_ns = before.utime_ns,
+        .stime_ns = before.stime_ns,
     };
     hpc_write_proc_begin(s, &r);
 }
@@ -106,6 +111,7 @@ static void write_settings(hpc_stream *s)
         .unwinder = hpc_cstr(unwinder),
         .archive = c->archive,
         .follow_regex = hpc_cstr(c->follow_regex),
+        .throttle_pct = c->throttle_pct,
         .io_trace = (uint64_t)c->io_trace,
     };
     hpc_write_settings(s, &r);
@@ -134,9 +140,11 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
     int err = hpc_stream_create(&hpc_P.proc, path, HPC_STREAM_PROCESS, 0, 0, NULL, 1);
     if (err < 0) {
         fprintf(stderr, "hpcollect: %s: %s; not collecting in process %ld\n", path,
-                errno ? strerror(errno) : hpc_strerror(err), (long)getpid());
+                hpc_errtext(err, errno), (long)getpid());
         return -1;
     }
+    hpc_P.proc.fd = hpc_fd_keep_high(hpc_P.proc.fd); /* not among the program's (fds.c) */
+    hpc_P.proc.keep_fd = hpc_P.proc.fd >= 0;
     hpc_P.start_ns = hpc_now_ns();
     hpc_control_init();
     hpc_P.active = 1;
@@ -178,6 +186,36 @@ static void on_exit_status(int status, void *arg)
     hpc_process_end(HPC_END_EXIT, status);
 }
 
+/* Close fd if it is a pipe (libunwind's, see unwinder_init). */
+static void close_new_pipe_end(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+        close(fd);
+}
+
+/* Our unwinds read memory through our own accessor (sigsafe_unwind.c says why); the pipe
+ * libunwind opens for its own check is closed, so the program's descriptors stay its own.
+ * Before any other libunwind call: its first call opens the pipe. */
+static void unwinder_init(void)
+{
+    int probe[2];
+    bool known = pipe2(probe, O_CLOEXEC) == 0; /* the two lowest free numbers */
+    if (known) {
+        close(probe[0]);
+        close(probe[1]);
+    }
+    unw_accessors_t *acc = unw_get_accessors(unw_local_addr_space); /* opens its pipe */
+    if (acc && acc->access_mem != hpc_unwind_access_mem) {
+        hpc_unwind_lib_access_mem = acc->access_mem;
+        acc->access_mem = hpc_unwind_access_mem;
+    }
+    if (known) { /* libunwind's pipe took them, unless another thread was quicker */
+        close_new_pipe_end(probe[0]);
+        close_new_pipe_end(probe[1]);
+    }
+}
+
 __attribute__((constructor)) static void hpc_init(void)
 {
     HPC_GUARD_SCOPE;
@@ -201,10 +239,12 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_schema_hash();
     /* Debian's libunwind has no per-thread cache: this gives its global cache, under a
      * lock held across its dl_iterate_phdr calls (sigsafe_dl_guard.c) */
+    unwinder_init();
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
     hpc_signals_install();
     hpc_signals_thread_init(0);
     hpc_descendants_init();
+    hpc_tail_init();
     on_exit(on_exit_status, NULL);
     hpc_last_thread_init();
     hpc_io_init();
@@ -232,6 +272,8 @@ void hpc_process_end(int reason, int status)
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
     hpc_points_stop();
+    hpc_usage u;
+    hpc_get_usage(&u); /* next to the main thread's last CPU time (its tail sample) */
     if (reason != HPC_END_EXEC)
         hpc_thread_end();
     if (hpc_P.end_hook)
@@ -241,12 +283,14 @@ void hpc_process_end(int reason, int status)
     if (!s)
         return;
     hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
-    hpc_record_proc_end(s, reason, status);
+    hpc_record_proc_end(s, reason, status, &u);
     if (reason != HPC_END_EXEC) {
         hpc_P.active = 0;
         hpc_stream_close(s);
     }
     hpc_proc_unlock();
+    if (reason != HPC_END_EXEC)
+        hpc_threads_close();
 }
 
 HPC_INTERPOSE void _exit(int status)

@@ -321,14 +321,14 @@ void hpc_signals_thread_init(uint64_t inherited_blocked)
     hpc_user_blocked = inherited_blocked;
     hpc_held_pending = 0;
     sigemptyset(&owned);
-    hpc_real.pthread_sigmask(SIG_SETMASK, NULL, &cur);
     for (int s = 1; s < 64; s++)
-        if (mask & hpc_sigbit(s)) {
+        if (mask & hpc_sigbit(s))
             sigaddset(&owned, s);
-            if (sigismember(&cur, s))
-                hpc_user_blocked |= hpc_sigbit(s);
-        }
-    hpc_real.pthread_sigmask(SIG_UNBLOCK, &owned, NULL);
+    /* one call: the mask before tells which owned signals the program had blocked */
+    hpc_real.pthread_sigmask(SIG_UNBLOCK, &owned, &cur);
+    for (int s = 1; s < 64; s++)
+        if ((mask & hpc_sigbit(s)) && sigismember(&cur, s))
+            hpc_user_blocked |= hpc_sigbit(s);
 }
 
 void hpc_signals_before_exec(void)

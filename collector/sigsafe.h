@@ -15,7 +15,8 @@
  *
  *   sigsafe_signals.c   the handler: dispatch, forwarding to the program, our masks
  *   sigsafe_sample.c    a clock sample;  sigsafe_counter.c  a counter sample
- *   sigsafe_clock.c     is a SIGPROF one of our clock samples (each source's test)
+ *   sigsafe_clock.c     is a SIGPROF one of our clock samples (each source's test);
+ *                       the clock's steps a handler takes (lazy perf event, new period)
  *   sigsafe_unwind.c    libunwind from the signal's context; fault recovery
  *   sigsafe_dl_guard.c  dl_iterate_phdr in samples and across fork (rule 7)
  *   sigsafe_cct.c       the calling-context tree;  sigsafe_limits.c  -L, -t, pause
@@ -23,6 +24,8 @@
  *   sigsafe_points.c    periodic points, written by whoever meets them due
  *   sigsafe_process.c   the process stream's lock, proc_end, the end from a fatal signal
  *   sigsafe_util.c      clocks, rusage, the thread's state, statistics of lost samples
+ *   sigsafe_tail.c      the CPU time after a thread's last sample, charged at its end
+ *   sigsafe_throttle.c  handlers kept to a share of their thread's CPU (the throttle)
  *
  * THE RULES
  *

@@ -7,11 +7,13 @@
  * lookup per frame per sample, inserts only for new stacks. All of it runs in the
  * sample handler: no malloc, no locks.
  */
+#include <string.h>
 #include <sys/mman.h>
 
 #include "collector.h"
 
-#define CCT_INITIAL_SLOTS 4096u
+#define CCT_INITIAL_SLOTS 512u       /* 8 KiB: a short thread's few stacks */
+#define CCT_KEEP_SLOTS    4096u      /* tables up to this are kept for the next thread (thread.c) */
 #define CCT_MAX_SLOTS     (1u << 26) /* 64 M slots (1 GiB): beyond, stacks are cut */
 
 static inline uint32_t cct_hash(uint32_t parent, uint64_t pc)
@@ -34,6 +36,17 @@ void hpc_cct_free(hpc_cct *c)
     c->slots = NULL;
     c->mask = 0;
     c->count = 0;
+}
+
+void hpc_cct_clear(hpc_cct *c)
+{
+    if (c->slots && c->mask + 1 <= CCT_KEEP_SLOTS) {
+        if (c->count)
+            memset(c->slots, 0, ((size_t)c->mask + 1) * sizeof(hpc_cct_slot));
+        c->count = 0;
+    } else {
+        hpc_cct_free(c);
+    }
 }
 
 /* Double the table. Returns 0, or -1 if it cannot grow (the tree is then full). */

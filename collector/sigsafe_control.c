@@ -132,7 +132,8 @@ static void write_point_usage(hpc_stream *s, uint64_t time, unsigned reason, con
         .nivcsw = l->nivcsw,
         .maxrss_kb = l->maxrss_kb,
     };
-    hpc_write_sample_point(s, &r);
+    if (hpc_write_sample_point(s, &r) != 0) /* a full disk, or the size limit */
+        hpc_stream_stat_add(s, HPC_STAT_POINTS_DROPPED, 1);
 }
 
 void hpc_control_write_point(hpc_stream *s, uint64_t time, unsigned reason, const char *label)

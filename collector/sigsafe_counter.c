@@ -76,6 +76,9 @@ void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
         skip_to(g, i, &r);
         goto out;
     }
+    uint64_t cpu = hpc_thread_cpu_ns();
+    if (hpc_throttle_skip(t, cpu))
+        goto out; /* the count stays for the next sample */
     hpcollect_write_begin(&t->pub);
     hpc_sample_mask(&t->sample_mask);
     t->masked = 1;
@@ -106,6 +109,7 @@ void hpc_sample_counter(hpc_thread_priv *t, int i, void *ucontext)
         hpc_stat_write_failed(t, err);
     hpcollect_write_end(&t->pub);
     hpc_points_catch_up(hpc_now_ns());
+    hpc_throttle_spent(t, cpu);
 out:
     t->in_handler = 0;
 }

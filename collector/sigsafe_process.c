@@ -106,10 +106,13 @@ void hpc_proc_unlock(void)
 
 /* ------------------------------------------------------------- end */
 
-void hpc_record_proc_end(hpc_stream *s, int reason, int status)
+void hpc_record_proc_end(hpc_stream *s, int reason, int status, const hpc_usage *at)
 {
     hpc_usage u;
-    hpc_get_usage(&u);
+    if (at)
+        u = *at;
+    else
+        hpc_get_usage(&u);
     hpc_rec_proc_end r = {
         .time = hpc_now_ns(),
         .reason = (uint64_t)reason,
@@ -133,13 +136,18 @@ void hpc_process_end_sigsafe(int sig)
     if (!hpc_P.active || __atomic_exchange_n(&hpc_P.ended, 1, __ATOMIC_ACQ_REL))
         return;
     hpc_points_stop();
+    hpc_thread_priv *t = hpc_self();
+    if (t) /* the dying thread's last CPU time (sigsafe_tail.c) */
+        hpc_tail_charge_sigsafe(t);
+    hpc_usage u;
+    hpc_get_usage(&u);
     if (hpc_P.end_hook)
         hpc_P.end_hook(1);
     hpc_stream *s = hpc_proc_trylock();
     if (!s)
         return;
     hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
-    hpc_record_proc_end(s, HPC_END_SIGNAL, sig);
+    hpc_record_proc_end(s, HPC_END_SIGNAL, sig, &u);
     hpc_P.active = 0;
     hpc_stream_close(s);
     hpc_proc_unlock();

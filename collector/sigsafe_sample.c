@@ -7,6 +7,8 @@
  *     CPU time stays unrecorded and goes into the next sample's weight
  *   - paused or outside the -t window: HPC_STAT_PAUSED; its CPU time is dropped
  *   - the size limit: HPC_STAT_DROPPED_LIMIT; the file could not grow: HPC_STAT_DROPPED_IO
+ *   - handlers over their share of the thread's CPU: HPC_STAT_THROTTLED (weight kept,
+ *     sigsafe_throttle.c)
  * The weight of a recorded sample is the thread CPU time since its previous recorded
  * sample, so the sampled total matches the CPU time the kernel accounted.
  */
@@ -17,6 +19,7 @@
 
 #include "collector.h"
 #include "control.h"
+#include "source.h"
 
 /* Every signal but faults is blocked while the clock handler runs (signals.c installs
  * it so): libunwind's own sigprocmask calls around its cache lock (two per frame) are
@@ -43,6 +46,8 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
         t->last_cpu_ns = cpu;
         goto out;
     }
+    if (hpc_throttle_skip(t, cpu))
+        goto out; /* its CPU time goes into the next recorded sample */
     hpcollect_write_begin(&t->pub);
     hold_signals(t);
     int n = hpc_unwind_signal(t, ucontext, t->pcs, HPC_MAX_DEPTH);
@@ -66,12 +71,15 @@ void hpc_sample_clock(hpc_thread_priv *t, void *ucontext)
             hpc_stat_write_failed(t, err);
         } else {
             t->last_cpu_ns = cpu;
+            t->last_node = node;
             t->samples++;
             hpc_stat(t, HPC_STAT_SAMPLES, 1);
         }
     }
     hpcollect_write_end(&t->pub);
     hpc_points_catch_up(now);
+    hpc_throttle_spent(t, cpu);
+    hpc_clock_upgrade(t);
 out:
     t->in_handler = 0;
 }

@@ -15,6 +15,15 @@
  * caller gives way (sigsafe_dl_guard.c): libunwind's lookup finds nothing, the step that asked
  * is not trusted, and the frames found before it are kept (HPC_STAT_UNWIND_SKIPPED).
  *
+ * libunwind validates addresses it is unsure of (frame-pointer guesses) by writing a byte
+ * of them to a pipe of its own and reading it back. A program that closes descriptors it
+ * does not know and reuses the numbers (chromium before it execs a helper, daemons)
+ * then has libunwind read from, and write our memory into, its socket: a zygote child
+ * hung there for ever. So the collector's unwinds read memory through an accessor of
+ * its own (hpc_unwind_access_mem, installed by init.c): a plain load, whose fault the recovery
+ * below turns into a shorter stack; the program's own unwinds, if any, keep libunwind's. The pipe
+ * it made is closed: nothing of ours uses it, and the program's descriptors stay its own.
+ *
  * A fault's siglongjmp leaves libunwind wherever it was. Its global cache lock is held
  * only while it looks up and parses unwind tables of mapped objects (no fault there
  * unless the program unmaps code that is still on a stack); the stack reads that can
@@ -33,6 +42,21 @@
 /* An address in the unmapped first page, hidden from the compiler (and not null, which
  * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
 static volatile uintptr_t fault_addr = 16;
+
+int (*hpc_unwind_lib_access_mem)(unw_addr_space_t, unw_word_t, unw_word_t *, int, void *);
+
+/* Memory reads of our unwinds: no validation (see above; init.c installs it). */
+int hpc_unwind_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                          void *arg)
+{
+    hpc_thread_priv *t = hpc_self();
+    if (write || !t || !t->in_unwind)
+        return hpc_unwind_lib_access_mem(as, addr, val, write, arg);
+    if (addr < 4096)
+        return -UNW_EINVAL;
+    *val = *(const volatile unw_word_t *)addr;
+    return 0;
+}
 
 /* Walk from cursor c; n frames may already be in pcs. Returns the new count. A step
  * during which sigsafe_dl_guard.c made libunwind's lookup give way ends the walk: libunwind

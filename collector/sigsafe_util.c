@@ -3,6 +3,7 @@
  * calling thread's state, and the statistics that count every sample lost (STYLE.md
  * practice 7). Signal-safe, every function (sigsafe.h).
  */
+#include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -96,6 +97,8 @@ void hpc_stat_write_failed(hpc_thread_priv *t, int err)
     if (err == HPC_E_LIMIT) {
         hpc_stat(t, HPC_STAT_DROPPED_LIMIT, 1);
         hpc_limit_reached();
+    } else if (err == HPC_E_IO && (errno == ENOSPC || errno == EDQUOT)) {
+        hpc_stat(t, HPC_STAT_DISK_FULL, 1); /* no record can say it: the disk is full */
     } else {
         hpc_stat(t, HPC_STAT_DROPPED_IO, 1);
     }

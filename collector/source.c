@@ -26,14 +26,23 @@ static const hpc_clock_ops *ops_of(int id)
     return NULL;
 }
 
-void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *note, size_t cap)
+void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool lazy, char *note,
+                   size_t cap)
 {
     note[0] = 0;
     t->clock_source = HPC_CLOCK_NONE;
-    t->perf_fd = -1;
+    t->clock_lazy = 0;
+    t->perf_fd = t->perf_fd_prev = -1;
+    t->perf_map = NULL;
     hpc_counters_open(t, note, cap);
     if (interval_ns == 0)
         return;
+    if (lazy && choice == HPC_CLOCK_CHOICE_AUTO &&
+        hpc_timer_clock_ops.open(t, interval_ns) == 0) { /* perf at its first sample */
+        t->clock_source = hpc_timer_clock_ops.id;
+        t->clock_lazy = 1;
+        return;
+    }
     size_t first = choice == HPC_CLOCK_CHOICE_TIMER ? 1 : 0;
     if (choice == HPC_CLOCK_CHOICE_TIMER)
         snprintf(note, cap, "timer forced by HPCOLLECT_CLOCK_SOURCE");
@@ -73,18 +82,4 @@ void hpc_clock_abandon(hpc_thread_priv *t)
     if (o)
         o->abandon(t);
     t->clock_source = HPC_CLOCK_NONE;
-}
-
-uint64_t hpc_perf_id(int fd)
-{
-    uint64_t id = 0;
-    if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0)
-        return 0;
-    return id;
-}
-
-void hpc_perf_close(int fd, uint64_t id)
-{
-    if (fd >= 0 && id && hpc_perf_id(fd) == id)
-        close(fd);
 }

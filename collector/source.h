@@ -32,6 +32,19 @@ typedef struct hpc_clock_ops {
      * is_ours lives in sigsafe_clock.c (the signal-safe boundary, sigsafe.h). */
 } hpc_clock_ops;
 
+/* sigsafe_clock.c: the sources' steps a handler takes too. Signal-safe.
+ * A task-clock event for thread tid at interval_ns, its signal routed there, disabled:
+ * its fd or a negative errno. */
+int hpc_perf_event_open(pid_t tid, uint64_t interval_ns);
+/* Make fd t's event: mapped, started and closed (t->perf_map), or kept (disabled, for
+ * start) where the mapping is refused. 0 or a negative errno (fd then closed). */
+int hpc_perf_event_settle(hpc_thread_priv *t, int fd);
+/* End an event: unmap it, or close a kept fd while it is still ours. */
+void hpc_perf_event_release(void *map, int fd, uint64_t id);
+/* The timer source: (re)arm t's timer at interval_ns; delete it. */
+int hpc_timer_set_period(hpc_thread_priv *t, uint64_t interval_ns);
+void hpc_timer_release(hpc_thread_priv *t);
+
 /*
  * perf_event descriptors the collector owns, closed only while they are still the same
  * event: a program may close every descriptor it does not know and reuse the numbers
@@ -51,7 +64,15 @@ extern const hpc_clock_ops hpc_timer_clock_ops;
  * fallback happened into note ("" if none). Does not start it: hpc_clock_start().
  * NOT signal-safe.
  */
-void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, char *note, size_t cap);
+void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool lazy, char *note,
+                   size_t cap);
+/* lazy (threads from pthread_create, with the automatic choice): a POSIX thread CPU timer
+ * first (a few us to set up and delete, where a mapped perf event costs about 20), and
+ * the perf event from the thread's first sample on (hpc_clock_upgrade, called by the
+ * sample): a thread that ends before the timer fires (within one kernel tick or clock
+ * interval of CPU time) never pays for the event; its CPU time is still charged at its
+ * end (tail.c). Signal-safe. */
+void hpc_clock_upgrade(hpc_thread_priv *t);
 void hpc_clock_start(hpc_thread_priv *t);
 void hpc_clock_stop(hpc_thread_priv *t);
 void hpc_clock_abandon(hpc_thread_priv *t);
@@ -60,6 +81,9 @@ void hpc_clock_abandon(hpc_thread_priv *t);
  * apart. Is si a clock sample of the collector? With t == NULL (a thread no longer
  * followed) answers from the signal alone. Signal-safe. */
 bool hpc_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
+/* The clock interval of t's source now, and a change of it (sigsafe_throttle.c). Signal-safe. */
+uint64_t hpc_clock_period(const hpc_thread_priv *t);
+void hpc_clock_set_period(hpc_thread_priv *t, uint64_t interval_ns);
 /* The same for each source (their ops' is_ours). Signal-safe. */
 bool hpc_perf_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);
 bool hpc_timer_clock_is_ours(const hpc_thread_priv *t, const siginfo_t *si);

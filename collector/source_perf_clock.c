@@ -2,72 +2,44 @@
  * source_perf_clock.c - clock profiling with a perf_event software task-clock event per
  * thread. The event counts the thread's CPU time in ns; every sample_period ns it
  * overflows and, with O_ASYNC + F_SETSIG + F_SETOWN_EX(F_OWNER_TID), the kernel sends
- * SIGPROF with si_code POLL_IN and si_fd = the event's fd to that very thread. No ring
- * buffer is mapped: the signal is all we need, and the rate is exactly the one asked
- * (POSIX CPU timers only fire at the scheduler tick).
+ * SIGPROF with si_code POLL_IN and si_fd = the event's fd to that very thread. The rate is
+ * exactly the one asked (POSIX CPU timers only fire at the scheduler tick).
+ *
+ * The descriptor is not kept: the event's first page (its user page, no ring buffer) is
+ * mapped, which keeps the event alive with its signal set-up, and the fd is closed at
+ * once. So the program's descriptors are its own: one limited to 16 opens as many files
+ * as it does alone, and a program that closes descriptors it does not know (chromium
+ * before it execs a helper) cannot close ours. Unmapping ends the event. si_fd still
+ * carries the number the fd had, which is how a delivery is recognised as this thread's
+ * (its counters' fds are open meanwhile, so their numbers differ). Where the mapping is
+ * refused (an unprivileged user past perf_event_mlock_kb) the fd is kept, as before:
+ * closed only while PERF_EVENT_IOC_ID still names our event. The event's steps that a
+ * signal handler also takes (a new event at another period for the throttle, release)
+ * are sigsafe_clock.c's.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/perf_event.h>
-#include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
+#include <linux/perf_event.h>
 #include <unistd.h>
 
 #include "collector.h"
 #include "source.h"
 
-/* perf fds may take at most half of the program's descriptor limit: the rest stays the
- * program's, and threads beyond it fall back to the timer source, which needs none. */
-static int fd_allowed(int fd)
-{
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
-        return 1;
-    return (rlim_t)fd < rl.rlim_cur / 2;
-}
-
 static int perf_open(hpc_thread_priv *t, uint64_t interval_ns)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_SOFTWARE;
-    a.config = PERF_COUNT_SW_TASK_CLOCK;
-    a.sample_period = interval_ns;
-    a.disabled = 1;
-    a.wakeup_events = 1;
     hpc_fd_moment_begin();
-    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    if (fd < 0 && (errno == EACCES || errno == EPERM)) {
-        /* perf_event_paranoid >= 2 allows user-space-only measurement */
-        a.exclude_kernel = 1;
-        a.exclude_hv = 1;
-        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    }
-    int err = fd < 0 ? -errno : 0;
-    if (fd >= 0 && !fd_allowed(fd)) {
-        close(fd);
-        err = -EMFILE;
-    }
+    int fd = hpc_perf_event_open(t->pub.tid, interval_ns);
+    int err = fd < 0 ? fd : hpc_perf_event_settle(t, fd);
     hpc_fd_moment_end();
-    if (err)
-        return err;
-    struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
-    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
-        fcntl(fd, F_SETSIG, HPC_CLOCK_SIGNAL) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0) {
-        int err = errno;
-        close(fd);
-        return -err;
-    }
-    t->perf_fd = fd;
-    t->perf_id = hpc_perf_id(fd);
-    return 0;
+    if (!err)
+        t->clock_period = interval_ns;
+    return err;
 }
 
 static int perf_start(hpc_thread_priv *t)
 {
+    if (t->perf_map) /* started as it was mapped */
+        return 0;
     if (ioctl(t->perf_fd, PERF_EVENT_IOC_RESET, 0) != 0 ||
         ioctl(t->perf_fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
         return -errno;
@@ -76,18 +48,19 @@ static int perf_start(hpc_thread_priv *t)
 
 static void perf_stop(hpc_thread_priv *t)
 {
-    if (t->perf_fd >= 0 && hpc_perf_id(t->perf_fd) == t->perf_id) {
-        ioctl(t->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-        close(t->perf_fd);
-    }
-    t->perf_fd = -1;
+    hpc_perf_event_release(t->perf_map, t->perf_fd, t->perf_id);
+    t->perf_map = NULL;
+    t->perf_fd = t->perf_fd_prev = -1;
 }
 
-/* The child's copy of the fd refers to the parent thread's event: just drop it. */
+/* A fork child has no copy of the mapping (perf maps are not inherited); a kept fd
+ * refers to the parent thread's event: just drop it. */
 static void perf_abandon(hpc_thread_priv *t)
 {
-    hpc_perf_close(t->perf_fd, t->perf_id);
-    t->perf_fd = -1;
+    if (!t->perf_map)
+        hpc_perf_close(t->perf_fd, t->perf_id);
+    t->perf_map = NULL;
+    t->perf_fd = t->perf_fd_prev = -1;
 }
 
 const hpc_clock_ops hpc_perf_clock_ops = {

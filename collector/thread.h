@@ -44,14 +44,22 @@ typedef struct hpc_thread_priv {
     volatile sig_atomic_t masked;          /* rule 9: a sample holds every signal but faults */
     sigset_t sample_mask;                  /* rule 9: the mask it set (sigprocmask's answer) */
     sigjmp_buf unwind_env;
-    int clock_source; /* enum hpc_clock_source */
-    int perf_fd;      /* perf source */
-    uint64_t perf_id; /* its event id (hpc_perf_close) */
-    timer_t timer;    /* timer source */
-    struct itimerspec timer_spec;
+    int clock_source;      /* enum hpc_clock_source */
+    int clock_lazy;        /* on the timer until its first sample, then perf (source.h) */
+    int perf_fd;           /* perf source: the event's fd (closed when mapped: its number) */
+    int perf_fd_prev;      /* the number of the event before the last period change */
+    void *perf_map;        /* its user page, which keeps it alive; NULL: the fd is kept */
+    uint64_t perf_id;      /* a kept fd's event id (hpc_perf_close) */
+    uint64_t clock_period; /* its period now (the throttle may raise it) */
+    int timer_id;          /* timer source: the kernel's id */
     int timer_ok;
     hpc_counter_group ctr; /* -h counters (source_counter.c) */
     uint64_t last_cpu_ns;  /* thread CPU time at the previous recorded sample */
+    uint64_t last_node;    /* its stack (tail.c), 0 = none yet */
+    int64_t thr_tokens;    /* sigsafe_throttle.c: handler ns it may still spend */
+    uint64_t thr_seen_ns;  /* ... thread CPU time it has earned on so far */
+    int64_t thr_cost_ns;   /* ... recent mean cost of a sample */
+    uint64_t handler_ns;   /* CPU time spent in sample handlers (thread_end) */
     uint64_t samples;
     uint64_t unwinds; /* HPCOLLECT_DEBUG_UNWIND_FAULT counter */
     hpc_cct cct;
@@ -61,6 +69,7 @@ typedef struct hpc_thread_priv {
     void *start_arg;
     uint64_t inherit_blocked;            /* creator's shadow mask of owned signals */
     struct hpc_thread_priv *next, *prev; /* all live thread states (fork child frees them) */
+    uint32_t file_seq;                   /* its stream is t<file_seq>.hpe (reused, thread.c) */
     uint64_t pcs[HPC_MAX_DEPTH];         /* unwinding scratch */
 } hpc_thread_priv;
 
@@ -83,6 +92,8 @@ int hpc_thread_begin(hpc_thread_priv *t);
 /* Stop following the calling thread: disarm, write thread_end, close, free. */
 void hpc_thread_end(void);
 
+/* The end of collection: close the streams kept for reuse. NOT signal-safe. */
+void hpc_threads_close(void);
 /* Fork child: forget every other thread's state without touching its files. */
 void hpc_threads_abandon_others(hpc_thread_priv *keep);
 /* Lock/unlock the list of thread states around fork. */

@@ -1,6 +1,9 @@
 /*
  * errors.c - names and descriptions of enum hpc_err (hpc_strerror, hpc_errname).
  */
+#include <errno.h>
+#include <string.h>
+
 #include "experiment.h"
 
 struct err_text {
@@ -45,4 +48,14 @@ const char *hpc_errname(int err)
 {
     const struct err_text *t = err_lookup(err);
     return t ? t->name : "HPC_E_UNKNOWN";
+}
+
+const char *hpc_errtext(int err, int errnum)
+{
+    if (errnum == ENOSPC || errnum == EDQUOT)
+        return errnum == EDQUOT ? "disk full (disk quota exceeded)"
+                                : "disk full (no space left on the file system)";
+    if ((err == HPC_E_IO || err == HPC_E_NOTFOUND || err == HPC_E_INVAL) && errnum)
+        return strerror(errnum);
+    return hpc_strerror(err);
 }

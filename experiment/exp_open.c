@@ -143,6 +143,38 @@ static bool header_stats_add(const char *path, uint64_t *sum, hpc_diag *d)
 }
 
 /* List t<seq>.hpe of a process, sorted, adding their stats. */
+/* The threads that continue other threads' streams (thread_life records): an entry
+ * each, in the stream's file. Stats are not added again (one header per file). */
+static int lives_add(hpc_proc *p, size_t *cap, hpc_diag *d)
+{
+    size_t files = p->nthreads, i = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_thread_life, &i));) {
+        const hpc_rec_thread_life *l = &r->u.thread_life;
+        const char *path = NULL;
+        for (size_t f = 0; f < files && !path; f++)
+            if (p->threads[f].seq == l->stream && p->threads[f].offset == 0)
+                path = p->threads[f].path;
+        if (!path || l->seq > UINT32_MAX) {
+            DIAG(d, HPC_WARNING, p->dir,
+                 "thread %llu continues stream t%llu.hpe, which is not there: left out",
+                 (unsigned long long)l->seq, (unsigned long long)l->stream);
+            continue;
+        }
+        if (p->nthreads == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            hpc_thread_file *t = realloc(p->threads, *cap * sizeof *t);
+            if (!t)
+                return HPC_E_NOMEM;
+            p->threads = t;
+        }
+        char *dup = strdup(path);
+        if (!dup)
+            return HPC_E_NOMEM;
+        p->threads[p->nthreads++] = (hpc_thread_file){(uint32_t)l->seq, dup, l->offset};
+    }
+    return 0;
+}
+
 static int threads_list(hpc_proc *p, hpc_diag *d)
 {
     DIR *dir = opendir(p->dir);
@@ -174,9 +206,11 @@ static int threads_list(hpc_proc *p, hpc_diag *d)
             }
             p->threads = t;
         }
-        p->threads[p->nthreads++] = (hpc_thread_file){seq, path};
+        p->threads[p->nthreads++] = (hpc_thread_file){seq, path, 0};
     }
     closedir(dir);
+    if (rc == 0)
+        rc = lives_add(p, &cap, d);
     if (p->nthreads)
         qsort(p->threads, p->nthreads, sizeof *p->threads, thread_cmp);
     return rc;
@@ -237,6 +271,29 @@ static int records_load(hpc_proc *p, hpc_reader **readers, unsigned nreaders)
 }
 
 /* Facts derived from the records: begin, settings, end, rank, ended_early. */
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : 0;
+}
+
+/* hpc_proc's os_* fields (experiment.h). */
+static void os_cpu_derive(hpc_proc *p)
+{
+    uint64_t u0 = p->has_begin ? p->begin.utime_ns : 0, s0 = p->has_begin ? p->begin.stime_ns : 0;
+    if (p->has_end) {
+        p->os_user_ns = minus(p->end.utime_ns, u0);
+        p->os_sys_ns = minus(p->end.stime_ns, s0);
+        p->os_cpu_source = "proc_end";
+    } else if (p->has_launcher_exit) {
+        p->os_user_ns = minus(p->launcher_exit.utime_ns, u0);
+        p->os_sys_ns = minus(p->launcher_exit.stime_ns, s0);
+        p->os_cpu_source = "launcher";
+    } else {
+        return;
+    }
+    p->os_cpu_known = true;
+}
+
 static void proc_derive(hpc_proc *p)
 {
     bool has_mpi_init = false, aborted = false, has_launcher_begin = false;
@@ -280,6 +337,7 @@ static void proc_derive(hpc_proc *p)
     p->ended_early = !p->has_end || p->end.reason == HPC_END_SIGNAL ||
                      p->end.reason == HPC_END_MPI_ABORT || aborted ||
                      (p->has_launcher_exit && !p->launcher_exit.exited);
+    os_cpu_derive(p);
 }
 
 static void proc_free(hpc_proc *p)
@@ -538,4 +596,11 @@ bool hpc_str_eq(hpc_str s, const char *c)
         return false;
     size_t n = strlen(c);
     return n == s.n && (n == 0 || memcmp(s.p, c, n) == 0);
+}
+
+int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t, hpc_diag *d)
+{
+    if (!p || !t)
+        return HPC_E_INVAL;
+    return hpc_reader_open_life(out, t->path, p->schema, d, t->offset);
 }

@@ -123,6 +123,10 @@ enum hpc_err {
 HPC_API const char *hpc_strerror(int err);
 /* Short symbolic name for JSON output: "HPC_E_LIMIT"; never NULL. */
 HPC_API const char *hpc_errname(int err);
+/* What to tell a user about err with errno errnum (0: none): a full file system or quota
+ * is "disk full (...)" whatever err, an I/O error says what the system said, anything
+ * else is hpc_strerror(err). Never NULL. NOT signal-safe (strerror). */
+HPC_API const char *hpc_errtext(int err, int errnum);
 
 /* ------------------------------------------------------------ enumerations */
 
@@ -511,6 +515,13 @@ typedef struct hpc_stream {
     char path[1024];
 } hpc_stream;
 
+/* Where the next record goes (a file offset), unless it opens a new chunk: then at
+ * win_off. Signal-safe. */
+static inline uint64_t hpc_stream_offset(const hpc_stream *s)
+{
+    return s->win_off + s->pos;
+}
+
 /*
  * Create (truncate) the stream file `path` and write its header; for job and process
  * streams also the SCHEMA records. `budget` may be NULL. chunk_size 0 picks the default
@@ -621,6 +632,18 @@ HPC_API int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader
                             hpc_diag *d);
 
 /*
+ * Open one thread's life in a thread stream: a stream is reused by the threads that
+ * start after its thread ended (the collector makes no file per thread), so it holds
+ * their lives one after another, each beginning with its thread_begin record. offset is
+ * where that record is (process.hpe's thread_life record), 0 for the file's first life.
+ * Reading stops at the next thread_begin; rewind goes back to this life's start. An
+ * offset where no record starts is reported to d and reads as an empty life. Most
+ * callers want hpc_thread_open.
+ */
+HPC_API int hpc_reader_open_life(hpc_reader **out, const char *path, const hpc_reader *schema_from,
+                                 hpc_diag *d, uint64_t offset);
+
+/*
  * Next record. Returns 1 and fills *rec, 0 at the end of the stream. Damaged records
  * are reported to the diag, skipped and counted; reading goes on with the next good
  * record (or the next chunk). Unknown kinds are returned with kind set and only raw
@@ -667,10 +690,11 @@ HPC_API int hpc_record_print(FILE *f, const hpc_record *rec, const hpc_reader *s
 
 /* ------------------------------------------------- experiments and processes */
 
-/* A thread stream of a process. */
+/* A thread of a process: its life in a thread stream (hpc_reader_open_life). */
 typedef struct hpc_thread_file {
     uint32_t seq;
-    char *path;
+    char *path;      /* t<N>.hpe: N is the seq of its first thread */
+    uint64_t offset; /* where this thread's records start, 0 = the file's first thread */
 } hpc_thread_file;
 
 /*
@@ -689,9 +713,15 @@ typedef struct hpc_proc {
     hpc_rec_proc_end end;
     hpc_rec_launcher_exit launcher_exit;
     hpc_rec_launcher_begin launcher_begin;
-    int rank;         /* MPI rank (mpi_init, else proc_begin), -1 if none */
-    bool ended_early; /* no proc_end, or death by signal / MPI_Abort */
-    size_t nrecords;  /* every record of process.hpe and launcher.hpe, in order */
+    int rank; /* MPI rank (mpi_init, else proc_begin), -1 if none */
+    /* The OS's CPU time of this process image since collection began: proc_end's
+     * rusage (or, with no proc_end, the launcher's wait4) less proc_begin's, so an
+     * exec'd image is not charged its predecessors' time. */
+    bool os_cpu_known;
+    uint64_t os_user_ns, os_sys_ns;
+    const char *os_cpu_source; /* "proc_end", "launcher" */
+    bool ended_early;          /* no proc_end, or death by signal / MPI_Abort */
+    size_t nrecords;           /* every record of process.hpe and launcher.hpe, in order */
     hpc_record *records;
     size_t nthreads;
     hpc_thread_file *threads;   /* sorted by seq */
@@ -715,6 +745,26 @@ typedef struct hpc_exp {
  */
 HPC_API int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d);
 HPC_API void hpc_exp_close(hpc_exp *e);
+
+/* Open thread t of process p for reading (its life in its stream, with p's schema).
+ * Returns 0 and *out, or a negative hpc_err after reporting to d. */
+HPC_API int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t,
+                            hpc_diag *d);
+
+/* One kind of loss of a process (losses.c): what was not recorded, and how much. */
+typedef struct hpc_loss {
+    enum hpc_stat stat; /* the statistic it counts */
+    const char *what;   /* "samples not recorded: disk full" */
+    uint64_t count;
+    uint64_t after_ns; /* when, after the process began (the size limit); 0 = not known */
+} hpc_loss;
+
+/* The losses of p, into out (up to cap of them, in a fixed order); returns how many
+ * there are. The same list for hpcollect's exit message, the `functions` header and
+ * hpmerge's problems. */
+HPC_API size_t hpc_proc_losses(const hpc_proc *p, hpc_loss *out, size_t cap);
+/* "1234 samples not recorded: size limit (-L) reached after 0.520 s"; returns buf. */
+HPC_API char *hpc_loss_text(const hpc_loss *l, char *buf, size_t cap);
 
 /* Iterate a process's loaded records of one kind: start with *i = 0. */
 HPC_API const hpc_record *hpc_proc_next_of(const hpc_proc *p, unsigned kind, size_t *i);

@@ -127,13 +127,25 @@ static int file_map(hpc_reader *r)
     return 0;
 }
 
+static void rewind_file(hpc_reader *r)
+{
+    r->pos = r->header_size;
+    r->chunk_end = r->chunk_size < r->size ? r->chunk_size : r->size;
+    r->time_base = 0;
+}
+
+static bool seek_life(hpc_reader *r);
+
 void hpc_reader_rewind(hpc_reader *r)
 {
     if (!r)
         return;
-    r->pos = r->header_size;
-    r->chunk_end = r->chunk_size < r->size ? r->chunk_size : r->size;
-    r->time_base = 0;
+    rewind_file(r);
+    if (r->life) {
+        r->life_started = r->life_done = false;
+        if (r->life_off && !seek_life(r))
+            r->life_done = true;
+    }
 }
 
 /* Open over r->path's file (map == NULL) or over the given bytes. */
@@ -160,14 +172,14 @@ static int reader_open(hpc_reader **out, const char *path, const uint8_t *map, s
     if (!err)
         err = header_parse(r);
     if (!err) {
-        hpc_reader_rewind(r);
+        rewind_file(r);
         err = reader_schema_load(r, schema_from);
     }
     if (err) {
         hpc_reader_close(r);
         return err;
     }
-    hpc_reader_rewind(r);
+    rewind_file(r);
     *out = r;
     return 0;
 }
@@ -270,10 +282,9 @@ int reader_next_raw(hpc_reader *r, hpc_record *rec)
     return next_raw(r, rec);
 }
 
-int hpc_reader_next(hpc_reader *r, hpc_record *rec)
+/* The next record, decoded; 0 at the end of the file. */
+static int next_record(hpc_reader *r, hpc_record *rec)
 {
-    if (!r || !rec)
-        return 0;
     while (next_raw(r, rec)) {
         char why[200];
         uint64_t tb = r->time_base;
@@ -297,6 +308,59 @@ int hpc_reader_next(hpc_reader *r, hpc_record *rec)
         READER_CORRUPT(r, rec->offset, "%s (kind %u)", why, rec->kind);
         r->damaged++;
     }
+    return 0;
+}
+
+int hpc_reader_next(hpc_reader *r, hpc_record *rec)
+{
+    if (!r || !rec || r->life_done)
+        return 0;
+    int got = next_record(r, rec);
+    if (got && r->life && rec->kind == HPC_K_thread_begin) {
+        if (r->life_started) { /* the next thread's life in this stream */
+            r->life_done = true;
+            return 0;
+        }
+        r->life_started = true;
+    }
+    return got;
+}
+
+/* Position at the record at r->life_off: decode its chunk from the start up to it, for
+ * the chunk's time base. */
+static bool seek_life(hpc_reader *r)
+{
+    uint64_t off = r->life_off, start = off / r->chunk_size * r->chunk_size;
+    if (off >= r->size || off < r->header_size) {
+        READER_CORRUPT(r, off,
+                       "a thread's life starts past the end of the file "
+                       "(process.hpe's thread_life record)");
+        return false;
+    }
+    r->pos = start < r->header_size ? r->header_size : start;
+    r->chunk_end = start + r->chunk_size < r->size ? start + r->chunk_size : r->size;
+    r->time_base = 0;
+    hpc_record rec;
+    while (r->pos < off && r->pos < r->chunk_end && next_record(r, &rec))
+        ;
+    if (r->pos != off) {
+        READER_CORRUPT(r, off,
+                       "no record starts where process.hpe's thread_life record says "
+                       "a thread's life does");
+        return false;
+    }
+    return true;
+}
+
+int hpc_reader_open_life(hpc_reader **out, const char *path, const hpc_reader *schema_from,
+                         hpc_diag *d, uint64_t offset)
+{
+    int err = reader_open(out, path, NULL, 0, schema_from, d);
+    if (err)
+        return err;
+    (*out)->life = true;
+    (*out)->life_off = offset;
+    hpc_reader_rewind(*out);
     return 0;
 }
 

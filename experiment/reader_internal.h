@@ -48,6 +48,11 @@ struct hpc_reader {
     uint64_t chunk_end; /* end of the current chunk, at most size */
     uint64_t time_base; /* previous T value in this chunk */
 
+    /* one thread's life in a stream that holds several (hpc_reader_open_life) */
+    bool life;         /* stop at the thread_begin after the first */
+    uint64_t life_off; /* where its thread_begin is; 0 = the file's first */
+    bool life_started, life_done;
+
     /* counts */
     uint64_t unknown, damaged, torn;
     unsigned reports; /* damage reports so far; capped per file */

@@ -25,6 +25,7 @@
 #include "environ.h"
 #include "experiment.h"
 #include "job_env.h"
+#include "losses.h"
 #include "options.h"
 #include "resolve.h"
 #include "run.h"
@@ -127,7 +128,8 @@ static hpc_str cstr(const char *s)
     return (hpc_str){s, (uint32_t)strlen(s)};
 }
 
-static void write_job_begin(const char *exp, const hpc_job_env *je, char **argv, const hpc_opts *o)
+/* Returns 0, or -1 after saying why (nothing can be recorded: a full disk). */
+static int write_job_begin(const char *exp, const hpc_job_env *je, char **argv, const hpc_opts *o)
 {
     char path[PATH_MAX + 16], host[256] = "", cwd[PATH_MAX] = "";
     static char args[32768], comments[HPC_MAX_COMMENTS * 1024];
@@ -138,8 +140,8 @@ static void write_job_begin(const char *exp, const hpc_job_env *je, char **argv,
         cwd[0] = 0;
     int err = hpc_stream_create(&s, path, HPC_STREAM_JOB, 0, 0, NULL, 1);
     if (err < 0) {
-        fprintf(stderr, "hpcollect: %s: %s\n", path, hpc_strerror(err));
-        return;
+        fprintf(stderr, "hpcollect: %s: %s\n", path, hpc_errtext(err, errno));
+        return -1;
     }
     hpc_rec_job_begin r = {
         .time = clock_ns(CLOCK_MONOTONIC),
@@ -152,8 +154,15 @@ static void write_job_begin(const char *exp, const hpc_job_env *je, char **argv,
         .version = cstr(HPC_VERSION),
         .comments = join_args((char **)o->comments, comments, sizeof comments),
     };
-    hpc_write_job_begin(&s, &r);
-    hpc_stream_close(&s);
+    err = hpc_write_job_begin(&s, &r);
+    int e = errno;
+    if (hpc_stream_close(&s) != 0 && !err)
+        err = HPC_E_IO, e = errno;
+    if (err) {
+        fprintf(stderr, "hpcollect: %s: %s\n", path, hpc_errtext(err, e));
+        return -1;
+    }
+    return 0;
 }
 
 /* launcher.hpe, open from the program's start to its end. */
@@ -163,7 +172,7 @@ static int launcher_stream_open(hpc_stream *s, const char *subdir)
     snprintf(path, sizeof path, "%s/%s", subdir, HPC_LAUNCHER_FILE);
     int err = hpc_stream_create(s, path, HPC_STREAM_LAUNCHER, 0, 0, NULL, 1);
     if (err < 0)
-        fprintf(stderr, "hpcollect: %s: %s\n", path, errno ? strerror(errno) : hpc_strerror(err));
+        fprintf(stderr, "hpcollect: %s: %s\n", path, hpc_errtext(err, errno));
     return err;
 }
 
@@ -255,7 +264,7 @@ static void layout_error(const hpc_opts *o, const char *path, int err)
     int e = errno;
     if (err == HPC_E_IO || err == HPC_E_NOTFOUND || err == HPC_E_INVAL)
         fprintf(stderr, "hpcollect: cannot create the experiment %s: %s\n", shown,
-                e ? strerror(e) : hpc_strerror(err));
+                hpc_errtext(err, e));
     else
         fprintf(stderr, "hpcollect: %s %s%s\n", shown, hpc_strerror(err), hint);
 }
@@ -303,12 +312,15 @@ int main(int argc, char **argv)
         layout_error(&o, exp, created);
         return 2;
     }
-    if (created)
-        write_job_begin(exp, &je, argv, &o);
+    if (created && write_job_begin(exp, &je, argv, &o) != 0) {
+        fprintf(stderr, "hpcollect: %s cannot be recorded: the program is not run\n",
+                display_name(exp));
+        return 2;
+    }
     founder_name(&je, want, sizeof want);
     int err = hpc_layout_subexp(sub, sizeof sub, exp, want);
     if (err < 0) {
-        fprintf(stderr, "hpcollect: %s/%s: %s\n", exp, want, hpc_strerror(err));
+        fprintf(stderr, "hpcollect: %s/%s: %s\n", exp, want, hpc_errtext(err, errno));
         return 2;
     }
     if ((size_t)snprintf(subdir, sizeof subdir, "%s/%s", exp, sub) >= sizeof subdir) {
@@ -323,7 +335,12 @@ int main(int argc, char **argv)
         return 2;
 
     hpc_stream ls;
-    int have_ls = launcher_stream_open(&ls, subdir) == 0;
+    if (launcher_stream_open(&ls, subdir) != 0) {
+        fprintf(stderr, "hpcollect: %s cannot be recorded: the program is not run\n",
+                display_name(exp));
+        return 2;
+    }
+    int have_ls = 1;
     pid_t pid;
     hpc_child_result res;
     if (hpc_run_start(program, o.argv, env.v, &pid) != 0)
@@ -338,6 +355,8 @@ int main(int argc, char **argv)
     }
     if (o.archive)
         archive_run(&o, exp, sub);
+    if (!o.quiet)
+        hpc_losses_report(exp, display_name(exp), sub);
     if (!o.quiet && created)
         fprintf(stderr, "hpcollect: experiment %s\n", display_name(exp));
     hpc_exit_like(res.status);

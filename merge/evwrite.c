@@ -136,7 +136,7 @@ static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint, uint32_
         base = e ? e->base : MG_CC_ROOT;
     }
     uint32_t node = mg_cctx_child(&x->cc, parent, region);
-    *MG_PUSH(x->stack, x->depth, x->capstack) = (mg_evw_open){region, node, base};
+    *MG_PUSH(x->stack, x->depth, x->capstack) = (mg_evw_open){region, node, base, false};
     if (x->plain)
         move_to(x, t, node);
     else
@@ -157,10 +157,34 @@ static void close_top(mg_evw *x, uint64_t t)
     x->prev_node = mg_cctx_parent(&x->cc, node);
 }
 
+/* Close the regions whose Leave came while an MPI call inside them was open. */
+static void close_deferred(mg_evw *x, uint64_t t)
+{
+    while (x->depth && x->stack[x->depth - 1].deferred)
+        close_top(x, t);
+}
+
+/* Whether a region above stack position k is an MPI call. */
+static bool mpi_above(const mg_evw *x, size_t k)
+{
+    for (size_t i = k; i < x->depth; i++)
+        if (x->loc->proc->regions[x->stack[i].region].paradigm == MG_PAR_MPI)
+            return true;
+    return false;
+}
+
+/*
+ * A Leave that does not close the innermost open region (clocks that differ beyond what
+ * evgen's clock rule moves, or damaged input). An MPI call's times are kept as measured:
+ * a region that ends while a call inside it is open ends with that call (deferred);
+ * otherwise the regions inside it are closed with it (clipped) and their own Leaves
+ * dropped later.
+ */
 static void leave(mg_evw *x, uint64_t t, uint32_t region)
 {
     if (x->depth && x->stack[x->depth - 1].region == region) {
         close_top(x, t);
+        close_deferred(x, t);
         return;
     }
     uint64_t *pending = mg_xslot(&x->dropped, region, 0);
@@ -169,16 +193,24 @@ static void leave(mg_evw *x, uint64_t t, uint32_t region)
         return;
     }
     size_t k = x->depth;
-    while (k > 0 && x->stack[k - 1].region != region)
+    while (k > 0 && (x->stack[k - 1].region != region || x->stack[k - 1].deferred))
         k--;
-    x->repaired++;
-    if (k == 0)
+    if (k == 0) {
+        x->repaired++;
         return; /* never entered */
+    }
+    if (mpi_above(x, k)) {
+        x->stack[k - 1].deferred = true;
+        x->deferred++;
+        return;
+    }
+    x->clipped++;
     while (x->depth > k) {
         drop_later(x, x->stack[x->depth - 1].region);
         close_top(x, t);
     }
     close_top(x, t);
+    close_deferred(x, t);
 }
 
 static void sample(mg_evw *x, uint64_t t, uint32_t node, uint32_t igen)
@@ -303,8 +335,9 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
 OTF2_ErrorCode mg_evw_finish(mg_evw *x)
 {
     while (x->depth) {
+        if (!x->stack[x->depth - 1].deferred)
+            x->repaired++;
         close_top(x, x->last_t);
-        x->repaired++;
     }
     if (x->plain)
         move_to(x, x->last_t, MG_CC_ROOT);
@@ -314,7 +347,7 @@ OTF2_ErrorCode mg_evw_finish(mg_evw *x)
         s->t_first = x->first_t;
         s->t_last = x->last_t;
     }
-    s->repaired = x->repaired + x->late;
+    s->repaired = x->repaired + x->late + x->deferred + x->clipped;
     s->repaired += x->lone_requests;
     free(x->stack);
     free(x->down);

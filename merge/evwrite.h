@@ -17,10 +17,12 @@
  *
  * Guarantees what OTF2 readers rely on, whatever the input was like:
  *   - timestamps never decrease (a late event is written at the previous time, counted);
- *   - regions are properly nested: a Leave that does not close the innermost open
- *     region first closes the regions inside it (their own Leaves are dropped later),
- *     a Leave of no open region is dropped, and regions still open at the end (a thread
- *     that died inside a call) are left at the location's last timestamp;
+ *   - regions are properly nested, MPI calls at their measured times: a Leave that does
+ *     not close the innermost open region waits for the MPI call open inside it and
+ *     ends with it, or else first closes the regions inside it (their own Leaves are
+ *     dropped later); a Leave of no open region is dropped, and regions still open at
+ *     the end (a thread that died inside a call) are left at the location's last
+ *     timestamp; the Leaves so moved are problems (run.c);
  *   - every sample lies below the innermost open instrumented region, and each unwind
  *     distance follows from the previous calling-context event (common ancestor);
  *   - counter values are written accumulated since the start (OTF2_METRIC_ACCUMULATED_START);
@@ -41,6 +43,7 @@ typedef struct mg_evw_open {
     uint32_t region; /* process-local region id */
     uint32_t node;   /* its calling context */
     uint32_t base;   /* sampled node its samples are grafted from (cctx.h) */
+    bool deferred;   /* its Leave came with an MPI call inside it open: left with that */
 } mg_evw_open;
 
 typedef struct mg_evw {
@@ -64,7 +67,8 @@ typedef struct mg_evw {
     size_t nmacc;
     hpa_u64map isends, irecvs; /* requests started, not yet completed (at most 64 Ki) */
     uint64_t nevents, late, repaired, lone_requests;
-    OTF2_ErrorCode err; /* first OTF2 error */
+    uint64_t deferred, clipped; /* Leaves out of nesting order (leave() says how) */
+    OTF2_ErrorCode err;         /* first OTF2 error */
 } mg_evw;
 
 /* Start writing loc (its sampled calling contexts complete: after pass 1); plain picks

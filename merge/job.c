@@ -230,16 +230,15 @@ static void load_facts(mg_job *job, mg_proc *p)
         s->exe = mg_xstrdup("");
         s->argv = mg_xstrdup("");
     }
+    s->os_cpu_ns = hp->os_cpu_known ? hp->os_user_ns + hp->os_sys_ns : 0;
     if (hp->has_end) {
         s->t_end = mg_clock_apply(&p->clock, hp->end.time);
-        s->os_cpu_ns = hp->end.utime_ns + hp->end.stime_ns;
         s->maxrss_kb = hp->end.maxrss_kb;
     }
     if (hp->has_launcher_exit) {
         const hpc_rec_launcher_exit *le = &hp->launcher_exit;
         if (!hp->has_end) {
             s->t_end = mg_clock_apply(&p->clock, le->time);
-            s->os_cpu_ns = le->utime_ns + le->stime_ns;
             s->maxrss_kb = le->maxrss_kb;
         }
         s->end_note = le->exited ? mg_xasprintf("exit %lld", (long long)le->status)
@@ -270,6 +269,10 @@ static void load_facts(mg_job *job, mg_proc *p)
     if (hp->ended_early)
         mg_job_problem(job, "%s: process %s ended early (%s); its data may stop short", hp->dir,
                        p->name, s->end_note);
+    hpc_loss loss[16]; /* what the collector could not record (experiment/losses.c) */
+    size_t nloss = hpc_proc_losses(hp, loss, 16);
+    for (size_t k = 0; k < nloss && k < 16; k++)
+        mg_job_problem(job, "%s: %s", hp->dir, hpc_loss_text(&loss[k], text, sizeof(text)));
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -288,6 +291,7 @@ static void init_locations(mg_proc *p)
         l->proc = p;
         l->seq = p->placeholder ? 0 : p->hp->threads[k].seq;
         l->path = p->placeholder ? NULL : mg_xstrdup(p->hp->threads[k].path);
+        l->offset = p->placeholder ? 0 : p->hp->threads[k].offset;
         l->id = (p->group << 32) | l->seq;
         l->sum.seq = l->seq;
         l->sum.t_first = UINT64_MAX;

@@ -26,7 +26,8 @@ typedef struct mg_loc {
     mg_proc *proc;
     uint32_t seq;
     uint64_t id;
-    char *path; /* thread stream; NULL for a placeholder */
+    char *path;      /* thread stream; NULL for a placeholder */
+    uint64_t offset; /* where this thread's records start in it (hpc_thread_file) */
     /* calling contexts: index = CCT node id; node 0 = "no stack" */
     mg_ccnode *cc;
     size_t ncc, capcc;

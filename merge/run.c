@@ -127,12 +127,12 @@ static int write_file(const char *path, int (*fn)(const mg_job *, FILE *), const
 {
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, strerror(errno));
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, hpc_errtext(HPC_E_IO, errno));
         return -1;
     }
     int rc = fn(job, f);
     if (fclose(f) != 0 || rc != 0) {
-        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, strerror(errno ? errno : EIO));
+        fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, hpc_errtext(HPC_E_IO, errno ? errno : EIO));
         return -1;
     }
     return 0;
@@ -272,6 +272,22 @@ static int open_archive(run *R)
     return rc == OTF2_SUCCESS ? 0 : otf2_fail("opening the OTF2 archive", rc);
 }
 
+/* Leaves the writer moved to keep regions nested (evwrite.h): never silent. */
+static void report_nesting(mg_job *job, const mg_loc *loc, const mg_evw *x)
+{
+    const char *path = loc->path ? loc->path : "?";
+    if (x->deferred)
+        mg_job_problem(job,
+                       "%s: %llu regions ended while an MPI call inside them was open; in the "
+                       "trace they end with that call (MPI times are kept as measured)",
+                       path, (unsigned long long)x->deferred);
+    if (x->clipped)
+        mg_job_problem(job,
+                       "%s: %llu regions ended while regions inside them were open; in the "
+                       "trace those end with them",
+                       path, (unsigned long long)x->clipped);
+}
+
 /* ------------------------------------------------------------ one location */
 
 static int merge_location(run *R, mg_loc *loc)
@@ -279,7 +295,7 @@ static int merge_location(run *R, mg_loc *loc)
     mg_job *job = &R->job;
     hpc_reader *r = NULL;
     if (loc->path) {
-        int rc = hpc_reader_open(&r, loc->path, loc->proc->hp->schema, &R->diag);
+        int rc = hpc_reader_open_life(&r, loc->path, loc->proc->hp->schema, &R->diag, loc->offset);
         if (rc < 0) {
             mg_job_problem(job, "%s: cannot read this thread's stream (%s); the location is empty",
                            loc->path, hpc_strerror(rc));
@@ -319,6 +335,7 @@ static int merge_location(run *R, mg_loc *loc)
                 loc->path ? loc->path : "?", o.err ? o.err : "?");
     loc->sum.early = o.nearly;
     OTF2_ErrorCode erc = mg_evw_finish(&x);
+    report_nesting(job, loc, &x);
     OTF2_ErrorCode crc = OTF2_Archive_CloseEvtWriter(R->archive, w);
     hpc_reader_close(r);
     if (erc != OTF2_SUCCESS)
@@ -404,7 +421,8 @@ static int setup_tmp(run *R)
     if (R->par->rank == 0) {
         clean_stale(R->opts->exp);
         if (mkdir(R->tmp, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "%s: cannot create %s: %s\n", MG_PROG, R->tmp, strerror(errno));
+            fprintf(stderr, "%s: cannot create %s: %s\n", MG_PROG, R->tmp,
+                    hpc_errtext(HPC_E_IO, errno));
             bad = 1;
         }
     }

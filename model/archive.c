@@ -346,7 +346,7 @@ static void scan_pcs(arch *a, const hpc_proc *p, used *u)
 {
     for (size_t t = 0; t < p->nthreads; t++) {
         hpc_reader *r;
-        if (hpc_reader_open(&r, p->threads[t].path, p->schema, a->d) != 0)
+        if (hpc_thread_open(&r, p, &p->threads[t], a->d) != 0)
             continue;
         hpc_record rec;
         while (hpc_reader_next(r, &rec) > 0)

@@ -93,7 +93,7 @@ static int read_thread(loader *L, uint32_t proc, const hpc_proc *p, const hpc_th
                        size_t *hcap, hpc_diag *d)
 {
     hpc_reader *r;
-    if (hpc_reader_open(&r, tf->path, p->schema, d) < 0)
+    if (hpc_thread_open(&r, p, tf, d) < 0)
         return 0; /* reported; the others still count */
     hpa_io *io = L->io;
     hpc_record rec;

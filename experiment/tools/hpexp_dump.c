@@ -49,11 +49,15 @@ static void print_record(const char *label, const char *key, const hpc_record *r
     }
 }
 
-/* Dump one stream; label is how lines name it. Returns 0 or a negative hpc_err. */
-static int dump_stream(const char *path, const char *label, const hpc_reader *schema, hpc_diag *d)
+/* Dump one stream, or with tf one thread's life in a thread stream (the file's header
+ * stats go with its first thread); label is how lines name it. Returns 0 or a negative
+ * hpc_err. */
+static int dump_stream(const char *path, const hpc_thread_file *tf, const char *label,
+                       const hpc_reader *schema, hpc_diag *d)
 {
     hpc_reader *r;
-    int rc = hpc_reader_open(&r, path, schema, d);
+    int rc = tf ? hpc_reader_open_life(&r, path, schema, d, tf->offset)
+                : hpc_reader_open(&r, path, schema, d);
     if (rc)
         return rc;
     hpc_record rec;
@@ -67,7 +71,8 @@ static int dump_stream(const char *path, const char *label, const hpc_reader *sc
            label, (int)hpc_reader_kind(r), hpc_reader_stream_id(r), (unsigned long long)n,
            (unsigned long long)hpc_reader_damaged(r), (unsigned long long)hpc_reader_torn(r),
            (unsigned long long)hpc_reader_unknown(r));
-    print_stats(hpc_reader_stats(r));
+    static const uint64_t none[HPC_NSTATS];
+    print_stats(tf && tf->offset ? none : hpc_reader_stats(r));
     printf("}\n");
     hpc_reader_close(r);
     return 0;
@@ -96,7 +101,7 @@ static int dump_exp(const char *path, hpc_diag *d)
     char job[4096];
     snprintf(job, sizeof job, "%s/%s", path, HPC_JOB_FILE);
     if (access(job, F_OK) == 0)
-        dump_stream(job, HPC_JOB_FILE, NULL, d);
+        dump_stream(job, NULL, HPC_JOB_FILE, NULL, d);
     for (size_t i = 0; i < e->nprocs; i++) {
         const hpc_proc *p = &e->procs[i];
         print_proc(p);
@@ -104,8 +109,11 @@ static int dump_exp(const char *path, hpc_diag *d)
             print_record(p->name, "proc", &p->records[k], p->schema);
         for (size_t t = 0; t < p->nthreads; t++) {
             char label[1024];
-            snprintf(label, sizeof label, "%s/t%u.hpe", p->name, p->threads[t].seq);
-            dump_stream(p->threads[t].path, label, p->schema, d);
+            /* one thread each: a stream that holds several is dumped per thread, each
+             * under its own name (t<seq>.hpe) */
+            const hpc_thread_file *tf = &p->threads[t];
+            snprintf(label, sizeof label, "%s/t%u.hpe", p->name, tf->seq);
+            dump_stream(tf->path, tf, label, p->schema, d);
         }
     }
     hpc_exp_close(e);
@@ -147,7 +155,7 @@ int main(int argc, char **argv)
         rc = dump_exp(path, &d);
     } else {
         hpc_reader *schema = sibling_schema(path);
-        rc = dump_stream(path, path, schema, &d);
+        rc = dump_stream(path, NULL, path, schema, &d);
         hpc_reader_close(schema);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -73,11 +73,7 @@ check(not bad, f'every sample has its written path ({len(bad)} differ)')
 "
 
 "$MKJOB" cut.hpc --ranks 2 --threads 1 --iters 1 --contexts 20000 >/dev/null
-# (HPMERGE_VALIDATE=0: tests/otf2validate.py finds "MpiRecv ... outside every MPI region"
-# on both ranks of mkjob --contexts 20000 jobs, with or without the cut, since main's
-# MPI/OpenMP clock-skew repair; not this test's subject, reported; otf2-print -Werror
-# still reads it below)
-HPMERGE_VALIDATE=0 HPMERGE_TEST_MAX_CONTEXTS=3000 "$HPMERGE" -q cut.hpc 2>cut.err ||
+HPMERGE_TEST_MAX_CONTEXTS=3000 "$HPMERGE" -q cut.hpc 2>cut.err ||
     fail "hpmerge cut.hpc: $(cat cut.err)"
 grep -q "35 samples in calling contexts beyond the 3000 one OTF2 mapping table holds; written at their nearest ancestor within" cut.err ||
     fail "stderr does not say what was cut: $(cat cut.err)"

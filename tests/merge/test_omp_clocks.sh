@@ -45,3 +45,36 @@ check(f"{n} OpenMP events moved by up to 1500 ns" in open("chrome.err").read(),
 bad = chrome_overlaps("chrome.json")
 check(not bad, f"Chrome: no OpenMP slice overlaps an MPI call ({bad[:3]})")
 PY
+
+# Clocks apart by more than the rule moves (20 us > HPA_OMP_SKEW_NS): nothing is moved,
+# and the trace still keeps every MPI call as recorded: the 'omp for' and the parallel
+# region whose Leave comes while the call is open end with the call (2 per iteration),
+# said among the problems; every collective and message stays inside its call (before,
+# the region's Leave cut the call short and its receive fell outside every MPI region).
+"$PROGS/merge/mkjob" far.hpc --ranks 2 --threads 2 --iters 6 --samples 3 --skew-ns 20000 \
+    --expect far.json
+"$HPMERGE" -q far.hpc 2>far.err || { cat far.err; fail "hpmerge far.hpc failed"; }
+$SYSPY - <<'PY'
+import json, re
+from hpctest import check
+from omptest import *
+
+e = json.load(open("far.json"))
+rec = recorded_mpi_calls("far.hpc")
+got, errors = otf2_mpi_calls("far.hpc/otf2/traces.otf2")
+check(not errors, f"far: OTF2 nests, collectives inside their calls ({errors[:3]})")
+for key in rec:
+    want = [l - b for b, l in rec[key]]
+    have = [l - b for b, l in got.get(key, [])]
+    check(want == have and len(want) == 7 * e["iters"],
+          f"far {key}: {len(want)} MPI calls last in OTF2 what they were recorded to last")
+probs = json.load(open("far.hpc/summary.json"))["problems"]
+ended = {}
+for p in probs:
+    m = re.match(r".*rank(\d+)/t0\.hpe: (\d+) regions ended while an MPI call inside them was open", p)
+    if m:
+        ended[int(m.group(1))] = int(m.group(2))
+check(ended == {r: 2 * e["iters"] for r in range(e["ranks"])},
+      f"far: problems say 2 regions per iteration ended with the call ({ended})")
+check(not any("OpenMP events moved" in p for p in probs), f"far: nothing moved ({probs})")
+PY

@@ -42,6 +42,23 @@ def records(path, kind=None):
     return [r for r in recs if kind is None or r["record"] == kind]
 
 
+def thread_records(exp, proc, kind=None):
+    """{thread label "PROC/t<seq>.hpe": its records} of one process, optionally of one kind.
+    Per thread, not per file: a stream holds the threads that reused it one after another
+    (hpexp-dump of the experiment names each thread's records by its seq)."""
+    out = subprocess.run([DUMP, exp], capture_output=True, text=True).stdout
+    per = {}
+    for line in out.splitlines():
+        if not line.startswith('{"file"'):
+            continue
+        r = json.loads(line)
+        if r["file"].startswith(proc + "/t"):
+            lst = per.setdefault(r["file"], [])
+            if kind is None or r["record"] == kind:
+                lst.append(r)
+    return per
+
+
 def varints(hexstr):
     """Decode a packed-varint BYTES field as hpexp-dump prints it (hex)."""
     b, vals, v, shift = bytes.fromhex(hexstr), [], 0, 0

@@ -739,6 +739,7 @@ int main(int argc, char **argv)
             break;
         case 'C':
             o.contexts = (unsigned)atoi(optarg);
+            break;
         case 'w':
             o.skew_ns = strtoull(optarg, NULL, 10);
             break;

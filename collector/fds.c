@@ -1,0 +1,109 @@
+/*
+ * fds.c - the collector's long-lived descriptors kept out of the program's range.
+ *
+ * A program limited to 16 descriptors could open 12 files alone and 8 under the
+ * collector (issue 23): ours counted against its RLIMIT_NOFILE. Now a thread's clock
+ * holds none (its perf event is kept by a mapping, source_perf_clock.c), its stream
+ * none between chunk changes, libunwind's pipe is closed (sigsafe_unwind.c), and the
+ * one that stays, process.hpe's, is moved above the soft limit: the soft limit is
+ * raised to the hard one for the moment of an F_DUPFD and put back, so the kernel's
+ * lowest-free rule gives the program the same numbers, and the same EMFILE, as alone.
+ * Where the hard limit leaves no room above, the stream gives its descriptor up and
+ * reopens its file at each chunk change instead. When the program changes its limit
+ * (setrlimit, prlimit) so that our descriptor falls inside it, it moves up again.
+ * A counter group (-h) keeps its descriptors where they are: reading them is how a
+ * counter sample is exact.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "collector.h"
+
+/* RLIMIT_NOFILE, read or set without our own setrlimit. */
+static int nofile(const struct rlimit *set, struct rlimit *get)
+{
+    return (int)syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, set, get);
+}
+
+/* The descriptor at or above the soft limit for fd, or -1 when there is no room. */
+static int dup_above_limit(int fd)
+{
+    struct rlimit rl, raised;
+    if (nofile(NULL, &rl) != 0)
+        return -1;
+    if (rl.rlim_cur == RLIM_INFINITY || (rlim_t)fd >= rl.rlim_cur)
+        return fd;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max <= rl.rlim_cur)
+        return -1;
+    raised = rl;
+    raised.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur + 64
+                          ? rl.rlim_cur + 64
+                          : rl.rlim_max;
+    if (nofile(&raised, NULL) != 0)
+        return -1;
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, (int)rl.rlim_cur);
+    nofile(&rl, NULL);
+    return high;
+}
+
+int hpc_fd_keep_high(int fd)
+{
+    if (fd < 0)
+        return fd;
+    int saved = errno, high = dup_above_limit(fd);
+    if (high != fd)
+        close(fd);
+    errno = saved;
+    return high;
+}
+
+/* The process stream's descriptor after the program changed its limit. */
+static void process_stream_up(void)
+{
+    hpc_stream *s = hpc_proc_lock();
+    if (!s)
+        return;
+    if (s->fd >= 0) {
+        s->fd = hpc_fd_keep_high(s->fd);
+        s->keep_fd = s->fd >= 0;
+    }
+    hpc_proc_unlock();
+}
+
+/* prlimit64 as the C library makes it, then our descriptor moved if it must. */
+static int limit_call(pid_t pid, int res, const struct rlimit *new_rl, struct rlimit *old)
+{
+    long rc = syscall(SYS_prlimit64, pid, res, new_rl, old);
+    if (rc == 0 && new_rl && res == RLIMIT_NOFILE && hpc_P.active &&
+        (pid == 0 || pid == getpid())) {
+        int saved = errno;
+        process_stream_up();
+        errno = saved;
+    }
+    return (int)rc;
+}
+
+HPC_INTERPOSE int setrlimit(__rlimit_resource_t res, const struct rlimit *rl)
+{
+    return limit_call(0, (int)res, rl, NULL);
+}
+
+HPC_INTERPOSE int setrlimit64(__rlimit_resource_t res, const struct rlimit64 *rl)
+{
+    return limit_call(0, (int)res, (const struct rlimit *)rl, NULL);
+}
+
+HPC_INTERPOSE int prlimit(pid_t pid, enum __rlimit_resource res, const struct rlimit *new_rl,
+                          struct rlimit *old)
+{
+    return limit_call(pid, (int)res, new_rl, old);
+}
+
+HPC_INTERPOSE int prlimit64(pid_t pid, enum __rlimit_resource res, const struct rlimit64 *new_rl,
+                            struct rlimit64 *old)
+{
+    return limit_call(pid, (int)res, (const struct rlimit *)new_rl, (struct rlimit *)old);
+}

@@ -1,0 +1,63 @@
+/*
+ * open_many [SOFT]...: how many files a program can open, with 4 threads of its own
+ * alive (and running) meanwhile. Each SOFT is first set as RLIMIT_NOFILE's soft limit (setrlimit,
+ * the hard limit kept), then /dev/null is opened until EMFILE; the count is printed and the files
+ * closed again. Without SOFT, once at the limit it started with.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static pthread_barrier_t started, done;
+
+static void *waiter(void *arg)
+{
+    pthread_barrier_wait(&started);
+    pthread_barrier_wait(&done);
+    return arg;
+}
+
+static void count_files(void)
+{
+    int fds[4096], n = 0;
+    while (n < 4096 && (fds[n] = open("/dev/null", O_RDONLY)) >= 0)
+        n++;
+    int err = errno;
+    struct rlimit rl;
+    getrlimit(RLIMIT_NOFILE, &rl);
+    printf("soft limit %llu: opened %d, then %s\n", (unsigned long long)rl.rlim_cur, n,
+           n < 4096 ? strerror(err) : "stopped");
+    while (n > 0)
+        close(fds[--n]);
+}
+
+int main(int argc, char **argv)
+{
+    pthread_t t[4];
+    pthread_barrier_init(&started, NULL, 5);
+    pthread_barrier_init(&done, NULL, 5);
+    for (int i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, waiter, NULL);
+    pthread_barrier_wait(&started); /* counted once they run (their start is done) */
+    if (argc < 2)
+        count_files();
+    for (int a = 1; a < argc; a++) {
+        struct rlimit rl;
+        getrlimit(RLIMIT_NOFILE, &rl);
+        rl.rlim_cur = strtoul(argv[a], NULL, 10);
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+            printf("setrlimit %s: %s\n", argv[a], strerror(errno));
+            continue;
+        }
+        count_files();
+    }
+    pthread_barrier_wait(&done);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    return 0;
+}

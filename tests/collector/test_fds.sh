@@ -1,0 +1,36 @@
+#!/bin/bash
+# The program's descriptors are its own (fds.c, source_perf_clock.c, sigsafe_unwind.c):
+#   - open_many, with 4 threads alive, opens exactly as many files under hpcollect as
+#     alone: with a soft and hard limit of 16 (16 could open 12 alone, 8 collected), with
+#     a soft limit of 16 under a hard one of 1024, and when the program itself raises
+#     that soft limit of 16 to 40, then lowers it to 20 (our descriptor, above 16, is
+#     moved above 40 by the setrlimit that put it inside the program's range)
+#   - fd_reuse closes every descriptor it did not open and reuses the numbers for a pipe
+#     of its own while it is sampled where the unwinder guesses (no unwind information):
+#     libunwind's address check wrote into and read from that pipe (chromium's zygote
+#     children hung in it); the pipe must hold exactly what the program wrote
+source "$HPC_ROOT/tests/lib.sh"
+OPEN="$PROGS/collector/open_many"
+same() { # same NAME PRLIMIT_ARGS -- PROGRAM ARGS...
+    local name=$1 lim=$2
+    shift 3
+    prlimit $lim "$@" >plain.$name || fail "$name plain: $(cat plain.$name)"
+    prlimit $lim "$HPCOLLECT" -q -o $name.hpc "$@" >hpc.$name || fail "$name: $(cat hpc.$name)"
+    diff plain.$name hpc.$name >/dev/null ||
+        fail "$name: different under hpcollect: $(diff plain.$name hpc.$name | tr '\n' ' ')"
+    note "ok: $name: $(tr '\n' ';' <hpc.$name)"
+}
+same hard16 --nofile=16 -- "$OPEN"
+same soft16 --nofile=16:1024 -- "$OPEN"
+same setrlimit --nofile=16:1024 -- "$OPEN" 16 40 20
+grep -q "soft limit 16: opened 12," plain.hard16 || fail "plain open_many: $(cat plain.hard16)"
+
+"$HPCOLLECT" -q -p hi -o r.hpc "$PROGS/collector/fd_reuse" >r.out || fail "fd_reuse: $(cat r.out)"
+grep -qx "pipe intact" r.out || fail "fd_reuse: $(cat r.out)"
+"$HPANALYZE" --format json r.hpc statistics >r.json || fail "fd_reuse: statistics"
+check_py '
+import json
+p = json.load(open("r.json"))["processes"][0]
+n = p["samples_read"]
+check(n >= 10, f"fd_reuse: {n} samples, its CPU time sampled at 1 ms")
+'

@@ -4,6 +4,7 @@
 #   make bench-omp         OMPT tool overhead: empty regions, barriers, 100 us regions
 #   make bench-anchors     hpcollect -p hi next to gprofng collect -p hi and perf record at 1 ms
 #   make bench-threads     thread start cost against plain (1000 threads created and joined)
+#   make bench-io          a traced I/O call (-i) against plain: 4 KiB pwrite/pread in the page cache
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 BENCH_SIGNAL_FLOOR := $(BENCH_DIR)/signal_floor
@@ -59,3 +60,14 @@ bench-threads: all $(BENCH_THREAD_CHURN)
 	bench/thread_bench.py $(BINDIR) $(BENCH_THREAD_CHURN) $(or $(RUNS),15) $(or $(THREADS),1000)
 
 bench: bench-threads
+
+# make bench-io   cost of a traced I/O call: 4 KiB pwrite/pread in the page cache (issue 16)
+BENCH_IO_CALLS := $(BENCH_DIR)/io_calls
+
+$(BENCH_IO_CALLS): bench/io_calls.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $<
+
+.PHONY: bench-io
+bench-io: all $(BENCH_IO_CALLS)
+	bench/io_bench.py $(BINDIR) $(BENCH_IO_CALLS) $(or $(RUNS),11) $(or $(N),200000)

@@ -43,11 +43,12 @@
  * threshold is counted (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS)
  * and not recorded; else the caller's stack is captured by the samples' unwinder into
  * the thread's calling-context tree (the program's frames only: the wrapper's are
- * skipped; c.leaf, the traced function's entry in the library that defines it, is put
- * below them as the leaf frame, as an MPI call's own frame is its leaf) and
- * write(stream, node, start, duration, rec) writes the tracer's record between
- * hpcollect_write_begin/end (rule 1 of sigsafe.h), a failed write counted in
- * HPC_STAT_EVENTS_DROPPED. errno is the real call's when the wrapper returns.
+ * skipped; a stack met before is found in a per-thread cache without unwinding, by the
+ * wrapper's call site and stack pointer, checked return address by return address; c.leaf, the
+ * traced function's entry in the library that defines it, is put below them as the leaf frame, as
+ * an MPI call's own frame is its leaf) and write(stream, node, start, duration, rec) writes the
+ * tracer's record between hpcollect_write_begin/end (rule 1 of sigsafe.h), a failed write counted
+ * in HPC_STAT_EVENTS_DROPPED. errno is the real call's when the wrapper returns.
  */
 #ifndef HPC_COLLECTOR_INTERPOSE_H
 #define HPC_COLLECTOR_INTERPOSE_H
@@ -197,7 +198,13 @@ typedef struct hpc_trace {
     uint64_t start; /* CLOCK_MONOTONIC ns before the real call */
     uint64_t end;   /* ... and after it (the generated wrapper sets it) */
     uint64_t leaf;  /* the traced function's address, the stack's leaf frame; 0 = none */
+    uintptr_t site; /* the wrapper's return address and CFA (the caller's stack pointer at */
+    uintptr_t cfa;  /* the call): the key of its stack in the thread's cache; 0 = none */
 } hpc_trace;
+
+/* In an interposer that traces: where it was called from, the key of the stack cache. */
+#define HPC_TRACE_SITE(c)                                                                          \
+    ((c).site = (uintptr_t)__builtin_return_address(0), (c).cfa = (uintptr_t)__builtin_dwarf_cfa())
 
 /* CLOCK_MONOTONIC ns (sigsafe_util.c). Signal-safe. */
 uint64_t hpc_now_ns(void);
@@ -244,6 +251,7 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
         ret r_ = HPC_REAL(name) args;                                                              \
         int e_ = errno;                                                                            \
         c_.end = hpc_now_ns();                                                                     \
+        HPC_TRACE_SITE(c_);                                                                        \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, r_, HPC_UNPAREN args);                                               \
         errno = e_;                                                                                \
@@ -261,6 +269,7 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
         HPC_REAL(name) args;                                                                       \
         int e_ = errno;                                                                            \
         c_.end = hpc_now_ns();                                                                     \
+        HPC_TRACE_SITE(c_);                                                                        \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, HPC_UNPAREN args);                                                   \
         errno = e_;                                                                                \

@@ -581,7 +581,7 @@ static mode_t open_mode(int flags, va_list ap)
         int r = HPC_REAL(name)(dir_arg path, flags, mode);                                         \
         int e = errno;                                                                             \
         c.end = hpc_now_ns();                                                                      \
-        c.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                              \
+        HPC_TRACE_SITE(c);                                                                         \
         opened(&c, fn, r, dir, path, flags);                                                       \
         errno = e;                                                                                 \
         return r;                                                                                  \
@@ -601,7 +601,7 @@ OPEN_INTERPOSER(openat64, HPC_IO_FN_openat, int dirfd COMMA, dirfd COMMA, dirfd)
     ret r = real_call;                                                                             \
     int e = errno;                                                                                 \
     c.end = hpc_now_ns();                                                                          \
-    c.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                                  \
+    HPC_TRACE_SITE(c);                                                                             \
     part;                                                                                          \
     errno = e;                                                                                     \
     return r
@@ -620,7 +620,7 @@ HPC_INTERPOSE int close(int fd)
     int r = HPC_REAL(close)(fd);
     int e = errno;
     c.end = hpc_now_ns();
-    c.leaf = (uint64_t)(uintptr_t)HPC_REAL(close);
+    HPC_TRACE_SITE(c);
     rec.error = r < 0 ? (unsigned)e : 0;
     if (r == 0 || e != EBADF)
         fd_closed(fd); /* closed even when interrupted (Linux) */
@@ -849,7 +849,7 @@ HPC_INTERPOSE int fclose(FILE *f)
     int r = HPC_REAL(fclose)(f);
     int err = errno;
     c.end = hpc_now_ns();
-    c.leaf = (uint64_t)(uintptr_t)HPC_REAL(fclose);
+    HPC_TRACE_SITE(c);
     rec.error = r ? (unsigned)err : 0;
     fd_closed(fd);
     finish(&c, &rec);
@@ -888,7 +888,7 @@ HPC_INTERPOSE int __vfprintf_chk(FILE *restrict f, int flag, const char *restric
     int e = errno;                                                                                 \
     va_end(ap);                                                                                    \
     c.end = hpc_now_ns();                                                                          \
-    c.leaf = (uint64_t)(uintptr_t)HPC_REAL(leaf_fn);                                               \
+    HPC_TRACE_SITE(c);                                                                             \
     printed(&c, fn, r, f);                                                                         \
     errno = e;                                                                                     \
     return r
@@ -947,7 +947,7 @@ static void scanned(hpc_trace *c, int r, FILE *f, int64_t before)
     int e = errno;                                                                                 \
     VA_DONE;                                                                                       \
     c.end = hpc_now_ns();                                                                          \
-    c.leaf = (uint64_t)(uintptr_t)HPC_REAL(leaf_fn);                                               \
+    HPC_TRACE_SITE(c);                                                                             \
     scanned(&c, r, f, before);                                                                     \
     errno = e;                                                                                     \
     return r

@@ -1,7 +1,9 @@
 #!/bin/bash
 # I/O tracing (-i) against a program whose I/O is known in advance
 # (tests/io/progs/io_pattern.c): 256 sequential 4 KiB writes, 100 preads of 1 MiB at
-# offsets ((i * 7) % 16) MiB, 50 fprintf and 51 fgets on a text file, a failing open.
+# offsets ((i * 7) % 16) MiB, 50 fprintf and 51 fgets on a text file, a failing open,
+# and 20 one-byte writes from one call site reached through two callers in turn (the
+# stacks the collector caches by call site and stack pointer stay apart).
 # Every count and byte exact per function (the I/O function, its caller, the caller's
 # inclusive sums) and per file (ioactivity: classes, access sizes, sequential and
 # consecutive transfers from the offsets, handles, processes); iodetail per handle; the
@@ -23,7 +25,7 @@ import sys; sys.path.insert(0, '$HPC_ROOT/tests/io')
 from iotest import *
 MiB = 1 << 20
 fn = functions('io.hpc')
-expect(fn['write'], 'write', excl_iowritecnt=256, excl_iowritebytes=256 * 4096,
+expect(fn['write'], 'write', excl_iowritecnt=256 + 20, excl_iowritebytes=256 * 4096 + 20,
        excl_ioreadcnt=0, excl_ioothercnt=0, excl_ioerrorcnt=0)
 expect(fn['write_seq'], 'write_seq (inclusive)', incl_iowritecnt=256,
        incl_iowritebytes=1 << 20, incl_ioothercnt=2, excl_iowritecnt=0)
@@ -38,15 +40,19 @@ expect(fn['fclose'], 'fclose', excl_ioothercnt=2)
 expect(fn['stdio_text'], 'stdio_text (inclusive)', incl_ioreadcnt=51, incl_iowritecnt=50,
        incl_ioothercnt=4)
 expect(fn['fail_open'], 'fail_open (inclusive)', incl_ioerrorcnt=1, incl_ioothercnt=0)
-expect(fn['open'], 'open', excl_ioothercnt=2, excl_ioerrorcnt=1)
-expect(fn['close'], 'close', excl_ioothercnt=2)
+expect(fn['open'], 'open', excl_ioothercnt=3, excl_ioerrorcnt=1)
+expect(fn['close'], 'close', excl_ioothercnt=3)
+expect(fn['via_a'], 'via_a (inclusive)', incl_iowritecnt=10, incl_iowritebytes=10)
+expect(fn['via_b'], 'via_b (inclusive)', incl_iowritecnt=10, incl_iowritebytes=10)
+expect(fn['put'], 'put (inclusive)', incl_iowritecnt=20)
 expect(fn['<Total>'], 'total', incl_ioreadcnt=151, incl_ioreadbytes=100 * MiB + 450,
-       incl_iowritecnt=306, incl_iowritebytes=MiB + 450, incl_ioothercnt=9, incl_ioerrorcnt=1)
+       incl_iowritecnt=326, incl_iowritebytes=MiB + 470, incl_ioothercnt=11, incl_ioerrorcnt=1)
 check(fn['write']['excl_iowritetime_s'] > 0 and fn['pread']['excl_ioreadtime_s'] > 0,
       'read and write times are there')
 
 fs = files('io.hpc')
-equal(sorted(fs), sorted(['$D/seq.dat', '$D/rand.dat', '$D/text.txt', '$D/missing/none']),
+equal(sorted(fs), sorted(['$D/seq.dat', '$D/rand.dat', '$D/text.txt', '$D/missing/none',
+                          '$D/ab.dat']),
       'the files')
 s = fs['$D/seq.dat']
 expect(s, 'seq.dat', write_count=256, write_bytes=MiB, read_count=0, other_count=2,
@@ -65,6 +71,7 @@ expect(t, 'text.txt', write_count=50, write_bytes=450, read_count=51, read_bytes
        read_sequential=51, read_consecutive=51)
 equal(t['sizes']['read'][0], 51, 'text.txt reads of 0-100 bytes')
 expect(fs['$D/missing/none'], 'missing/none', error_count=1, other_count=0, read_count=0)
+expect(fs['$D/ab.dat'], 'ab.dat', write_count=20, write_bytes=20, write_consecutive=20)
 equal([p['process'] for p in s['processes']], ['main'], 'seq.dat used by main only')
 expect(s['processes'][0], 'seq.dat: main', write_bytes=MiB, write_count=256)
 

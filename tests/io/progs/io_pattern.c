@@ -8,6 +8,9 @@
  *               fopen "r"; fgets until it returns NULL (50 lines + the NULL at the end);
  *               fclose
  *   fail_open   open of DIR/missing/none (ENOENT)
+ *   two_paths   open ab.dat; 10 times via_a() then via_b(), each calling put(), which
+ *               writes 1 byte: the same call site of write at the same stack depth, from
+ *               two callers (10 writes under each); close
  *
  * Arguments: DIR, where the files go. Prints nothing; exits 1 if a call does not do what
  * the test expects of it (so the test knows the ground truth held).
@@ -81,6 +84,34 @@ __attribute__((noinline)) static void fail_open(void)
     check(fd < 0, "open of a missing file succeeded");
 }
 
+__attribute__((noinline)) static void put(int fd)
+{
+    check(write(fd, "x", 1) == 1, "write 1");
+}
+
+__attribute__((noinline)) static void via_a(int fd)
+{
+    put(fd);
+    __asm__ volatile("" ::: "memory"); /* not a tail call: via_a stays on the stack */
+}
+
+__attribute__((noinline)) static void via_b(int fd)
+{
+    put(fd);
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void two_paths(void)
+{
+    int fd = open(at("ab.dat"), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    check(fd >= 0, "open ab.dat");
+    for (int i = 0; i < 10; i++) {
+        via_a(fd);
+        via_b(fd);
+    }
+    check(close(fd) == 0, "close");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
@@ -90,5 +121,6 @@ int main(int argc, char **argv)
     read_rand();
     stdio_text();
     fail_open();
+    two_paths();
     return 0;
 }

@@ -4,6 +4,7 @@
 #   make bench-omp         OMPT tool overhead: empty regions, barriers, 100 us regions
 #   make bench-anchors     hpcollect -p hi next to gprofng collect -p hi and perf record at 1 ms
 #   make bench-threads     thread start cost against plain (1000 threads created and joined)
+#   make bench-sync        the sync tracer per uncontended lock/unlock pair and per recorded wait
 #   make bench-io          a traced I/O call (-i) against plain: 4 KiB pwrite/pread in the page cache
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
@@ -61,6 +62,20 @@ bench-threads: all $(BENCH_THREAD_CHURN)
 
 bench: bench-threads
 
+# make bench-sync   the sync tracer's cost per uncontended lock/unlock pair and per
+# recorded wait, next to gprofng collect -s (issue 14)
+BENCH_SYNC_PAIRS := $(BENCH_DIR)/sync_pairs
+
+$(BENCH_SYNC_PAIRS): bench/sync_pairs.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -pthread -o $@ $<
+
+.PHONY: bench-sync
+bench-sync: all $(BENCH_SYNC_PAIRS)
+	bench/sync_bench.py $(BINDIR) $(BENCH_SYNC_PAIRS) $(or $(RUNS),7) $(or $(PAIRS),2000000)
+
+bench: bench-sync
+
 # make bench-io   cost of a traced I/O call: 4 KiB pwrite/pread in the page cache (issue 16)
 BENCH_IO_CALLS := $(BENCH_DIR)/io_calls
 
@@ -71,3 +86,5 @@ $(BENCH_IO_CALLS): bench/io_calls.c
 .PHONY: bench-io
 bench-io: all $(BENCH_IO_CALLS)
 	bench/io_bench.py $(BINDIR) $(BENCH_IO_CALLS) $(or $(RUNS),11) $(or $(N),200000)
+
+bench: bench-io

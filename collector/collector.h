@@ -218,6 +218,12 @@ void hpc_dl_fork_prepare(void);
 void hpc_dl_fork_parent(void);
 void hpc_dl_fork_child(void);
 
+/* sync.c: the sync tracer (-s) */
+/* Calibrate its threshold if asked and turn it on (the constructor). NOT signal-safe. */
+void hpc_sync_init(void);
+/* Its tracer record into process.hpe (with the settings). */
+void hpc_sync_write_settings(hpc_stream *s);
+
 /* io.c: the I/O tracer (-i) */
 /* Turn it on if asked: its descriptor table, fork handler (the constructor). NOT
  * signal-safe. */

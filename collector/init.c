@@ -116,6 +116,7 @@ static void write_settings(hpc_stream *s)
     };
     hpc_write_settings(s, &r);
     hpc_counters_write_defs(s);
+    hpc_sync_write_settings(s);
 }
 
 int hpc_process_begin(const char *name, const char *parent, int descent,
@@ -245,6 +246,7 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_signals_thread_init(0);
     hpc_descendants_init();
     hpc_tail_init();
+    hpc_sync_init();
     on_exit(on_exit_status, NULL);
     hpc_last_thread_init();
     hpc_io_init();

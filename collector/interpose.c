@@ -144,8 +144,10 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     hpc_thread_priv *t = hpc_self();
-    /* a sample's handler or a record being written: the collector's own calls */
-    if (!t || hpc_guard_held() || !t->stream_ok || t->in_handler || t->pub.busy)
+    /* busy: a call made while the collector records for this thread, as libunwind's own
+     * locks in a sample's unwind are (tracing it would unwind inside the unwinder); in a
+     * sample's handler: the collector's own calls */
+    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok || t->in_handler)
         return false;
     uint64_t now = hpc_now_ns(); /* one clock read: the window's test and the start */
     if (!hpc_recording_at(now))
@@ -267,13 +269,28 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
     errno = saved;
 }
 
+void hpc_trace_flush(hpc_thread_priv *t)
+{
+    uint32_t n = t->screened_n;
+    uint64_t ns = t->screened_ns;
+    t->screened_n = 0;
+    t->screened_ns = 0;
+    if (n) {
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED, n);
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, ns);
+    }
+}
+
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
 {
     uint64_t duration = c->end - c->start;
+    hpc_thread_priv *t = c->t;
     if (duration >= hpc_tracers[c->kind].threshold_ns) {
+        hpc_trace_flush(t);
         hpc_trace_record(c, write, rec);
         return;
     }
-    hpc_stat(c->t, HPC_STAT_TRACE_SCREENED, 1);
-    hpc_stat(c->t, HPC_STAT_TRACE_SCREENED_NS, duration);
+    t->screened_ns += duration;
+    if (++t->screened_n >= HPC_SCREENED_FLUSH)
+        hpc_trace_flush(t);
 }

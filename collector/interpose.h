@@ -60,6 +60,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -70,6 +71,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -180,7 +182,8 @@ static inline bool hpc_pc_ours(uint64_t pc)
 /* The tracers, each turned on by its settings (each adds itself here, to settings.def and
  * to interpose.def). */
 enum hpc_tracer {
-    HPC_TRACER_IO, /* io.c: POSIX and C stdio I/O (-i) */
+    HPC_TRACER_SYNC = 0, /* sync.c: waits in the threads library (-s) */
+    HPC_TRACER_IO,       /* io.c: POSIX and C stdio I/O (-i) */
     HPC_TRACER_COUNT_
 };
 
@@ -211,7 +214,8 @@ uint64_t hpc_now_ns(void);
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
- * held, or recording is paused or outside -t. NOT signal-safe (the program's calls). */
+ * held, the thread is busy recording (a sample's unwind: libunwind's locks), or recording
+ * is paused or outside -t. NOT signal-safe (the program's calls). */
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind);
 static inline bool hpc_trace_begin(hpc_trace *c, unsigned kind)
 {
@@ -227,6 +231,13 @@ typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, 
 /* End a call that hpc_trace_begin started (c->end set): screen it by the tracer's
  * threshold, or capture its stack and write it. errno is kept. NOT signal-safe. */
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
+
+/* Screened calls are counted in the thread (t->screened_n, _ns) and added to its
+ * stream's statistics every HPC_SCREENED_FLUSH of them, before a record of the thread
+ * and at its end (hpc_trace_flush): a process killed meanwhile loses at most that many
+ * counts per thread. Signal-safe. */
+#define HPC_SCREENED_FLUSH 64
+void hpc_trace_flush(struct hpc_thread_priv *t);
 
 /* Capture the caller's stack (c->leaf below it) and write rec with it, unscreened (what
  * hpc_trace_end does for a call at or above the threshold): for a tracer's records that

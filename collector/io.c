@@ -967,19 +967,8 @@ HPC_INTERPOSE int __isoc99_fscanf(FILE *restrict f, const char *restrict fmt, ..
 
 /* ------------------------------------------------------------ the wrappers */
 
-/* io.def's TRACED lines made into wrappers (interpose.h), the others into nothing. A
- * line's body macro leaves its parenthesis open; the name, type and parameters after it
- * complete the call. */
-#define HPC_FN(name, ret, params, body)      IO_MAKE_##body name, ret, params)
-#define IO_MAKE_TRACED(kind, args)           IO_TRACED(kind, args,
-#define IO_MAKE_TRACED_VOID(kind, args)      IO_TRACED_VOID(kind, args,
-#define IO_MAKE_HAND(file)                   IO_NOTHING(
-#define IO_MAKE_HAND_ONLY(file)              IO_NOTHING(
-#define IO_MAKE_REAL                         IO_NOTHING(
-#define IO_NOTHING(...)
-#define IO_TRACED(kind, args, name, ret, params) HPC_TRACED_WRAPPER(name, ret, params, kind, args)
-#define IO_TRACED_VOID(kind, args, name, ret, params)                                              \
-    HPC_TRACED_VOID_WRAPPER(name, params, kind, args)
+/* io.def's TRACED lines made into wrappers (interpose.h), the others into nothing. */
+#define HPC_FN HPC_TRACED_GENERATE
 #include "io.def"
 #undef HPC_FN
 

@@ -9,7 +9,8 @@
 #   expert   the outlined body is "imbalanced -- OMP parallel region from line N"
 #   machine  libomp's frames are visible
 # and the collector's frames: the user and expert views never show our trampoline
-# (thread_start) or internal functions, in an OpenMP program (progs/omp_kitchen.c:
+# (thread_start) or internal functions (of ours only interposers, by the name the
+# program called), in an OpenMP program (progs/omp_kitchen.c:
 # libomp's workers, a region from a pthread) and in a program without OpenMP
 # (tests/collector/progs/threads.c: 4 threads, whose start routine is then right under
 # start_thread); our interposed pthread_create, when sampled, stays once under its
@@ -39,16 +40,22 @@ import sys
 from hpctest import check, near
 from omptest import *
 
-# Of ours, an interposer by the name the program called may show (a sample in the few
-# instructions of its stub before the jump to the real function, or below a wrapper that
-# stays on the stack, as the I/O tracer's printf does): the names of collector/*.def and
-# the OpenMP runtime's entry points (ompt/fork.c); never the collector's internals.
+# Of ours, only what the program called by name may show (a sample in the few
+# instructions of an interposer's stub before its jump to the real function, or below a
+# wrapper that stays on the stack, as a varargs one does): every function the collector
+# interposes (the HPC_FN lines of collector/interpose.def and the tables it includes, but
+# REAL lines, which it only calls past interposers) and the OpenMP runtime's entry points
+# (ompt/fork.c: GOMP_*, __kmpc_*); never the collector's internals.
 import glob, os, re
-interposed = {"pthread_create"}
+interposers = set()
 for d in glob.glob(os.path.join(os.environ["HPC_ROOT"], "collector", "*.def")):
-    interposed |= set(re.findall(r"^HPC_FN\((\w+),", open(d).read(), re.M))
+    with open(d) as f:
+        interposers |= {re.match(r"HPC_FN\((\w+),", l).group(1) for l in f
+                        if l.startswith("HPC_FN(") and not l.rstrip().endswith(", REAL)")}
+check({"pthread_create", "nanosleep", "pthread_mutex_lock"} <= interposers,
+      f"interpose.def read: {len(interposers)} interposers")
 def called_by_program(name):
-    return name in interposed or name.startswith(("GOMP_", "__kmpc_"))
+    return name in interposers or name.startswith(("GOMP_", "__kmpc_"))
 
 line = int(sys.argv[1])
 barrier_cpu = {"gcc.hpc": 0.0, "clang.hpc": 0.0}

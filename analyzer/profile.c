@@ -297,8 +297,8 @@ static bool keep_event(const loader *L, uint64_t time, uint32_t state)
     return keep_sample(L, time, 0, state);
 }
 
-/* Add a traced event's numbers (val[what], what = the metric's mpi or io selector) to the
- * metrics of source src in the event's calling context. */
+/* Add a traced event's numbers (val[what], what = the metric's mpi, io or sync selector)
+ * to the metrics of source src in the event's calling context. */
 static int add_traced(loader *L, uint64_t node, uint32_t state, enum hpa_metric_source src,
                       const uint64_t *val, unsigned nval)
 {
@@ -306,7 +306,7 @@ static int add_traced(loader *L, uint64_t node, uint32_t state, enum hpa_metric_
     uint32_t b = UINT32_MAX;
     for (unsigned k = 0; k < ms->n; k++) {
         const hpa_metric *m = &ms->m[k];
-        unsigned what = src == HPA_SRC_MPI ? m->mpi : m->io;
+        unsigned what = src == HPA_SRC_MPI ? m->mpi : src == HPA_SRC_IO ? m->io : m->sync;
         if (m->source != src || what >= nval)
             continue;
         if (b == UINT32_MAX && (b = bucket_of(L, checked_node(L, node), state, 0)) == UINT32_MAX)
@@ -366,23 +366,13 @@ static int finish_mpi_call(loader *L)
  * context, kept as a traced event at its grant. */
 static int add_sync_wait(loader *L, const hpc_rec_sync_wait *w)
 {
-    const hpa_metrics *ms = &L->p->metrics;
     if (!keep_event(L, w->time_grant, 0))
         return 0;
     uint64_t val[] = {
         [HPA_SYNC_TIME] = w->time_grant > w->time_request ? w->time_grant - w->time_request : 0,
         [HPA_SYNC_COUNT] = 1,
     };
-    uint32_t b = UINT32_MAX;
-    for (unsigned k = 0; k < ms->n; k++) {
-        const hpa_metric *m = &ms->m[k];
-        if (m->source != HPA_SRC_SYNC || m->sync >= sizeof val / sizeof val[0])
-            continue;
-        if (b == UINT32_MAX && (b = bucket_of(L, checked_node(L, w->node), 0, 0)) == UINT32_MAX)
-            return HPC_E_NOMEM;
-        L->t->vals[(size_t)b * ms->n + k] += val[m->sync];
-    }
-    return 0;
+    return add_traced(L, w->node, 0, HPA_SRC_SYNC, val, sizeof val / sizeof val[0]);
 }
 
 static int read_records(loader *L, hpc_reader *r)

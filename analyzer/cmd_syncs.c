@@ -250,13 +250,16 @@ static const hold_ev *holder_of(const syncs_model *m, const wait_ev *w)
         else
             hi = mid;
     }
-    if (lo == 0)
-        return NULL;
-    const hold_ev *h = &m->holds[lo - 1];
-    if (h->proc != w->proc || h->object != w->object || h->thread == w->thread ||
-        h->release <= w->request)
-        return NULL;
-    return h;
+    /* the waiter's own holds are not it (its last release before the wait may look
+     * wanted: glibc leaves a contended lock's word so): the latest hold by another thread */
+    for (size_t k = lo; k-- > 0 && lo - k <= 8;) {
+        const hold_ev *h = &m->holds[k];
+        if (h->proc != w->proc || h->object != w->object)
+            return NULL;
+        if (h->thread != w->thread)
+            return h->release > w->request ? h : NULL;
+    }
+    return NULL;
 }
 
 static void name_object(syncs_model *m, object_row *o, const wait_ev *first)

@@ -189,16 +189,45 @@ enum hpc_tracer {
 
 typedef struct hpc_tracer_cfg {
     bool on;
-    uint64_t threshold_ns; /* shorter calls are counted, not recorded */
+    uint64_t threshold_ns;    /* shorter calls are counted, not recorded */
+    uint64_t threshold_ticks; /* the same in trace clock ticks (hpc_trace_set_threshold) */
 } hpc_tracer_cfg;
 extern hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+
+/* CLOCK_MONOTONIC ns (sigsafe_util.c). Signal-safe. */
+uint64_t hpc_now_ns(void);
+
+/*
+ * The trace clock: what a wrapper reads before and after the real call. Where the
+ * kernel keeps time with the TSC (its clocksource is "tsc": invariant and synchronized
+ * across CPUs, as the kernel checked), the TSC itself, read in a few ns where
+ * clock_gettime takes about 30 (a virtual machine's vDSO): the two reads are most of an
+ * uncontended call's cost. Else CLOCK_MONOTONIC ns. A recorded call's ticks become ns
+ * at its record (hpc_trace_record: against a CLOCK_MONOTONIC read then, so the TSC's
+ * drift from the kernel's clock never accumulates); screened calls' ticks at their
+ * flush. hpc_trace_clock_init decides, once, before any tracer turns on.
+ */
+extern int hpc_trace_tsc;            /* 1: ticks are TSC cycles */
+extern double hpc_trace_ns_per_tick; /* 1 without the TSC */
+void hpc_trace_clock_init(void);
+static inline uint64_t hpc_trace_now(void)
+{
+#if defined(__x86_64__)
+    if (__builtin_expect(hpc_trace_tsc, 1))
+        return __builtin_ia32_rdtsc();
+#endif
+    return hpc_now_ns();
+}
+/* A tracer's threshold, in ns and in ticks. */
+void hpc_trace_set_threshold(unsigned kind, uint64_t ns);
 
 struct hpc_thread_priv;
 /* One traced call in flight. */
 typedef struct hpc_trace {
     struct hpc_thread_priv *t;
     unsigned kind;
-    uint64_t start; /* CLOCK_MONOTONIC ns before the real call */
+    bool ns;        /* start and end are CLOCK_MONOTONIC ns (the OpenMP tool's), not ticks */
+    uint64_t start; /* trace clock before the real call */
     uint64_t end;   /* ... and after it (the generated wrapper sets it) */
     uint64_t leaf;  /* the traced function's address, the stack's leaf frame; 0 = none */
     uintptr_t site; /* the wrapper's return address and CFA (the caller's stack pointer at */
@@ -208,9 +237,6 @@ typedef struct hpc_trace {
 /* In an interposer that traces: where it was called from, the key of the stack cache. */
 #define HPC_TRACE_SITE(c)                                                                          \
     ((c).site = (uintptr_t)__builtin_return_address(0), (c).cfa = (uintptr_t)__builtin_dwarf_cfa())
-
-/* CLOCK_MONOTONIC ns (sigsafe_util.c). Signal-safe. */
-uint64_t hpc_now_ns(void);
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
@@ -232,7 +258,7 @@ typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, 
  * threshold, or capture its stack and write it. errno is kept. NOT signal-safe. */
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
 
-/* Screened calls are counted in the thread (t->screened_n, _ns) and added to its
+/* Screened calls are counted in the thread (t->screened_n, _ticks, _ns) and added to its
  * stream's statistics every HPC_SCREENED_FLUSH of them, before a record of the thread
  * and at its end (hpc_trace_flush): a process killed meanwhile loses at most that many
  * counts per thread. Signal-safe. */
@@ -261,7 +287,7 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
             return HPC_REAL(name) args;                                                            \
         ret r_ = HPC_REAL(name) args;                                                              \
         int e_ = errno;                                                                            \
-        c_.end = hpc_now_ns();                                                                     \
+        c_.end = hpc_trace_now();                                                                  \
         HPC_TRACE_SITE(c_);                                                                        \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, r_, HPC_UNPAREN args);                                               \
@@ -279,7 +305,7 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
         }                                                                                          \
         HPC_REAL(name) args;                                                                       \
         int e_ = errno;                                                                            \
-        c_.end = hpc_now_ns();                                                                     \
+        c_.end = hpc_trace_now();                                                                  \
         HPC_TRACE_SITE(c_);                                                                        \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, HPC_UNPAREN args);                                                   \

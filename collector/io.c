@@ -580,7 +580,7 @@ static mode_t open_mode(int flags, va_list ap)
             return HPC_REAL(name)(dir_arg path, flags, mode);                                      \
         int r = HPC_REAL(name)(dir_arg path, flags, mode);                                         \
         int e = errno;                                                                             \
-        c.end = hpc_now_ns();                                                                      \
+        c.end = hpc_trace_now();                                                                   \
         HPC_TRACE_SITE(c);                                                                         \
         opened(&c, fn, r, dir, path, flags);                                                       \
         errno = e;                                                                                 \
@@ -600,7 +600,7 @@ OPEN_INTERPOSER(openat64, HPC_IO_FN_openat, int dirfd COMMA, dirfd COMMA, dirfd)
         return real_call;                                                                          \
     ret r = real_call;                                                                             \
     int e = errno;                                                                                 \
-    c.end = hpc_now_ns();                                                                          \
+    c.end = hpc_trace_now();                                                                       \
     HPC_TRACE_SITE(c);                                                                             \
     part;                                                                                          \
     errno = e;                                                                                     \
@@ -616,10 +616,10 @@ HPC_INTERPOSE int close(int fd)
     io_rec rec;
     io_rec_init(&rec, HPC_IO_FN_close, 0);
     rec.handle = fd_handle(&rec, fd);
-    c.start = hpc_now_ns();
+    c.start = hpc_trace_now();
     int r = HPC_REAL(close)(fd);
     int e = errno;
-    c.end = hpc_now_ns();
+    c.end = hpc_trace_now();
     HPC_TRACE_SITE(c);
     rec.error = r < 0 ? (unsigned)e : 0;
     if (r == 0 || e != EBADF)
@@ -818,7 +818,7 @@ static FILE *freopen_call(FILE *(*real)(const char *, const char *, FILE *), con
                           const char *mode, FILE *f, hpc_trace *c)
 {
     fd_closed(f ? fileno(f) : -1);
-    c->start = hpc_now_ns();
+    c->start = hpc_trace_now();
     return real(path, mode, f);
 }
 HPC_INTERPOSE FILE *freopen(const char *restrict path, const char *restrict mode, FILE *restrict f)
@@ -845,10 +845,10 @@ HPC_INTERPOSE int fclose(FILE *f)
     io_fd *e;
     int fd = f ? fileno(f) : -1;
     rec.handle = file_handle(&rec, f, &e);
-    c.start = hpc_now_ns();
+    c.start = hpc_trace_now();
     int r = HPC_REAL(fclose)(f);
     int err = errno;
-    c.end = hpc_now_ns();
+    c.end = hpc_trace_now();
     HPC_TRACE_SITE(c);
     rec.error = r ? (unsigned)err : 0;
     fd_closed(fd);
@@ -887,7 +887,7 @@ HPC_INTERPOSE int __vfprintf_chk(FILE *restrict f, int flag, const char *restric
     int r = real_call;                                                                             \
     int e = errno;                                                                                 \
     va_end(ap);                                                                                    \
-    c.end = hpc_now_ns();                                                                          \
+    c.end = hpc_trace_now();                                                                       \
     HPC_TRACE_SITE(c);                                                                             \
     printed(&c, fn, r, f);                                                                         \
     errno = e;                                                                                     \
@@ -942,11 +942,11 @@ static void scanned(hpc_trace *c, int r, FILE *f, int64_t before)
         return r0;                                                                                 \
     }                                                                                              \
     int64_t before = tell(f);                                                                      \
-    c.start = hpc_now_ns();                                                                        \
+    c.start = hpc_trace_now();                                                                     \
     int r = real_call;                                                                             \
     int e = errno;                                                                                 \
     VA_DONE;                                                                                       \
-    c.end = hpc_now_ns();                                                                          \
+    c.end = hpc_trace_now();                                                                       \
     HPC_TRACE_SITE(c);                                                                             \
     scanned(&c, r, f, before);                                                                     \
     errno = e;                                                                                     \

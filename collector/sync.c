@@ -24,9 +24,9 @@
  * two stores and a load of the lock word; no stack is taken.
  *
  * The threshold: -s on measures, at start-up, the mean time of an uncontended
- * pthread_mutex_lock as the wrappers see it (two clock reads around the real call; the
- * median of 5 means of 200 calls), times 6 (the reference's calibration); -s N and -s all
- * give it. The tracer record in process.hpe says which.
+ * pthread_mutex_lock as the wrappers see it (two trace clock reads around the real call:
+ * interpose.h; the median of 5 means of 200 calls), times 6 (the reference's
+ * calibration); -s N and -s all give it. The tracer record in process.hpe says which.
  *
  * Behaviour is the program's: the real call runs with the program's arguments and its
  * result and errno are returned; a cancelled wait (pthread_cond_wait, pthread_join and
@@ -85,10 +85,16 @@ static void held_push(hpc_thread_priv *t, const void *m, uint64_t grant)
     t->held[t->nheld++] = (hpc_held){(uintptr_t)m, grant};
 }
 
-/* The grant time of the innermost hold of m, taken off the list; 0 if not held. */
+/* The grant time of the innermost hold of m, taken off the list; 0 if not held. The
+ * common case, the innermost hold, is a compare and a decrement. */
 static uint64_t held_pop(hpc_thread_priv *t, const void *m)
 {
-    for (int i = t->nheld; i-- > 0;) {
+    int top = t->nheld - 1;
+    if (top >= 0 && t->held[top].object == (uintptr_t)m) {
+        t->nheld = top;
+        return t->held[top].grant;
+    }
+    for (int i = top; i-- > 0;) {
         if (t->held[i].object != (uintptr_t)m)
             continue;
         uint64_t grant = t->held[i].grant;
@@ -122,10 +128,11 @@ static bool mutex_handed_over(const pthread_mutex_t *m)
     return lock > 1; /* 0 free, 1 held, 2 held and wanted (lll_lock) */
 }
 
-/* A hold of m from grant to now ended with a waiter: record it if long enough. */
+/* A hold of m from grant to now (trace clock) ended with a waiter: record it if long
+ * enough. */
 static void hold_end(hpc_thread_priv *t, const void *m, uint64_t grant, uint64_t now)
 {
-    if (now - grant < SYNC->threshold_ns || !t->stream_ok || !hpc_recording_at(now))
+    if (now - grant < SYNC->threshold_ticks || !t->stream_ok || !hpc_recording_at(hpc_now_ns()))
         return;
     hpc_trace c = {.t = t, .kind = HPC_TRACER_SYNC, .start = grant, .end = now};
     sync_rec h = {.object = (uintptr_t)m};
@@ -217,7 +224,7 @@ static int unlock_common(int (*real)(void *), void *m, int ok)
     int r = real(m);
     if (wanted && r == ok) {
         int e = errno;
-        hold_end(t, m, grant, hpc_now_ns());
+        hold_end(t, m, grant, hpc_trace_now());
         errno = e;
     }
     return r;
@@ -229,7 +236,7 @@ static int trylock_common(int (*real)(void *), void *m, int ok)
     hpc_thread_priv *t;
     if ((r == ok || (ok == 0 && r == EOWNERDEAD)) && (t = holder_self())) {
         int e = errno;
-        held_push(t, m, hpc_now_ns());
+        held_push(t, m, hpc_trace_now());
         errno = e;
     }
     return r;
@@ -277,7 +284,7 @@ static cond_hold cond_begin(hpc_trace *c, void *m)
 static void cond_end(hpc_trace *c, cond_hold h, const void *cv, void *m, int r, void *real)
 {
     int e = errno;
-    c->end = hpc_now_ns();
+    c->end = hpc_trace_now();
     c->leaf = (uint64_t)(uintptr_t)real;
     held_push(c->t, m, c->end);
     if (h.wanted)
@@ -320,7 +327,7 @@ HPCOLLECT_API void hpcollect_sync_wait(hpc_thread *pub, unsigned kind, uint64_t 
     if (!SYNC->on || !t || !t->stream_ok || t->pub.busy || hpc_guard_held() || grant < request ||
         !hpc_recording_at(grant))
         return;
-    hpc_trace c = {.t = t, .kind = HPC_TRACER_SYNC, .start = request, .end = grant};
+    hpc_trace c = {.t = t, .kind = HPC_TRACER_SYNC, .ns = true, .start = request, .end = grant};
     wait_end(&c, kind, (const void *)(uintptr_t)object, 0, NULL);
 }
 
@@ -334,8 +341,9 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The mean time of an uncontended pthread_mutex_lock as the wrapper times it: the median
- * of 5 means of 200 calls (a preemption spoils one mean, not the answer). */
+/* The mean time of an uncontended pthread_mutex_lock as the wrapper times it (with the
+ * trace clock), in ns: the median of 5 means of 200 calls (a preemption spoils one mean,
+ * not the answer). */
 static uint64_t calibrate(void)
 {
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -343,12 +351,12 @@ static uint64_t calibrate(void)
     for (int b = 0; b < 5; b++) {
         uint64_t sum = 0;
         for (int i = 0; i < 200; i++) {
-            uint64_t a = hpc_now_ns();
+            uint64_t a = hpc_trace_now();
             HPC_REAL(pthread_mutex_lock)(&m);
-            sum += hpc_now_ns() - a;
+            sum += hpc_trace_now() - a;
             HPC_REAL(pthread_mutex_unlock)(&m);
         }
-        mean[b] = sum / 200;
+        mean[b] = (uint64_t)((double)sum / 200 * hpc_trace_ns_per_tick + 0.5);
     }
     qsort(mean, 5, sizeof mean[0], cmp_u64);
     return mean[2] ? mean[2] : 1;
@@ -359,12 +367,13 @@ void hpc_sync_init(void)
     const hpc_config *cfg = &hpc_P.cfg;
     if (!cfg->active || cfg->sync == 0)
         return;
+    hpc_trace_clock_init();
     uint64_t threshold = cfg->sync_ns;
     if (cfg->sync == 1) {
         calibrated_call_ns = calibrate();
         threshold = 6 * calibrated_call_ns;
     }
-    SYNC->threshold_ns = threshold;
+    hpc_trace_set_threshold(HPC_TRACER_SYNC, threshold);
     __atomic_store_n(&SYNC->on, true, __ATOMIC_RELEASE);
 }
 

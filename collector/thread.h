@@ -54,8 +54,8 @@ typedef struct hpc_thread_priv {
     /* interpose.c: calls screened by a tracer's threshold, not yet added to the stream's
      * statistics (an atomic add per call would double a screened call's cost) */
     uint32_t screened_n;
-    uint64_t screened_ns;
-    int nheld; /* sync.c: mutexes held (-s), innermost last */
+    uint64_t screened_ticks, screened_ns; /* trace clock ticks, and ns (the OpenMP tool's) */
+    int nheld;                            /* sync.c: mutexes held (-s), innermost last */
     hpc_held held[HPC_MAX_HELD];
     int clock_source;      /* enum hpc_clock_source */
     int clock_lazy;        /* on the timer until its first sample, then perf (source.h) */

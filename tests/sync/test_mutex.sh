@@ -35,8 +35,8 @@ for s in ("all", "on"):
     h = o["holders"][0]
     check(h["function"] == "hold_lock" and h["waits"] == 20 and o["held_waits"] == 20,
           f"-s {s}: holder of {h['waits']} of 20 waits: {h['location']}")
-    check(h["hold_s"] >= 20 * 0.005 and h["hold_s"] >= h["wait_s"] - 0.001,
-          f"-s {s}: hold time {h['hold_s']:.4f} s: 20 x 5 ms at least, and the waits inside it")
+    # (a waiter's wait may outlast the hold by its wake-up: no bound from the waits)
+    check(h["hold_s"] >= 20 * 0.005, f"-s {s}: hold time {h['hold_s']:.4f} s: 20 x 5 ms at least")
     if s == "all":
         check(fn["hold_lock"]["incl_sync_count"] == 20, "-s all: hold_lock s 20 uncontended locks recorded")
 hd = analyze("on.hpc", "header")

@@ -16,6 +16,7 @@ int hpc_real_ready = 1;
 void hpc_real_resolve(void) {}
 hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
 uintptr_t hpc_own_lo, hpc_own_hi;
+int hpc_trace_tsc; /* 0: the trace clock is hpc_now_ns, below */
 static int begin_answer = 1, begins;
 static uint64_t clock_now; /* the wrapper reads the call's end once */
 uint64_t hpc_now_ns(void)

@@ -204,6 +204,9 @@ void hpc_modules_rescan(void); /* after dlopen/dlclose */
 
 /* last_thread.c: the sampler must not outlive the program's threads (see there) */
 void hpc_last_thread_init(void);
+
+/* heap.c: turn the heap tracer on as -H says (the constructor). NOT signal-safe. */
+void hpc_heap_init(void);
 void hpc_last_thread_fork_child(void);
 
 /* sigsafe_dl_guard.c: dl_iterate_phdr across fork (see there) */
@@ -228,6 +231,11 @@ void hpc_sync_write_settings(hpc_stream *s);
 /* Turn it on if asked: its descriptor table, fork handler (the constructor). NOT
  * signal-safe. */
 void hpc_io_init(void);
+/* mmap of a file, traced as I/O (heap.c's mmap interposer, which has the anonymous ones,
+ * hands them here with its call site and CFA). errno and the result are mmap's. NOT
+ * signal-safe. */
+void *hpc_io_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off, uintptr_t site,
+                  uintptr_t cfa);
 
 /* descendants.c */
 void hpc_descendants_init(void); /* pthread_atfork */

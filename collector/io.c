@@ -491,11 +491,19 @@ static void map(hpc_trace *c, void *r, size_t len, int flags, int fd, int64_t of
     rec.offset = off;
     finish(c, &rec);
 }
-void hpc_trace_mmap(hpc_trace *c, void *r, void *a, size_t len, int prot, int flags, int fd,
-                    off_t off)
+void *hpc_io_mmap(void *a, size_t len, int prot, int flags, int fd, off_t off, uintptr_t site,
+                  uintptr_t cfa)
 {
-    (void)a, (void)prot;
-    map(c, r, len, flags, fd, off);
+    hpc_trace c;
+    if (!hpc_trace_begin(&c, HPC_TRACER_IO) || hpc_pc_ours(site))
+        return HPC_REAL(mmap)(a, len, prot, flags, fd, off);
+    void *r = HPC_REAL(mmap)(a, len, prot, flags, fd, off);
+    int e = errno;
+    c.end = hpc_trace_now();
+    c.site = site, c.cfa = cfa;
+    map(&c, r, len, flags, fd, off);
+    errno = e;
+    return r;
 }
 void hpc_trace_mmap64(hpc_trace *c, void *r, void *a, size_t len, int prot, int flags, int fd,
                       off64_t off)

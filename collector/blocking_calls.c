@@ -1,8 +1,8 @@
 /*
  * blocking_calls.c - wrappers around the library calls a program blocks in (the BLOCKING
- * lines of interpose.def, and open, openat and fcntl by hand: they take variable
- * arguments), so that a thread's time off the CPU inside them is charged to the call's
- * stack with the call's reason (thread states: states.h).
+ * lines of interpose.def, and fcntl by hand: it takes variable arguments; open and
+ * openat are the I/O tracer's, io.c), so that a thread's time off the CPU inside them is charged to
+ * the call's stack with the call's reason (thread states: states.h).
  *
  * A wrapper notes the thread's context-switch buffer head, calls the real function and
  * compares the head again: a call that did not block costs two loads and a compare
@@ -47,35 +47,6 @@
 #undef HPC_FN
 
 /* ------------------------------------------------- variable arguments, by hand */
-
-/* The mode argument exists only when the flags create a file. */
-static mode_t open_mode(int flags, va_list ap)
-{
-    bool has = (flags & O_CREAT) || (flags & __O_TMPFILE) == __O_TMPFILE;
-    return has ? (mode_t)va_arg(ap, unsigned int) : 0;
-}
-
-#define OPEN_WRAPPER(name, pre_params, pre_args)                                                   \
-    HPC_INTERPOSE int name(pre_params const char *path, int flags, ...)                            \
-    {                                                                                              \
-        hpc_real_init();                                                                           \
-        va_list ap;                                                                                \
-        va_start(ap, flags);                                                                       \
-        mode_t mode = open_mode(flags, ap);                                                        \
-        va_end(ap);                                                                                \
-        unsigned c;                                                                                \
-        hpc_thread_priv *t =                                                                       \
-            hpc_states_call_begin(&c, HPC_MSTATE_OTHER_WAIT, (void *)HPC_REAL(name));              \
-        int r = HPC_REAL(name)(pre_args path, flags, mode);                                        \
-        if (t)                                                                                     \
-            hpc_states_call_end(t, c);                                                             \
-        return r;                                                                                  \
-    }
-#define COMMA ,
-OPEN_WRAPPER(open, , )
-OPEN_WRAPPER(open64, , )
-OPEN_WRAPPER(openat, int dirfd COMMA, dirfd COMMA)
-OPEN_WRAPPER(openat64, int dirfd COMMA, dirfd COMMA)
 
 /* Every fcntl command takes at most one argument, an int or a pointer. */
 #define FCNTL_WRAPPER(name)                                                                        \

@@ -101,6 +101,20 @@ near(f["leaf_a"]["excl_cpu_s"], 0.5, 1e-9, "huge id: leaf_a has thread 0'"'"'s o
 near(f["<no stack>"]["excl_cpu_s"], 0.01 + 0.01, 1e-9, "huge id: its samples are <no stack>")
 '
 
+# a FIFO in place of a thread stream: never opened for a wait (readers open regular files
+# only), named, the other threads reported
+cp -r s.hpc fifo.hpc
+rm fifo.hpc/main/t1.hpe
+mkfifo fifo.hpc/main/t1.hpe
+timeout 60 $H --format json fifo.hpc functions >fifo.json 2>err.txt || fail "FIFO stream: exit $?: $(cat err.txt)"
+grep -q "fifo.hpc/main/t1.hpe" err.txt || fail "FIFO stream: not named: $(cat err.txt)"
+$SYSPY -c '
+import json
+from hpctest import near
+f = {x["name"]: x for x in json.load(open("fifo.json"))["functions"]}
+near(f["leaf_a"]["excl_cpu_s"], 0.5, 1e-9, "FIFO stream: thread 0 reported")
+'
+
 # damaged thread streams: warnings, the good part reported
 cp -r s.hpc trunc.hpc
 size=$(stat -c %s trunc.hpc/main/t0.hpe)

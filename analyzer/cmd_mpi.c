@@ -19,7 +19,8 @@
  *     Message sizes: point-to-point sends by call site, collectives by operation, and a
  *     histogram of point-to-point message sizes.
  *
- * The numbers are computed by mpi_stats.c, which hpmerge's summary shares. Meanings,
+ * The numbers are computed by mpi_model.c (which `export html` shows too) with
+ * mpi_stats.c, which hpmerge's summary shares. Meanings,
  * from the reference's Table 2-4: MPI Sends counts point-to-point sends
  * started, MPI Receives point-to-point receives completed (bytes as received), Other
  * MPI Events the calls that neither send nor receive; a message to or from
@@ -30,9 +31,11 @@
  * callbacks), which are part of the outer call's time. The call and call-site tables
  * leave out MPI_Init and MPI_Finalize, as mpiP does. COV is the standard deviation of
  * the ranks' times over their mean, among the ranks that made the call (0 for one rank).
- * Call sites are the calling function and source line, unified across ranks.
+ * Call sites are the calling function and source line, unified across ranks. The
+ * communication matrix counts point-to-point sends (as Sends does) from world rank to
+ * world rank, messages and bytes.
  *
- * `mpi [ranks|calls|sites|sizes|collectives]...`: text prints the tables named (default
+ * `mpi [ranks|calls|sites|sizes|collectives|matrix]...`: text prints the tables named (default
  * all), CSV the tables named (default ranks), each with its header line and a blank line
  * between them, JSON always prints all. Every text title says which ranks it covers
  * ("all ranks", or the --ranks list). CSV columns and JSON
@@ -44,358 +47,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_stats.h"
+#include "mpi_model.h"
 #include "procinfo.h"
 #include "report_util.h"
-#include "u64map.h"
 
-#define NBUCKETS 41 /* message size histogram: 0, then [2^k, 2^(k+1)) for k < 40 */
-
-/* Sums of a rank, a function or a call site. */
 typedef hpa_mpi_sum mpi_sum;
+typedef hpa_mpi_rank rank_row;
+typedef hpa_mpi_row call_row;
+typedef hpa_mpi_rows row_set;
 
-typedef struct rank_row {
-    const hpa_process *pr;
-    mpi_sum s;
-    hpa_mpi_window w; /* MPI_Init to MPI_Finalize (or the end), how it ended */
-    uint64_t nested, dropped, damaged;
-    int64_t died_in; /* function the process ended inside (HPC_MPI_CALL_INTERRUPTED), or -1 */
-} rank_row;
-
-/* A function or call site row: totals and one mpi_sum per rank. */
-typedef struct call_row {
-    uint32_t fn;   /* index into names */
-    uint32_t line; /* call sites: symbol table line id; 0 for function rows */
-    uint32_t site; /* call sites: number shown in the report */
-    mpi_sum s;
-    mpi_sum *per_rank;
-    double cov;
-} call_row;
-
-typedef struct row_set {
-    call_row *v;
-    size_t n, cap;
-    hpa_u64map index;
-} row_set;
-
-typedef struct mpi_model {
-    hpa_profile *prof;
-    size_t nranks;
-    rank_row *ranks;
-    char **names; /* MPI function names, global index */
-    size_t nnames;
-    row_set fns, sites;
-    uint64_t coll_calls[32], coll_sent[32], coll_recv[32]; /* by enum hpc_mpi_coll */
-    uint64_t hist[NBUCKETS];
-    mpi_sum total;
-    char scope[512]; /* "all ranks", or the --ranks list the report is limited to */
-} mpi_model;
-
-/* One call being read: its record and the details that followed it. */
-typedef hpa_mpi_call call_acc;
-
-static const char *const coll_names[] = {
-    [HPC_COLL_BARRIER] = "Barrier",
-    [HPC_COLL_BCAST] = "Bcast",
-    [HPC_COLL_GATHER] = "Gather",
-    [HPC_COLL_GATHERV] = "Gatherv",
-    [HPC_COLL_SCATTER] = "Scatter",
-    [HPC_COLL_SCATTERV] = "Scatterv",
-    [HPC_COLL_ALLGATHER] = "Allgather",
-    [HPC_COLL_ALLGATHERV] = "Allgatherv",
-    [HPC_COLL_ALLTOALL] = "Alltoall",
-    [HPC_COLL_ALLTOALLV] = "Alltoallv",
-    [HPC_COLL_ALLTOALLW] = "Alltoallw",
-    [HPC_COLL_ALLREDUCE] = "Allreduce",
-    [HPC_COLL_REDUCE] = "Reduce",
-    [HPC_COLL_REDUCE_SCATTER] = "Reduce_scatter",
-    [HPC_COLL_SCAN] = "Scan",
-    [HPC_COLL_EXSCAN] = "Exscan",
-    [HPC_COLL_REDUCE_SCATTER_BLOCK] = "Reduce_scatter_block",
-};
-
-/* ---------------------------------------------------------------- model */
-
-/* "all ranks", or "ranks 0,2-3" under --ranks: what every table title says it covers. */
-static void scope_text(const hpa_filter *flt, char *buf, size_t cap)
-{
-    const hpa_ranges *r = &flt->ranks;
-    if (!r->n) {
-        snprintf(buf, cap, "all ranks");
-        return;
-    }
-    size_t n =
-        (size_t)snprintf(buf, cap, "rank%s ", r->n == 1 && r->r[0].lo == r->r[0].hi ? "" : "s");
-    for (unsigned i = 0; i < r->n && n < cap; i++) {
-        if (r->r[i].lo == r->r[i].hi)
-            n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? "," : "", (long long)r->r[i].lo);
-        else
-            n += (size_t)snprintf(buf + n, cap - n, "%s%lld-%lld", i ? "," : "",
-                                  (long long)r->r[i].lo, (long long)r->r[i].hi);
-    }
-}
-
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
-static uint32_t name_index(mpi_model *m, hpc_str name)
-{
-    for (size_t i = 0; i < m->nnames; i++)
-        if (hpc_str_eq(name, m->names[i]))
-            return (uint32_t)i;
-    char **v = realloc(m->names, (m->nnames + 1) * sizeof *v);
-    if (!v)
-        return UINT32_MAX;
-    m->names = v;
-    m->names[m->nnames] = strndup(name.p, name.n);
-    if (!m->names[m->nnames])
-        return UINT32_MAX;
-    return (uint32_t)m->nnames++;
-}
-
-/* The row for key in rs, created empty when new; NULL when out of memory. */
-static call_row *row_get(mpi_model *m, row_set *rs, uint32_t fn, uint32_t line)
-{
-    uint64_t key = (uint64_t)fn << 32 | line, at;
-    if (hpa_u64map_get(&rs->index, key, &at))
-        return &rs->v[at];
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? 2 * rs->cap : 64;
-        call_row *v = realloc(rs->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        rs->v = v;
-        rs->cap = cap;
-    }
-    call_row *r = &rs->v[rs->n];
-    memset(r, 0, sizeof *r);
-    r->fn = fn;
-    r->line = line;
-    hpa_mpi_sum_init(&r->s);
-    r->per_rank = malloc(m->nranks * sizeof *r->per_rank);
-    if (!r->per_rank || hpa_u64map_put(&rs->index, key, (uint32_t)rs->n) < 0) {
-        free(r->per_rank);
-        return NULL;
-    }
-    for (size_t k = 0; k < m->nranks; k++)
-        hpa_mpi_sum_init(&r->per_rank[k]);
-    return &rs->v[rs->n++];
-}
-
-static unsigned size_bucket(uint64_t bytes)
-{
-    unsigned b = 0;
-    while (bytes && b < NBUCKETS - 1) {
-        bytes >>= 1;
-        b++;
-    }
-    return b;
-}
-
-/* The call in acc is complete: add it to its rank, function and call site. */
-static int flush_call(mpi_model *m, size_t ri, call_acc *acc)
-{
-    rank_row *rr = &m->ranks[ri];
-    if (!acc->open)
-        return 0;
-    acc->open = false;
-    uint64_t dur = hpa_mpi_call_ns(acc);
-    rr->nested += (acc->flags & HPC_MPI_CALL_NESTED) != 0;
-    if (acc->flags & HPC_MPI_CALL_INTERRUPTED)
-        rr->died_in = acc->fn;
-    bool lifecycle = hpa_mpi_is_lifecycle(m->names[acc->fn]);
-    mpi_sum d = acc->d;
-    hpa_mpi_rank_add(&rr->s, &rr->w, acc, lifecycle);
-    if (lifecycle)
-        return 0;
-    hpa_loc loc = acc->site_pc ? hpa_modmap_resolve(rr->pr->map, acc->site_pc - 1)
-                               : (hpa_loc){HPA_FUNC_UNKNOWN, 0};
-    if (!loc.line)
-        loc.line = hpa_symtab_func_line(m->prof->syms, loc.func);
-    call_row *f = row_get(m, &m->fns, acc->fn, 0), *s = row_get(m, &m->sites, acc->fn, loc.line);
-    if (!f || !s)
-        return HPC_E_NOMEM;
-    hpa_mpi_sum_add(&f->s, dur, &d);
-    hpa_mpi_sum_add(&f->per_rank[ri], dur, &d);
-    hpa_mpi_sum_add(&s->s, dur, &d);
-    hpa_mpi_sum_add(&s->per_rank[ri], dur, &d);
-    return 0;
-}
-
-static void add_p2p(mpi_model *m, call_acc *acc, const hpc_rec_mpi_p2p *p)
-{
-    if (hpa_mpi_call_p2p(acc, p))
-        m->hist[size_bucket(p->bytes)]++;
-}
-
-static void add_coll(mpi_model *m, call_acc *acc, const hpc_rec_mpi_coll *c)
-{
-    if (!hpa_mpi_call_coll(acc, c))
-        return;
-    unsigned op = c->op < 32 ? (unsigned)c->op : 0;
-    m->coll_calls[op]++;
-    m->coll_sent[op] += c->bytes_sent;
-    m->coll_recv[op] += c->bytes_recv;
-}
-
-/* Read one thread stream of rank ri; fnmap maps the process's mpi_fn ids to names. */
-static int read_thread(mpi_model *m, size_t ri, const hpc_thread_file *tf, const uint32_t *fnmap,
-                       size_t nfn)
-{
-    rank_row *rr = &m->ranks[ri];
-    hpc_reader *r;
-    hpc_record rec;
-    call_acc acc = {0};
-    int rc = hpc_thread_open(&r, rr->pr->proc, tf, m->prof->diag);
-    if (rc < 0)
-        return 0; /* reported; the other streams still count */
-    while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
-        switch (rec.kind) {
-        case HPC_K_mpi_call: {
-            const hpc_rec_mpi_call *c = &rec.u.mpi_call;
-            rc = flush_call(m, ri, &acc);
-            if (c->fn >= nfn || fnmap[c->fn] == UINT32_MAX)
-                break; /* no mpi_fn record names it: not counted */
-            hpa_mpi_call_open(&acc, fnmap[c->fn], c);
-            break;
-        }
-        case HPC_K_mpi_p2p:
-            add_p2p(m, &acc, &rec.u.mpi_p2p);
-            break;
-        case HPC_K_mpi_coll:
-            add_coll(m, &acc, &rec.u.mpi_coll);
-            break;
-        case HPC_K_thread_end:
-            hpa_mpi_window_seen(&rr->w, rec.u.thread_end.time);
-            break;
-        }
-    }
-    if (rc == 0)
-        rc = flush_call(m, ri, &acc);
-    rr->damaged += hpc_reader_damaged(r);
-    hpc_reader_close(r);
-    return rc;
-}
-
-/* Process records: the window, how it ended, and its function ids. */
-static int read_process(mpi_model *m, size_t ri)
-{
-    rank_row *rr = &m->ranks[ri];
-    const hpc_proc *p = rr->pr->proc;
-    size_t it = 0, nfn = 0;
-    const hpc_record *r;
-    while ((r = hpc_proc_next_of(p, HPC_K_mpi_fn, &it)))
-        nfn = max_u64(nfn, r->u.mpi_fn.id + 1);
-    uint32_t *fnmap = malloc((nfn ? nfn : 1) * sizeof *fnmap);
-    if (!fnmap)
-        return HPC_E_NOMEM;
-    for (size_t i = 0; i < nfn; i++)
-        fnmap[i] = UINT32_MAX;
-    for (it = 0; (r = hpc_proc_next_of(p, HPC_K_mpi_fn, &it));)
-        fnmap[r->u.mpi_fn.id] = name_index(m, r->u.mpi_fn.name);
-    hpa_mpi_window_init(&rr->w, p);
-    rr->dropped = p->stats[HPC_STAT_EVENTS_DROPPED];
-    int rc = 0;
-    for (size_t t = 0; rc == 0 && t < p->nthreads; t++)
-        if (hpa_filter_thread(&m->prof->filter, p->threads[t].seq))
-            rc = read_thread(m, ri, &p->threads[t], fnmap, nfn);
-    free(fnmap);
-    return rc;
-}
-
-static int by_time(const void *a, const void *b)
-{
-    const call_row *x = a, *y = b;
-    if (x->s.time_ns != y->s.time_ns)
-        return x->s.time_ns < y->s.time_ns ? 1 : -1;
-    return x->s.calls < y->s.calls ? 1 : x->s.calls > y->s.calls ? -1 : 0;
-}
-
-static void finish_rows(mpi_model *m, row_set *rs, bool number)
-{
-    if (rs->n)
-        qsort(rs->v, rs->n, sizeof *rs->v, by_time);
-    for (size_t i = 0; i < rs->n; i++) {
-        rs->v[i].cov = hpa_mpi_cov(rs->v[i].per_rank, m->nranks);
-        if (number)
-            rs->v[i].site = (uint32_t)i + 1;
-    }
-}
-
-static void model_free(mpi_model *m)
-{
-    row_set *sets[] = {&m->fns, &m->sites};
-    for (int s = 0; s < 2; s++) {
-        for (size_t i = 0; i < sets[s]->n; i++)
-            free(sets[s]->v[i].per_rank);
-        free(sets[s]->v);
-        hpa_u64map_free(&sets[s]->index);
-    }
-    for (size_t i = 0; i < m->nnames; i++)
-        free(m->names[i]);
-    free(m->names);
-    free(m->ranks);
-}
-
-static int model_build(mpi_model *m, hpa_profile *prof)
-{
-    memset(m, 0, sizeof *m);
-    m->prof = prof;
-    hpa_mpi_sum_init(&m->total);
-    m->ranks = calloc(prof->nprocs ? prof->nprocs : 1, sizeof *m->ranks);
-    if (!m->ranks)
-        return HPC_E_NOMEM;
-    for (size_t i = 0; i < prof->nprocs; i++) {
-        const hpa_process *pr = &prof->procs[i];
-        if (!pr->map) /* left out by a filter */
-            continue;
-        if (!hpc_proc_next_of(pr->proc, HPC_K_mpi_fn, &(size_t){0}) &&
-            !hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0}))
-            continue; /* not an MPI process */
-        rank_row *rr = &m->ranks[m->nranks++];
-        rr->pr = pr;
-        rr->died_in = -1;
-        hpa_mpi_sum_init(&rr->s);
-    }
-    for (size_t i = 0; i < m->nranks; i++) {
-        int rc = read_process(m, i);
-        if (rc < 0)
-            return rc;
-    }
-    for (size_t i = 0; i < m->nranks; i++) {
-        rank_row *rr = &m->ranks[i];
-        mpi_sum *s = &rr->s, *t = &m->total;
-        t->calls += s->calls;
-        t->time_ns += s->time_ns;
-        t->sends += s->sends;
-        t->bytes_sent += s->bytes_sent;
-        t->recvs += s->recvs;
-        t->bytes_recv += s->bytes_recv;
-        t->other += s->other;
-        t->coll_calls += s->coll_calls;
-        t->coll_sent += s->coll_sent;
-        t->coll_recv += s->coll_recv;
-    }
-    finish_rows(m, &m->fns, false);
-    finish_rows(m, &m->sites, true);
-    return 0;
-}
+typedef hpa_mpi_model mpi_model;
 
 /* ---------------------------------------------------------------- derived values */
 
 static uint64_t app_ns(const rank_row *rr)
 {
-    return hpa_mpi_app_ns(&rr->w);
+    return hpa_mpi_model_app_ns(rr);
 }
 
 static uint64_t total_app_ns(const mpi_model *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < m->nranks; i++)
-        t += app_ns(&m->ranks[i]);
-    return t;
+    return hpa_mpi_model_total_app_ns(m);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -436,20 +108,6 @@ static void end_text(const mpi_model *m, const rank_row *rr, char *buf, size_t c
         snprintf(buf, cap, "no MPI_Finalize, %s%s", how, in);
     else
         snprintf(buf, cap, "%s%s", how, in);
-}
-
-static void site_location(const mpi_model *m, const call_row *r, char *buf, size_t cap)
-{
-    const hpa_line *l = hpa_symtab_line(m->prof->syms, r->line);
-    const hpa_func *f = l ? hpa_symtab_func(m->prof->syms, l->func) : NULL;
-    const char *file = l && l->file ? strrchr(l->file, '/') : NULL;
-    file = file ? file + 1 : l ? l->file : "";
-    if (!f)
-        snprintf(buf, cap, "<Unknown>");
-    else if (l->lineno)
-        snprintf(buf, cap, "%s %s:%u", f->name, file, l->lineno);
-    else
-        snprintf(buf, cap, "%s", f->name);
 }
 
 /* ---------------------------------------------------------------- text */
@@ -525,7 +183,7 @@ static void text_sites(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
             "App%", "MPI%", "COV", "Call max(us)", "Location");
     for (size_t i = 0; i < limit_rows(ctx, m->sites.n); i++) {
         const call_row *r = &m->sites.v[i];
-        site_location(m, r, where, sizeof where);
+        hpa_mpi_site_location(m, r, where, sizeof where);
         fprintf(f, "%5u %-22s %9" PRIu64 " %11.6f %7.2f %7.2f %6.2f %13.3f  %s\n", r->site,
                 m->names[r->fn], r->s.calls, secs(r->s.time_ns), pct(r->s.time_ns, app),
                 pct(r->s.time_ns, mpi), r->cov, usecs(r->s.max_ns), where);
@@ -550,15 +208,16 @@ static void text_sizes(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
     }
     fprintf(f, "\nPoint-to-point message sizes (sends, %s)\n\n%-24s %9s\n", m->scope, "Bytes",
             "Messages");
-    for (unsigned b = 0; b < NBUCKETS; b++) {
+    for (unsigned b = 0; b < HPA_MPI_NSIZES; b++) {
         if (!m->hist[b])
             continue;
         char range[64];
+        uint64_t lo, hi;
+        hpa_mpi_size_bucket(b, &lo, &hi);
         if (b == 0)
             snprintf(range, sizeof range, "0");
         else
-            snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, (uint64_t)1 << (b - 1),
-                     ((uint64_t)1 << b) - 1);
+            snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, lo, hi);
         fprintf(f, "%-24s %9" PRIu64 "\n", range, m->hist[b]);
     }
 }
@@ -570,10 +229,24 @@ static void text_colls(const mpi_model *m, FILE *f)
             "send buffer arguments, recv = what its receive buffer gets)\n\n",
             m->scope);
     fprintf(f, "%-22s %9s %14s %14s\n", "Operation", "Calls", "Bytes sent", "Bytes recv");
-    for (unsigned op = 1; op < sizeof coll_names / sizeof coll_names[0]; op++)
+    for (unsigned op = 1; hpa_mpi_coll_name(op); op++)
         if (m->coll_calls[op])
-            fprintf(f, "%-22s %9" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n", coll_names[op],
+            fprintf(f, "%-22s %9" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n", hpa_mpi_coll_name(op),
                     m->coll_calls[op], m->coll_sent[op], m->coll_recv[op]);
+}
+
+static void text_matrix(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
+{
+    fprintf(f,
+            "Communication matrix (%s; point-to-point sends started, from the sender's "
+            "MPI_COMM_WORLD rank to the receiver's)\n\n%6s %6s %9s %14s\n",
+            m->scope, "From", "To", "Messages", "Bytes");
+    for (size_t i = 0; i < limit_rows(ctx, m->ncells); i++)
+        fprintf(f, "%6" PRId64 " %6" PRId64 " %9" PRIu64 " %14" PRIu64 "\n", m->cells[i].src,
+                m->cells[i].dst, m->cells[i].messages, m->cells[i].bytes);
+    if (m->matrix_unknown)
+        fprintf(f, "(%" PRIu64 " sends to a process whose world rank is unknown)\n",
+                m->matrix_unknown);
 }
 
 /* ---------------------------------------------------------------- CSV */
@@ -624,7 +297,7 @@ static void csv_rows(const hpa_ctx *ctx, const mpi_model *m, const row_set *rs, 
                 secs(r->s.max_ns), r->s.sends, r->s.bytes_sent, r->s.recvs, r->s.bytes_recv,
                 r->s.coll_sent, r->s.coll_recv);
         if (sites) {
-            site_location(m, r, where, sizeof where);
+            hpa_mpi_site_location(m, r, where, sizeof where);
             fputc(',', f);
             hpa_csv_field(f, where, 0);
         }
@@ -635,19 +308,29 @@ static void csv_rows(const hpa_ctx *ctx, const mpi_model *m, const row_set *rs, 
 static void csv_sizes(const mpi_model *m, FILE *f)
 {
     fputs("bytes_min,bytes_max,messages\n", f);
-    for (unsigned b = 0; b < NBUCKETS; b++)
+    for (unsigned b = 0; b < HPA_MPI_NSIZES; b++) {
+        uint64_t lo, hi;
+        hpa_mpi_size_bucket(b, &lo, &hi);
         if (m->hist[b])
-            fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", b ? (uint64_t)1 << (b - 1) : 0,
-                    b ? ((uint64_t)1 << b) - 1 : 0, m->hist[b]);
+            fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", lo, hi, m->hist[b]);
+    }
 }
 
 static void csv_colls(const mpi_model *m, FILE *f)
 {
     fputs("operation,calls,bytes_sent,bytes_received\n", f);
-    for (unsigned op = 1; op < sizeof coll_names / sizeof coll_names[0]; op++)
+    for (unsigned op = 1; hpa_mpi_coll_name(op); op++)
         if (m->coll_calls[op])
-            fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", coll_names[op],
+            fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", hpa_mpi_coll_name(op),
                     m->coll_calls[op], m->coll_sent[op], m->coll_recv[op]);
+}
+
+static void csv_matrix(const mpi_model *m, FILE *f)
+{
+    fputs("from,to,messages,bytes\n", f);
+    for (size_t i = 0; i < m->ncells; i++)
+        fprintf(f, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 "\n", m->cells[i].src,
+                m->cells[i].dst, m->cells[i].messages, m->cells[i].bytes);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -710,7 +393,7 @@ static void json_rows(hpa_json *j, const mpi_model *m, const row_set *rs, bool s
             const hpa_line *l = hpa_symtab_line(m->prof->syms, r->line);
             hpa_json_ku64(j, "site", r->site);
             hpa_json_kstr(j, "name", m->names[r->fn]);
-            site_location(m, r, where, sizeof where);
+            hpa_mpi_site_location(m, r, where, sizeof where);
             hpa_json_kstr(j, "location", where);
             hpa_json_kstr(j, "function",
                           l ? hpa_symtab_func(m->prof->syms, l->func)->name : "<Unknown>");
@@ -767,11 +450,11 @@ static void json_report(const mpi_model *m, FILE *f)
     json_rows(&j, m, &m->sites, true);
     hpa_json_key(&j, "collectives");
     hpa_json_begin_arr(&j);
-    for (unsigned op = 1; op < sizeof coll_names / sizeof coll_names[0]; op++) {
+    for (unsigned op = 1; hpa_mpi_coll_name(op); op++) {
         if (!m->coll_calls[op])
             continue;
         hpa_json_begin_obj(&j);
-        hpa_json_kstr(&j, "operation", coll_names[op]);
+        hpa_json_kstr(&j, "operation", hpa_mpi_coll_name(op));
         hpa_json_ku64(&j, "calls", m->coll_calls[op]);
         hpa_json_ku64(&j, "bytes_sent", m->coll_sent[op]);
         hpa_json_ku64(&j, "bytes_received", m->coll_recv[op]);
@@ -780,22 +463,38 @@ static void json_report(const mpi_model *m, FILE *f)
     hpa_json_end_arr(&j);
     hpa_json_key(&j, "message_sizes");
     hpa_json_begin_arr(&j);
-    for (unsigned b = 0; b < NBUCKETS; b++) {
+    for (unsigned b = 0; b < HPA_MPI_NSIZES; b++) {
         if (!m->hist[b])
             continue;
+        uint64_t lo, hi;
+        hpa_mpi_size_bucket(b, &lo, &hi);
         hpa_json_begin_obj(&j);
-        hpa_json_ku64(&j, "bytes_min", b ? (uint64_t)1 << (b - 1) : 0);
-        hpa_json_ku64(&j, "bytes_max", b ? ((uint64_t)1 << b) - 1 : 0);
+        hpa_json_ku64(&j, "bytes_min", lo);
+        hpa_json_ku64(&j, "bytes_max", hi);
         hpa_json_ku64(&j, "messages", m->hist[b]);
         hpa_json_end_obj(&j);
     }
     hpa_json_end_arr(&j);
+    hpa_json_key(&j, "matrix");
+    hpa_json_begin_arr(&j);
+    for (size_t i = 0; i < m->ncells; i++) {
+        hpa_json_begin_obj(&j);
+        hpa_json_ki64(&j, "from", m->cells[i].src);
+        hpa_json_ki64(&j, "to", m->cells[i].dst);
+        hpa_json_ku64(&j, "messages", m->cells[i].messages);
+        hpa_json_ku64(&j, "bytes", m->cells[i].bytes);
+        hpa_json_end_obj(&j);
+    }
+    hpa_json_end_arr(&j);
+    hpa_json_ku64(&j, "matrix_unknown", m->matrix_unknown);
+    hpa_json_kstr(&j, "scope", m->scope);
     hpa_json_end_obj(&j);
 }
 
 /* ---------------------------------------------------------------- command */
 
-static const char *const sections[] = {"ranks", "calls", "sites", "sizes", "collectives"};
+static const char *const sections[] = {"ranks", "calls", "sites", "sizes", "collectives", "matrix"};
+#define NSECTIONS (sizeof sections / sizeof sections[0])
 
 /* The first MPI library (libmpi.so.N, libmpich.so.N, libmpi_abi.so ...) a process without
  * MPI records loaded, by file name; false if none did. */
@@ -827,13 +526,13 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
     unsigned want = 0; /* bit per section; 0: all */
     for (int a = 0; a < argc; a++) {
         int which = -1;
-        for (int i = 0; i < 5; i++)
+        for (size_t i = 0; i < NSECTIONS; i++)
             if (!strcmp(argv[a], sections[i]))
-                which = i;
+                which = (int)i;
         if (which < 0)
             return hpa_usage_error("mpi",
                                    "unknown table '%s' (ranks, calls, sites, sizes, "
-                                   "collectives)",
+                                   "collectives, matrix)",
                                    argv[a]);
         want |= 1u << which;
     }
@@ -841,13 +540,12 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
     if (!prof)
         return HPA_EXIT_DATA;
     mpi_model m;
-    int rc = model_build(&m, prof);
+    int rc = hpa_mpi_model_build(&m, prof);
     if (rc < 0) {
         fprintf(stderr, "hpanalyze: mpi: %s\n", hpc_strerror(rc));
-        model_free(&m);
+        hpa_mpi_model_free(&m);
         return HPA_EXIT_DATA;
     }
-    scope_text(&ctx->opts.filter, m.scope, sizeof m.scope);
     FILE *f = ctx->out;
     if (m.nranks == 0 && ctx->opts.format == HPA_TEXT) {
         char lib[256];
@@ -865,7 +563,7 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
         /* one table (ranks by default); several, each with its header, a blank line
          * between them */
         bool first = true;
-        for (int i = 0; i < 5; i++) {
+        for (unsigned i = 0; i < NSECTIONS; i++) {
             if (want ? !(want & 1u << i) : i != 0)
                 continue;
             if (!first)
@@ -884,15 +582,18 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
             case 3:
                 csv_sizes(&m, f);
                 break;
-            default:
+            case 4:
                 csv_colls(&m, f);
+                break;
+            default:
+                csv_matrix(&m, f);
             }
         }
     } else {
-        void (*const show[])(const hpa_ctx *, const mpi_model *,
-                             FILE *) = {NULL, text_calls, text_sites, text_sizes, NULL};
+        void (*const show[])(const hpa_ctx *, const mpi_model *, FILE *) = {
+            NULL, text_calls, text_sites, text_sizes, NULL, text_matrix};
         bool first = true;
-        for (int i = 0; i < 5; i++) {
+        for (unsigned i = 0; i < NSECTIONS; i++) {
             if (want && !(want & 1u << i))
                 continue;
             if (!first)
@@ -906,6 +607,6 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
                 show[i](ctx, &m, f);
         }
     }
-    model_free(&m);
+    hpa_mpi_model_free(&m);
     return HPA_EXIT_OK;
 }

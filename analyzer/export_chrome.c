@@ -33,108 +33,47 @@
  * slices of a thread are written nested: a slice that begins inside another but would end
  * after it is cut at the other's end and says so in args.clipped_us (the time cut off).
  *
- * Timestamps are microseconds from the earliest process start, on rank 0's clock: when the
- * processes ran on several hosts, each process's times are corrected by its clock_offset
- * records (linear between the MPI_Init and MPI_Finalize measurements); processes of one
- * host share its CLOCK_MONOTONIC, and a measured offset would only add its error. Filters apply:
- * left-out ranks and threads have no tracks, samples outside --time/--cpus/--samples are not shown,
- * and trace slices that end before or start after a --time window are left out.
+ * The slices, messages, times and filters are the timeline's (timeline.h: its MPI and
+ * OpenMP layers, and whatever layers tracers add, each layer a category): timestamps are
+ * microseconds from the earliest process start, on rank 0's clock. Filters apply: left-out
+ * ranks and threads have no tracks, samples outside --time/--cpus/--samples are not shown,
+ * and trace slices that end before or start after a --time window are left out. A slice's
+ * numbers are its args, with its call site or location ("main heat.c:132").
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
-#include "omp_proc.h"
+#include "report_util.h"
+#include "timeline.h"
 #include "u64map.h"
 #include "view.h"
 
 #define MAX_SAMPLE_EVENTS 200000
 
-typedef struct msg {
-    int64_t src, dst, tag;
-    uint64_t comm;  /* communicator's global id */
-    uint64_t ts_ns; /* corrected, from the origin */
-    uint32_t pid, tid;
-    uint64_t bytes;
-    uint64_t order; /* record order, for stable matching */
-} msg;
-
-typedef struct msgs {
-    msg *v;
-    size_t n, cap;
-} msgs;
-
-/* A process's clock correction and definitions. */
-typedef struct proc_info {
-    bool has0, has1;
-    uint64_t l0, l1; /* local times of the two measurements */
-    int64_t o0, o1;  /* offsets there */
-    char **fn_names; /* mpi_fn id -> name */
-    size_t nfn;
-    hpa_u64map comm_gid; /* local communicator id -> index into comm_keys */
-    uint64_t *comm_keys;
-    size_t ncomm;
-} proc_info;
-
-/* The MPI call being read on the current thread: the record and its details. */
-typedef struct open_call {
-    bool open;
-    hpc_rec_mpi_call c;
-    uint64_t bytes_sent, bytes_recv;
-    int64_t peer, tag;
-} open_call;
-
-typedef struct begin {
-    uint64_t time, team, codeptr, outlined, psource; /* a fork: what its slice reports */
-} begin;
-
-/* A slice of the thread being replayed, written when the thread's stream ends. */
-typedef struct xslice {
-    uint64_t b, e; /* whole microseconds from the origin */
-    const char *name, *cat;
-    char *args; /* members of "args" (JSON text), or NULL */
-    uint64_t order;
-} xslice;
-
 typedef struct chrome {
     hpa_ctx *ctx;
     hpa_profile *p;
+    hpa_timeline *tl;
     FILE *out;
     bool first;
-    uint64_t origin;
-    proc_info *pi;
-    int64_t tmin, tmax; /* --time window in corrected ns from the origin, or -1 */
     /* stack frames: (parent, func) -> id, ids from 1 */
     hpa_u64map sf_map;
     uint32_t nsf, sf_cap;
     uint32_t *sf_parent, *sf_func;
     uint32_t ***bucket_sf; /* [process][thread][bucket] */
     int err;
-    /* per thread while replaying */
-    open_call call;
-    hpa_omp_timeline tl;      /* the thread's OpenMP items (model/omp_model.h) */
-    const hpa_process *tl_pr; /* what the timeline's items belong to */
-    const hpa_thread *tl_t;
-    bool tl_open;
-    uint64_t omp_repaired, omp_shift, omp_closed; /* the timelines' repairs, summed */
-    hpa_u64map begins_map;                        /* fork's region id -> index into begins */
-    begin *begins;
-    size_t nbegins, begins_cap;
+    /* samples */
     uint64_t stride, seen;
-    xslice *xs;
-    size_t nxs, capxs;
     uint64_t sample_ns;      /* CPU time of the samples skipped (stride) since the last kept */
     uint64_t last_sample_us; /* the thread's latest sample time written */
-    bool any_sample;
+    const hpa_thread *sample_thread;
     FILE *samples; /* the "samples" array's text (open_memstream) */
     char *samples_buf;
     size_t samples_len;
     bool first_sample;
-    /* messages */
-    msgs sends, recvs;
-    uint64_t order;
-    uint64_t nslices, nflows, ninstants;
+    uint64_t nflows;
 } chrome;
 
 /* ------------------------------------------------------------------ output */
@@ -150,36 +89,11 @@ static void qstr(FILE *f, const char *s)
     hpa_json_quote(f, s, strlen(s));
 }
 
-/* Whole microseconds of a corrected time: rounding down, the same for every time, keeps
- * the order of begins and ends. */
+/* Whole microseconds of a time from the origin: rounding down, the same for every time,
+ * keeps the order of begins and ends. */
 static uint64_t us_of(uint64_t ns)
 {
     return ns / 1000;
-}
-
-static void ts_text(FILE *f, const char *key, uint64_t ns)
-{
-    fprintf(f, "\"%s\":%" PRIu64, key, us_of(ns));
-}
-
-/* Corrected time of local t of process i, in ns from the origin (0 if before it). */
-static uint64_t corr(const chrome *C, size_t i, uint64_t t)
-{
-    const proc_info *pi = &C->pi[i];
-    int64_t off = 0;
-    if (pi->has0 && pi->has1 && pi->l1 > pi->l0) {
-        double f = ((double)t - (double)pi->l0) / (double)(pi->l1 - pi->l0);
-        off = pi->o0 + (int64_t)(f * (double)(pi->o1 - pi->o0));
-    } else if (pi->has0) {
-        off = pi->o0;
-    }
-    int64_t g = (int64_t)t + off - (int64_t)C->origin;
-    return g > 0 ? (uint64_t)g : 0;
-}
-
-static bool in_window(const chrome *C, uint64_t b, uint64_t e)
-{
-    return (C->tmin < 0 || (int64_t)e >= C->tmin) && (C->tmax < 0 || (int64_t)b <= C->tmax);
 }
 
 static size_t proc_index(const chrome *C, const hpa_process *pr)
@@ -187,153 +101,53 @@ static size_t proc_index(const chrome *C, const hpa_process *pr)
     return (size_t)(pr - C->p->procs);
 }
 
-/* A complete slice of the thread being replayed; name and cat must outlive the thread's
- * replay (static strings, the process's function names); args holds the members of "args"
- * (JSON text) or is NULL. Written by slices_flush. */
-static void slice(chrome *C, const hpa_process *pr, const hpa_thread *t, const char *name,
-                  const char *cat, uint64_t b, uint64_t e, const char *args)
+/* One slice's args: its numbers, where it is, what nesting cut off. */
+static void slice_args(chrome *C, const hpa_tl_slice *x)
 {
-    (void)t;
-    size_t i = proc_index(C, pr);
-    uint64_t cb = corr(C, i, b), ce = corr(C, i, e > b ? e : b);
-    if (!in_window(C, cb, ce))
-        return;
-    if (C->nxs == C->capxs) {
-        size_t cap = C->capxs ? 2 * C->capxs : 256;
-        xslice *v = realloc(C->xs, sizeof(*v) * cap);
-        if (!v) {
-            C->err = HPC_E_NOMEM;
-            return;
-        }
-        C->xs = v;
-        C->capxs = cap;
+    bool any = false;
+    for (unsigned k = 0; x->keys && k < HPA_TL_NV && x->keys[k]; k++) {
+        fprintf(C->out, "%s\"%s\":%" PRId64, any ? "," : "", x->keys[k], x->v[k]);
+        any = true;
     }
-    char *a = args ? strdup(args) : NULL;
-    if (args && !a) {
-        C->err = HPC_E_NOMEM;
-        return;
+    if (x->site_key) {
+        char where[1200];
+        hpa_loc_text(C->p->syms, x->site, where, sizeof where);
+        fprintf(C->out, "%s\"%s\":", any ? "," : "", x->site_key);
+        qstr(C->out, where);
+        any = true;
     }
-    C->xs[C->nxs] = (xslice){us_of(cb), us_of(ce), name, cat, a, C->nxs};
-    C->nxs++;
+    if (x->clipped)
+        fprintf(C->out, "%s\"clipped_us\":%" PRIu64, any ? "," : "", x->clipped);
 }
 
-/* Outer slices first: by begin, the longer first, then as recorded. */
-static int xslice_cmp(const void *pa, const void *pb)
+/* A thread's slices, in whole microseconds, nested (see the top of the file). */
+static void thread_slices(void *arg, const hpa_process *pr, const hpa_thread *t, hpa_tl_slice *s,
+                          size_t n)
 {
-    const xslice *a = pa, *b = pb;
-    if (a->b != b->b)
-        return a->b < b->b ? -1 : 1;
-    if (a->e != b->e)
-        return a->e > b->e ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/* Write the thread's slices nested (see the top of the file) and forget them. */
-static void slices_flush(chrome *C, const hpa_process *pr, const hpa_thread *t)
-{
-    if (C->nxs)
-        qsort(C->xs, C->nxs, sizeof(*C->xs), xslice_cmp);
-    uint64_t *open = C->nxs ? malloc(sizeof(uint64_t) * C->nxs) : NULL; /* ends of open slices */
-    size_t depth = 0;
-    for (size_t k = 0; k < C->nxs; k++) {
-        xslice *x = &C->xs[k];
-        while (depth && open[depth - 1] <= x->b && !(open[depth - 1] == x->b && x->e == x->b))
-            depth--;
-        uint64_t clipped = 0;
-        if (depth && x->e > open[depth - 1]) {
-            clipped = x->e - open[depth - 1];
-            x->e = open[depth - 1];
-        }
-        if (open)
-            open[depth++] = x->e;
+    chrome *C = arg;
+    C->sample_ns = 0; /* the next thread's samples start afresh */
+    for (size_t k = 0; k < n; k++)
+        s[k].b = us_of(s[k].b), s[k].e = us_of(s[k].e);
+    int rc = hpa_tl_nest(s, n);
+    if (rc) {
+        C->err = rc;
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const hpa_tl_slice *x = &s[k];
         sep(C);
         fputs("{\"name\":", C->out);
         qstr(C->out, x->name);
         fprintf(C->out,
                 ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-                ",\"pid\":%zu,\"tid\":%u,\"args\":{%s",
-                x->cat, x->b, x->e - x->b, proc_index(C, pr), t->seq, x->args ? x->args : "");
-        if (clipped)
-            fprintf(C->out, "%s\"clipped_us\":%" PRIu64, x->args && x->args[0] ? "," : "", clipped);
+                ",\"pid\":%zu,\"tid\":%u,\"args\":{",
+                hpa_tl_layers[x->layer]->title, x->b, x->e - x->b, proc_index(C, pr), t->seq);
+        slice_args(C, x);
         fputs("}}", C->out);
-        free(x->args);
-        C->nslices++;
     }
-    free(open);
-    C->nxs = 0;
 }
 
 /* ------------------------------------------------------------------ definitions */
-
-/* True if the loaded processes ran on more than one host. */
-static bool several_hosts(const hpa_profile *p)
-{
-    const hpc_proc *first = NULL;
-    for (size_t i = 0; i < p->nprocs; i++) {
-        const hpc_proc *q = p->procs[i].proc;
-        if (!p->procs[i].map || !q->has_begin)
-            continue;
-        if (!first)
-            first = q;
-        else if (first->begin.host.n != q->begin.host.n ||
-                 memcmp(first->begin.host.p, q->begin.host.p, q->begin.host.n) != 0)
-            return true;
-    }
-    return false;
-}
-
-static int proc_defs(chrome *C, size_t i, bool correct)
-{
-    proc_info *pi = &C->pi[i];
-    const hpc_proc *p = C->p->procs[i].proc;
-    size_t it = 0;
-    for (const hpc_record *r; correct && (r = hpc_proc_next_of(p, HPC_K_clock_offset, &it));) {
-        const hpc_rec_clock_offset *o = &r->u.clock_offset;
-        if (o->phase == 0) {
-            pi->has0 = true, pi->l0 = o->local_ns, pi->o0 = o->offset_ns;
-        } else if (o->phase == 1) {
-            pi->has1 = true, pi->l1 = o->local_ns, pi->o1 = o->offset_ns;
-        }
-    }
-    it = 0;
-    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_mpi_fn, &it));) {
-        size_t id = r->u.mpi_fn.id;
-        if (id >= 100000)
-            continue;
-        if (id >= pi->nfn) {
-            char **v = realloc(pi->fn_names, sizeof(*v) * (id + 1));
-            if (!v)
-                return HPC_E_NOMEM;
-            memset(v + pi->nfn, 0, sizeof(*v) * (id + 1 - pi->nfn));
-            pi->fn_names = v;
-            pi->nfn = id + 1;
-        }
-        char name[128];
-        hpc_str_copy(name, sizeof(name), r->u.mpi_fn.name);
-        free(pi->fn_names[id]);
-        pi->fn_names[id] = strdup(name);
-    }
-    it = 0;
-    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_mpi_comm, &it));) {
-        const hpc_rec_mpi_comm *c = &r->u.mpi_comm;
-        uint64_t *v = realloc(pi->comm_keys, sizeof(*v) * (pi->ncomm + 1));
-        if (!v)
-            return HPC_E_NOMEM;
-        pi->comm_keys = v;
-        v[pi->ncomm] = c->gid_root << 32 | (c->gid_seq & 0xffffffffu);
-        if (hpa_u64map_put(&pi->comm_gid, c->id, (uint32_t)pi->ncomm++))
-            return HPC_E_NOMEM;
-    }
-    return 0;
-}
-
-static uint64_t comm_key(const chrome *C, size_t i, uint64_t comm)
-{
-    uint64_t k;
-    if (hpa_u64map_get(&C->pi[i].comm_gid, comm, &k))
-        return C->pi[i].comm_keys[k];
-    return UINT64_MAX - comm; /* unknown: only matches itself */
-}
 
 static void metadata(chrome *C)
 {
@@ -363,11 +177,7 @@ static void metadata(chrome *C)
                 i, i);
         for (uint32_t t = 0; t < pr->nthreads; t++) {
             const hpa_thread *th = &pr->threads[t];
-            const char *role = th->seq == 0 ? "main" : "";
-            for (uint32_t k = 0; pr->omp && k < pr->omp->nthreads; k++)
-                if (pr->omp->threads[k].seq == th->seq &&
-                    pr->omp->threads[k].type == HPA_OMP_THREAD_WORKER)
-                    role = "OpenMP worker";
+            const char *role = hpa_timeline_thread_role(pr, th);
             snprintf(name, sizeof(name), "thread %u%s%s (tid %" PRIu64 ")", th->seq,
                      role[0] ? " " : "", role, th->tid);
             sep(C);
@@ -491,373 +301,44 @@ static void sample(void *arg, const hpa_path_ctx *ctx, uint64_t time, uint64_t c
     if (!sf) /* no stack: a frame of its own, so its time is not taken for off-CPU */
         sf = sf_of(C, 0, HPA_FUNC_NOSTACK);
     /* the CPU time it stands for, ending at its time; never before the previous sample */
-    uint64_t end = us_of(corr(C, pi, time)), w = (C->sample_ns + 500) / 1000;
-    uint64_t start = end > w ? end - w : 0;
-    if (C->any_sample && start < C->last_sample_us)
+    uint64_t end = us_of(hpa_timeline_time(C->tl, ctx->proc, time));
+    uint64_t w = (C->sample_ns + 500) / 1000, start = end > w ? end - w : 0;
+    if (C->sample_thread == ctx->thread && start < C->last_sample_us)
         start = C->last_sample_us;
     sample_entry(C, pi, ctx->thread->seq, start, sf, end - start, cpu);
     sample_entry(C, pi, ctx->thread->seq, end, 0, 0, cpu);
     C->last_sample_us = end;
-    C->any_sample = true;
+    C->sample_thread = ctx->thread;
     C->sample_ns = 0;
-    C->ninstants++;
-}
-
-/* ------------------------------------------------------------------ MPI */
-
-static void add_msg(chrome *C, msgs *m, const msg *x)
-{
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 256;
-        msg *v = realloc(m->v, sizeof(*v) * cap);
-        if (!v) {
-            C->err = HPC_E_NOMEM;
-            return;
-        }
-        m->v = v;
-        m->cap = cap;
-    }
-    m->v[m->n++] = *x;
-}
-
-/* t moved strictly inside the call's slice, so viewers bind the arrow to that slice. */
-static uint64_t inside_call(const open_call *oc, uint64_t t)
-{
-    uint64_t b = oc->c.time_enter, e = oc->c.time_leave;
-    if (e <= b + 2)
-        return t;
-    return t <= b ? b + 1 : t >= e ? e - 1 : t;
-}
-
-static void p2p(chrome *C, const hpa_process *pr, const hpa_thread *t, const hpc_rec_mpi_p2p *r)
-{
-    size_t i = proc_index(C, pr);
-    open_call *oc = &C->call;
-    bool send = r->op == HPC_P2P_SEND || r->op == HPC_P2P_ISEND;
-    bool recv = r->op == HPC_P2P_RECV || r->op == HPC_P2P_IRECV_COMPLETE;
-    if (r->peer < 0 || r->peer_world < 0 || (!send && !recv))
-        return;
-    if (send)
-        oc->bytes_sent += r->bytes;
-    else
-        oc->bytes_recv += r->bytes;
-    oc->peer = r->peer_world;
-    oc->tag = r->tag;
-    msg m = {.src = send ? pr->proc->rank : r->peer_world,
-             .dst = send ? r->peer_world : pr->proc->rank,
-             .tag = r->tag,
-             .comm = comm_key(C, i, r->comm),
-             .ts_ns = corr(C, i, inside_call(oc, r->time)),
-             .pid = (uint32_t)i,
-             .tid = t->seq,
-             .bytes = r->bytes,
-             .order = C->order++};
-    add_msg(C, send ? &C->sends : &C->recvs, &m);
-}
-
-static void flush_call(chrome *C, const hpa_process *pr, const hpa_thread *t)
-{
-    open_call *oc = &C->call;
-    if (!oc->open)
-        return;
-    oc->open = false;
-    const proc_info *pi = &C->pi[proc_index(C, pr)];
-    const char *name =
-        oc->c.fn < pi->nfn && pi->fn_names[oc->c.fn] ? pi->fn_names[oc->c.fn] : "MPI call";
-    char args[256];
-    int n = snprintf(args, sizeof(args), "\"bytes_sent\":%" PRIu64 ",\"bytes_received\":%" PRIu64,
-                     oc->bytes_sent, oc->bytes_recv);
-    if (oc->peer >= 0 && n > 0 && (size_t)n < sizeof(args))
-        snprintf(args + n, sizeof(args) - (size_t)n, ",\"peer\":%" PRId64 ",\"tag\":%" PRId64,
-                 oc->peer, oc->tag);
-    slice(C, pr, t, name, "MPI", oc->c.time_enter, oc->c.time_leave, args);
-}
-
-/* ------------------------------------------------------------------ OpenMP */
-
-static void begin_put(chrome *C, const hpa_omp_item *it)
-{
-    if (C->nbegins == C->begins_cap) {
-        size_t cap = C->begins_cap ? 2 * C->begins_cap : 64;
-        begin *v = realloc(C->begins, sizeof(*v) * cap);
-        if (!v) {
-            C->err = HPC_E_NOMEM;
-            return;
-        }
-        C->begins = v;
-        C->begins_cap = cap;
-    }
-    C->begins[C->nbegins] =
-        (begin){it->begin, it->team, it->fork.codeptr, it->fork.outlined, it->fork.psource};
-    if (hpa_u64map_put(&C->begins_map, it->region, (uint32_t)C->nbegins++))
-        C->err = HPC_E_NOMEM;
-}
-
-static const begin *begin_get(chrome *C, uint64_t region)
-{
-    uint64_t k;
-    if (!hpa_u64map_get(&C->begins_map, region, &k))
-        return NULL;
-    return &C->begins[k];
-}
-
-/* "omp for", "omp implicit barrier", "omp_set_lock" (the model's name of construct c),
- * or with " wait" its wait: made once, kept for the run (slices keep the pointer). */
-static const char *omp_name(unsigned c, bool wait)
-{
-    static char names[HPA_OC_COUNT][2][64];
-    c = c < HPA_OC_COUNT ? c : HPA_OC_NONE;
-    char *n = names[c][wait];
-    if (!n[0]) {
-        hpa_omp_construct_name(c, HPA_LANG_UNKNOWN, n, sizeof(names[c][wait]) - 8);
-        if (wait)
-            strcat(n, " wait");
-    }
-    return n;
-}
-
-/* The region's slice on its encountering thread, from fork to join. */
-static void parallel_slice(chrome *C, const hpa_process *pr, const hpa_thread *t,
-                           const hpa_omp_item *it)
-{
-    const begin *b = begin_get(C, it->region);
-    if (!b)
-        return;
-    char args[1400], where[1200] = "";
-    if (b->codeptr || b->outlined || b->psource) { /* where the pragma is (the model's site) */
-        hpa_loc loc = hpa_omp_site(C->p->syms, pr->map, b->outlined, b->codeptr, b->psource);
-        const hpa_line *l = hpa_symtab_line(C->p->syms, loc.line);
-        const char *file = strrchr(l->file, '/');
-        snprintf(where, sizeof(where), "%s%s%s:%u", hpa_symtab_func(C->p->syms, loc.func)->name,
-                 l->lineno ? " " : "", l->lineno ? (file ? file + 1 : l->file) : "", l->lineno);
-    }
-    int n = snprintf(args, sizeof(args),
-                     "\"region\":%" PRIu64 ",\"team_size\":%" PRIu64 ",\"location\":", it->region,
-                     b->team);
-    FILE *mem = fmemopen(args + n, sizeof(args) - (size_t)n, "w");
-    if (mem) {
-        hpa_json_quote(mem, where, strlen(where));
-        fclose(mem);
-    }
-    slice(C, pr, t, omp_name(HPA_OC_PARALLEL, false), "OpenMP", b->time, it->end, args);
-}
-
-/* One item of the thread's OpenMP timeline as a slice. */
-static void omp_item(void *arg, const hpa_omp_item *it)
-{
-    chrome *C = arg;
-    const hpa_process *pr = C->tl_pr;
-    const hpa_thread *t = C->tl_t;
-    char args[128];
-    switch (it->kind) {
-    case HPA_OMP_IT_FORK:
-        begin_put(C, it);
-        return;
-    case HPA_OMP_IT_JOIN:
-        parallel_slice(C, pr, t, it);
-        return;
-    case HPA_OMP_IT_OPEN:
-        return;
-    case HPA_OMP_IT_CLOSE:
-        if (it->construct == HPA_OC_PARALLEL) {
-            snprintf(args, sizeof(args), "\"region\":%" PRIu64 ",\"thread_num\":%u", it->region,
-                     it->thread_num);
-            slice(C, pr, t, "omp implicit task", "OpenMP", it->begin, it->end, args);
-        } else {
-            snprintf(args, sizeof(args), "\"task\":%" PRIu64, it->id);
-            slice(C, pr, t, omp_name(it->construct, false), "OpenMP", it->begin, it->end, args);
-        }
-        return;
-    default:
-        break;
-    }
-    const char *name = omp_name(it->construct, false);
-    switch (it->construct) {
-    case HPA_OC_LOCK:
-    case HPA_OC_NEST_LOCK:
-    case HPA_OC_ATOMIC:
-    case HPA_OC_CRITICAL:
-    case HPA_OC_ORDERED: /* the wait: until the thread got it */
-        snprintf(args, sizeof(args), "\"wait_id\":%" PRIu64, it->id);
-        name = omp_name(it->construct, true);
-        if (it->acquired > it->begin)
-            slice(C, pr, t, name, "OpenMP", it->begin, it->acquired, args);
-        return;
-    case HPA_OC_LOOP:
-    case HPA_OC_SECTIONS:
-    case HPA_OC_SINGLE:
-    case HPA_OC_WORKSHARE:
-    case HPA_OC_DISTRIBUTE:
-    case HPA_OC_TASKLOOP:
-    case HPA_OC_SCOPE:
-        snprintf(args, sizeof(args), "\"count\":%" PRIu64, it->count);
-        slice(C, pr, t, name, "OpenMP", it->begin, it->end, args);
-        return;
-    case HPA_OC_MASKED:
-        slice(C, pr, t, name, "OpenMP", it->begin, it->end, NULL);
-        return;
-    default: /* barriers, taskwait, taskgroup, reduction */
-        snprintf(args, sizeof(args), "\"region\":%" PRIu64, it->region);
-        slice(C, pr, t, name, "OpenMP", it->begin, it->end, args);
-        return;
-    }
-}
-
-/* The thread's timeline: started at its first record, ended after its last. */
-static void timeline_of(chrome *C, const hpa_process *pr, const hpa_thread *t)
-{
-    if (C->tl_open)
-        return;
-    hpa_omp_timeline_init(&C->tl, omp_item, C);
-    C->tl_pr = pr, C->tl_t = t, C->tl_open = true;
-}
-
-static void timeline_end(chrome *C)
-{
-    if (!C->tl_open)
-        return;
-    hpa_omp_timeline_end(&C->tl);
-    C->omp_repaired += C->tl.repaired;
-    C->omp_closed += C->tl.closed_at_end;
-    if (C->tl.max_shift_ns > C->omp_shift)
-        C->omp_shift = C->tl.max_shift_ns;
-    C->tl_open = false;
-}
-
-static void record(void *arg, const hpa_process *pr, const hpa_thread *t, const hpc_record *rec)
-{
-    chrome *C = arg;
-    if (!rec) { /* the thread's stream ended */
-        flush_call(C, pr, t);
-        timeline_end(C); /* its held OpenMP items are slices too */
-        slices_flush(C, pr, t);
-        hpa_u64map_free(&C->begins_map);
-        C->nbegins = 0;
-        C->any_sample = false;
-        C->sample_ns = 0;
-        return;
-    }
-    timeline_of(C, pr, t);
-    switch (rec->kind) {
-    case HPC_K_mpi_call:
-        flush_call(C, pr, t);
-        hpa_omp_timeline_feed(&C->tl, rec); /* the clocks rule: OpenMP events before it */
-        C->call = (open_call){.open = true, .c = rec->u.mpi_call, .peer = -1};
-        return;
-    case HPC_K_mpi_p2p:
-        if (C->call.open)
-            p2p(C, pr, t, &rec->u.mpi_p2p);
-        return;
-    case HPC_K_mpi_coll:
-        if (C->call.open) {
-            C->call.bytes_sent += rec->u.mpi_coll.bytes_sent;
-            C->call.bytes_recv += rec->u.mpi_coll.bytes_recv;
-        }
-        return;
-    default:
-        flush_call(C, pr, t);
-        hpa_omp_timeline_feed(&C->tl, rec);
-    }
 }
 
 /* ------------------------------------------------------------------ flows */
 
-static int by_channel(const void *a, const void *b)
-{
-    const msg *x = a, *y = b;
-#define CMP(f)                                                                                     \
-    if (x->f != y->f)                                                                              \
-        return x->f < y->f ? -1 : 1;
-    CMP(src)
-    CMP(dst)
-    CMP(comm)
-    CMP(tag)
-    CMP(ts_ns)
-    CMP(order)
-#undef CMP
-    return 0;
-}
-
-static int same_channel(const msg *x, const msg *y)
-{
-    return x->src == y->src && x->dst == y->dst && x->comm == y->comm && x->tag == y->tag;
-}
-
-static void flow(chrome *C, const msg *m, const char *ph, uint64_t id)
+static void flow_end(chrome *C, const hpa_process *pr, uint32_t seq, uint64_t ns, uint64_t bytes,
+                     int64_t tag, bool start)
 {
     sep(C);
-    fprintf(C->out, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"%s\",\"id\":%" PRIu64 ",",
-            ph, id);
-    ts_text(C->out, "ts", m->ts_ns);
     fprintf(C->out,
-            ",\"pid\":%u,\"tid\":%u%s,\"args\":{\"bytes\":%" PRIu64 ",\"tag\":%" PRId64 "}}",
-            m->pid, m->tid, ph[0] == 'f' ? ",\"bp\":\"e\"" : "", m->bytes, m->tag);
+            "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"%s\",\"id\":%" PRIu64
+            ",\"ts\":%" PRIu64 ",\"pid\":%zu,\"tid\":%u%s,\"args\":{\"bytes\":%" PRIu64
+            ",\"tag\":%" PRId64 "}}",
+            start ? "s" : "f", C->nflows + 1, us_of(ns), proc_index(C, pr), seq,
+            start ? "" : ",\"bp\":\"e\"", bytes, tag);
 }
 
-/* Pair the i-th send of each (source, destination, communicator, tag) with the i-th
- * completed receive of it. */
-static void flows(chrome *C)
+static void message(void *arg, const hpa_tl_msg *m)
 {
-    msgs *s = &C->sends, *r = &C->recvs;
-    if (s->n)
-        qsort(s->v, s->n, sizeof(*s->v), by_channel);
-    if (r->n)
-        qsort(r->v, r->n, sizeof(*r->v), by_channel);
-    size_t i = 0, j = 0;
-    while (i < s->n && j < r->n) {
-        int c = by_channel(&s->v[i], &r->v[j]);
-        if (same_channel(&s->v[i], &r->v[j])) {
-            if (in_window(C, s->v[i].ts_ns, r->v[j].ts_ns)) {
-                flow(C, &s->v[i], "s", C->nflows + 1);
-                flow(C, &r->v[j], "f", C->nflows + 1);
-                C->nflows++;
-            }
-            i++, j++;
-        } else if (c < 0) {
-            i++;
-        } else {
-            j++;
-        }
-    }
+    chrome *C = arg;
+    flow_end(C, m->from_pr, m->from_seq, m->send_ns, m->bytes, m->tag, true);
+    flow_end(C, m->to_pr, m->to_seq, m->recv_ns, m->bytes, m->tag, false);
+    C->nflows++;
 }
 
 /* ------------------------------------------------------------------ main */
 
-static void origin_and_window(chrome *C)
-{
-    const hpa_profile *p = C->p;
-    C->origin = UINT64_MAX;
-    for (size_t i = 0; i < p->nprocs; i++) {
-        if (!p->procs[i].map)
-            continue;
-        uint64_t save = C->origin;
-        C->origin = 0;
-        uint64_t g = corr(C, i, p->procs[i].t0);
-        C->origin = save;
-        if (g < C->origin)
-            C->origin = g;
-    }
-    if (C->origin == UINT64_MAX)
-        C->origin = 0;
-    const hpa_filter *f = &p->filter;
-    C->tmin = C->tmax = -1;
-    if (f->has_time) { /* the window is per process start; the trace's origin is near them */
-        C->tmin = (int64_t)f->t_lo_ns;
-        C->tmax = f->t_hi_ns == UINT64_MAX ? -1 : (int64_t)f->t_hi_ns;
-    }
-}
-
 static void chrome_free(chrome *C)
 {
     const hpa_profile *p = C->p;
-    for (size_t i = 0; C->pi && i < p->nprocs; i++) {
-        for (size_t k = 0; k < C->pi[i].nfn; k++)
-            free(C->pi[i].fn_names[k]);
-        free(C->pi[i].fn_names);
-        free(C->pi[i].comm_keys);
-        hpa_u64map_free(&C->pi[i].comm_gid);
-    }
-    free(C->pi);
     for (size_t i = 0; C->bucket_sf && i < p->nprocs; i++) {
         for (uint32_t t = 0; C->bucket_sf[i] && t < p->procs[i].nthreads; t++)
             free(C->bucket_sf[i][t]);
@@ -867,16 +348,30 @@ static void chrome_free(chrome *C)
     hpa_u64map_free(&C->sf_map);
     free(C->sf_parent);
     free(C->sf_func);
-    hpa_u64map_free(&C->begins_map);
-    free(C->begins);
-    for (size_t k = 0; k < C->nxs; k++)
-        free(C->xs[k].args);
-    free(C->xs);
     if (C->samples)
         fclose(C->samples);
     free(C->samples_buf);
-    free(C->sends.v);
-    free(C->recvs.v);
+    hpa_timeline_close(C->tl);
+}
+
+static void say_repairs(const hpa_tl_stats *st, uint64_t nsamples, uint64_t stride)
+{
+    if (st->omp_repaired)
+        fprintf(stderr,
+                "hpanalyze: export chrome: %" PRIu64 " OpenMP events moved by up to %" PRIu64
+                " ns to nest with their thread's MPI calls (the MPI wrapper's and the OpenMP "
+                "tool's clocks differ slightly)\n",
+                st->omp_repaired, st->omp_shift_ns);
+    if (st->omp_closed)
+        fprintf(stderr,
+                "hpanalyze: export chrome: %" PRIu64
+                " OpenMP tasks without an end closed at their thread's last event\n",
+                st->omp_closed);
+    if (stride > 1)
+        fprintf(stderr,
+                "hpanalyze: export chrome: %" PRIu64 " samples: every %" PRIu64
+                "th of each thread is shown\n",
+                nsamples, stride);
 }
 
 int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
@@ -885,35 +380,25 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
     if (!p)
         return HPA_EXIT_DATA;
     chrome C = {.ctx = ctx, .p = p, .out = out, .first = true, .first_sample = true};
-    C.pi = calloc(p->nprocs + 1, sizeof(*C.pi));
-    int rc = C.pi ? 0 : HPC_E_NOMEM;
-    bool correct = several_hosts(p);
-    for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
-        rc = proc_defs(&C, i, correct);
+    int rc = hpa_timeline_open(&C.tl, p);
     if (rc == 0)
         rc = stacks(&C);
+    if (rc == 0 && !(C.samples = open_memstream(&C.samples_buf, &C.samples_len)))
+        rc = HPC_E_NOMEM;
     if (rc) {
         fprintf(stderr, "hpanalyze: export chrome: %s\n", hpc_strerror(rc));
         chrome_free(&C);
         return HPA_EXIT_DATA;
     }
-    origin_and_window(&C);
     uint64_t total[HPA_MAX_METRICS];
     hpa_profile_total(p, total);
     uint64_t nsamples = total[p->metrics.samples];
     C.stride =
         nsamples > MAX_SAMPLE_EVENTS ? (nsamples + MAX_SAMPLE_EVENTS - 1) / MAX_SAMPLE_EVENTS : 1;
-    C.samples = open_memstream(&C.samples_buf, &C.samples_len);
-    if (!C.samples) {
-        fprintf(stderr, "hpanalyze: export chrome: %s\n", hpc_strerror(HPC_E_NOMEM));
-        chrome_free(&C);
-        return HPA_EXIT_DATA;
-    }
     fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", out);
     metadata(&C);
-    rc = hpa_profile_replay(p, sample, record, &C);
-    if (rc == 0 && C.err == 0)
-        flows(&C);
+    hpa_tl_sink sink = {.arg = &C, .thread = thread_slices, .message = message, .sample = sample};
+    rc = hpa_timeline_walk(C.tl, &sink);
     fputs("\n],\n\"samples\":[", out);
     if (fflush(C.samples) == 0 && C.samples_len)
         fwrite(C.samples_buf, 1, C.samples_len, out);
@@ -928,22 +413,7 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
         qstr(out, p->exps[e]->path);
     }
     fputs("]}}\n", out);
-    if (C.omp_repaired)
-        fprintf(stderr,
-                "hpanalyze: export chrome: %" PRIu64 " OpenMP events moved by up to %" PRIu64
-                " ns to nest with their thread's MPI calls (the MPI wrapper's and the OpenMP "
-                "tool's clocks differ slightly)\n",
-                C.omp_repaired, C.omp_shift);
-    if (C.omp_closed)
-        fprintf(stderr,
-                "hpanalyze: export chrome: %" PRIu64
-                " OpenMP tasks without an end closed at their thread's last event\n",
-                C.omp_closed);
-    if (C.stride > 1)
-        fprintf(stderr,
-                "hpanalyze: export chrome: %" PRIu64 " samples: every %" PRIu64
-                "th of each thread is shown\n",
-                nsamples, C.stride);
+    say_repairs(hpa_timeline_stats(C.tl), nsamples, C.stride);
     rc = rc ? rc : C.err;
     chrome_free(&C);
     if (rc) {

@@ -84,6 +84,19 @@ void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap)
     }
 }
 
+void hpa_loc_text(const hpa_symtab *st, hpa_loc loc, char *buf, size_t cap)
+{
+    const hpa_line *l = loc.line ? hpa_symtab_line(st, loc.line) : NULL;
+    const char *file = l && l->file ? strrchr(l->file, '/') : NULL;
+    file = file ? file + 1 : l && l->file ? l->file : "";
+    if (!loc.func)
+        snprintf(buf, cap, "<Unknown>");
+    else if (l && l->lineno)
+        snprintf(buf, cap, "%s %s:%u", hpa_symtab_func(st, loc.func)->name, file, l->lineno);
+    else
+        snprintf(buf, cap, "%s", hpa_symtab_func(st, loc.func)->name);
+}
+
 /* Calls fn for every loss of every process in the profile (a filter may leave some out). */
 static void each_loss(const hpa_profile *p, void (*fn)(void *, const hpc_proc *, const hpc_loss *),
                       void *arg)

@@ -41,6 +41,11 @@ const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, u
  * line numbers>", "<Total>" for id 0. */
 void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap);
 
+/* Where loc is, for people: "main heat.c:132" (the function, its line's file without the
+ * directories, the line), the function alone when the line has no number, "<Unknown>"
+ * for function 0. */
+void hpa_loc_text(const hpa_symtab *st, hpa_loc loc, char *buf, size_t cap);
+
 /* True if any of the nm values is non-zero. */
 static inline int hpa_any(const uint64_t *v, unsigned nm)
 {

@@ -5,7 +5,8 @@
 # sends, receives and bytes per rank and per MPI function; blocking, non-blocking
 # (MPI_STATUS(ES)_IGNORE, MPI_ANY_SOURCE into larger buffers: the size received, not the
 # buffer's), persistent, MPI_PROC_NULL, collectives and their bytes, a Comm_split
-# communicator (peers in world ranks), the call site of the ring's MPI_Send, CSV and
+# communicator (peers in world ranks), the communication matrix (messages and bytes from
+# world rank to world rank), the call site of the ring's MPI_Send, CSV and
 # text against JSON, --ranks 3 in every title, `mpi ranks calls`; hpmerge's trace passes
 # otf2-print -Werror and tests/otf2validate.py.
 source "$HPC_ROOT/tests/lib.sh"
@@ -22,6 +23,7 @@ exps=$(ls -d ./*.hpc)
 mv traffic.1.hpc traffic.hpc
 "$HPANALYZE" traffic.hpc mpi >report.txt
 "$HPANALYZE" --format csv traffic.hpc mpi >ranks.csv
+"$HPANALYZE" --format csv traffic.hpc mpi matrix >matrix.csv
 # --ranks names itself in every title; several tables at once
 "$HPANALYZE" --ranks 3 traffic.hpc mpi ranks calls >r3.txt || fail "$lib: mpi ranks calls refused"
 grep -q "^MPI time per rank (rank 3;" r3.txt && grep -q "^Aggregate time by call (rank 3;" r3.txt ||
@@ -88,6 +90,19 @@ for name, (r0, rest) in coll.items():
                coll_bytes_received=rv)
 check({c["name"] for c in rep["calls"]}.isdisjoint({"MPI_Init", "MPI_Finalize"}),
       "MPI_Init and MPI_Finalize are not in the call table")
+
+# the communication matrix: sends from world rank to world rank (A-E to next, B to r+2,
+# H from ranks 0, 1 to 2, 3; F to MPI_PROC_NULL is none)
+want_cells = {}
+for r in range(4):
+    want_cells[(r, (r + 1) % 4)] = (8, 3000 + 512 + 400 + 64 + 256)
+    want_cells[(r, (r + 2) % 4)] = (2, 768 + 2048) if r < 2 else (1, 768)
+got_cells = {(c["from"], c["to"]): (c["messages"], c["bytes"]) for c in rep["matrix"]}
+check(got_cells == want_cells and rep["matrix_unknown"] == 0,
+      f"{lib}: communication matrix {sorted(got_cells.items())}")
+mcsv = list(csv.DictReader(open("matrix.csv")))
+check({(int(x["from"]), int(x["to"])): (int(x["messages"]), int(x["bytes"])) for x in mcsv} == want_cells,
+      f"{lib}: the CSV matrix is the JSON one")
 
 # call site: the ring's MPI_Send (one line, two calls in the source: even and odd ranks)
 ring = [s for s in rep["sites"] if s["name"] == "MPI_Send" and s["line"] == ring_line]

@@ -12,7 +12,9 @@
  *
  * CSV columns and JSON keys (stable): name, module, excl_cpu_s, excl_cpu_pct, incl_cpu_s,
  * incl_cpu_pct, excl_samples, excl_samples_pct, incl_samples, incl_samples_pct, samples
- * (= excl_samples), then one excl_/incl_ pair per further metric.
+ * (= excl_samples), then one excl_/incl_ pair per further metric. JSON also has file and
+ * line: the function's source line holding the most of the sort metric ("", 0 without
+ * line numbers).
  */
 #include <stdlib.h>
 
@@ -78,20 +80,27 @@ static void json(hpa_ctx *ctx, const hpa_callgraph *g, const hpa_sortkey *k, con
     hpa_json_kstr(&j, "sorted_by", title);
     hpa_json_kstr(&j, "view", ctx->opts.view ? ctx->opts.view->name : "machine");
     hpa_losses_json(&j, p);
+    uint32_t *hot = malloc(sizeof(*hot) * (g->nfuncs + 1));
+    if (hot)
+        hpa_func_hot_lines(p, g, k->by_name ? p->metrics.cpu : k->metric, hot);
     hpa_json_key(&j, "functions");
     hpa_json_begin_arr(&j);
     for (size_t i = 0; i <= n; i++) {
         uint32_t id = i ? ids[i - 1] : HPA_FUNC_TOTAL;
         const hpa_func *fn = hpa_symtab_func(p->syms, id);
+        const hpa_line *hl = hot && hot[id] ? hpa_symtab_line(p->syms, hot[id]) : NULL;
         hpa_json_begin_obj(&j);
         hpa_json_kstr(&j, "name", fn->name);
         hpa_json_kstr(&j, "module", fn->module);
+        hpa_json_kstr(&j, "file", hl ? hl->file : "");
+        hpa_json_ku64(&j, "line", hl ? hl->lineno : 0);
         hpa_cols_json(&c, &j, hpa_cg_excl(g, id), hpa_cg_incl(g, id), NULL);
         hpa_json_ku64(&j, "samples", hpa_cg_excl(g, id)[p->metrics.samples]);
         hpa_json_end_obj(&j);
     }
     hpa_json_end_arr(&j);
     hpa_json_end_obj(&j);
+    free(hot);
 }
 
 int cmd_functions(hpa_ctx *ctx, int argc, char **argv)

@@ -54,6 +54,16 @@ static const char *early_reason(const hpc_proc *p)
     return "no normal exit was recorded";
 }
 
+/* The sync tracer's record of p (-s), or NULL. */
+static const hpc_rec_tracer *sync_tracer(const hpc_proc *p)
+{
+    size_t it = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(p, HPC_K_tracer, &it));)
+        if (r->u.tracer.kind == HPC_TRACE_SYNC)
+            return &r->u.tracer;
+    return NULL;
+}
+
 static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
 {
     FILE *f = ctx->out;
@@ -122,6 +132,15 @@ static void text_process(hpa_ctx *ctx, const hpc_exp *e, const hpc_proc *p)
         fprintf(f, "  Unwinder: %s\n", hpc_str_copy(s1, sizeof(s1), s->unwinder));
     if (hpa_omp_runtime_line(p, s1, sizeof(s1)))
         fprintf(f, "  OpenMP: %s\n", s1);
+    const hpc_rec_tracer *sync = sync_tracer(p);
+    if (sync && sync->calibrated)
+        fprintf(f,
+                "  Synchronization wait tracing, threshold %.3f microsecs (calibrated: 6 x %" PRIu64
+                " ns, an uncontended lock)\n",
+                (double)sync->threshold_ns * 1e-3, sync->call_ns);
+    else if (sync)
+        fprintf(f, "  Synchronization wait tracing, threshold %.3f microsecs%s\n",
+                (double)sync->threshold_ns * 1e-3, sync->threshold_ns ? "" : " (all calls)");
     hpa_start_text(p, s1, sizeof(s1));
     fprintf(f, "\nExperiment started %s\n", s1);
     hpa_end_text(p, s2, sizeof(s2));
@@ -204,6 +223,18 @@ static void json_process(hpa_json *j, const hpc_proc *p)
     hpa_json_ku64(j, "tend_ns", s->tend_ns);
     hpa_json_kstr(j, "unwinder", hpc_str_copy(buf, sizeof(buf), s->unwinder));
     hpa_json_kstr(j, "omp_runtime", hpa_omp_runtime_line(p, buf, sizeof(buf)) ? buf : "");
+    const hpc_rec_tracer *sync = sync_tracer(p);
+    hpa_json_key(j, "sync_trace");
+    if (sync) {
+        hpa_json_begin_obj(j);
+        hpa_json_ku64(j, "threshold_ns", sync->threshold_ns);
+        hpa_json_key(j, "calibrated");
+        hpa_json_bool(j, sync->calibrated != 0);
+        hpa_json_ku64(j, "call_ns", sync->call_ns);
+        hpa_json_end_obj(j);
+    } else {
+        hpa_json_null(j);
+    }
     hpa_json_kdouble(j, "duration_s", hpa_proc_duration(p));
     hpa_end_text(p, buf, sizeof(buf));
     hpa_json_kstr(j, "end", buf);

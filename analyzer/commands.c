@@ -35,6 +35,8 @@ static const hpa_command commands[] = {
      "copy load objects (and sources) into the experiment, as hpcollect-archive"},
     {"mpi", cmd_mpi, 0, 5, "[ranks|calls|sites|sizes|collectives]...",
      "MPI time per rank, time and bytes by call and call site, message sizes"},
+    {"syncs", cmd_syncs, 0, 0, "",
+     "synchronization objects waited for (-s): waits, time, call sites, holders"},
     {"omp", cmd_omp, 0, 1, "[regions|threads]",
      "OpenMP parallel regions and threads: work, wait by kind, imbalance"},
 };

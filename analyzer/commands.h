@@ -104,6 +104,7 @@ int cmd_header(hpa_ctx *ctx, int argc, char **argv);
 int cmd_statistics(hpa_ctx *ctx, int argc, char **argv);
 int cmd_archive(hpa_ctx *ctx, int argc, char **argv);
 int cmd_dump(hpa_ctx *ctx, int argc, char **argv);
+int cmd_syncs(hpa_ctx *ctx, int argc, char **argv);
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv);
 int cmd_omp(hpa_ctx *ctx, int argc, char **argv);
 int cmd_export(hpa_ctx *ctx, int argc, char **argv);

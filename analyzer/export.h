@@ -22,15 +22,8 @@ int hpa_export_folded(hpa_ctx *ctx, FILE *out);
 int hpa_export_flamegraph(hpa_ctx *ctx, FILE *out);
 /* Chrome trace event format (Perfetto UI, chrome://tracing). */
 int hpa_export_chrome(hpa_ctx *ctx, FILE *out);
-/* One self-contained HTML page: summary, charts, top functions, flame graph. */
+/* One self-contained HTML page: summary, timeline, MPI, OpenMP, flame graphs, functions. */
 int hpa_export_html(hpa_ctx *ctx, FILE *out);
-
-/*
- * The flame graph of the profile (view, filters and sort metric of ctx): as a standalone
- * SVG document (html false), or as an <svg> element and a <script> for an HTML page.
- * `id` names the element (several flame graphs may share a page). Returns an exit status.
- */
-int hpa_flamegraph_write(hpa_ctx *ctx, FILE *out, bool html, const char *id);
 
 /* The metric exports measure: the sort metric (--sort / sort), the first selected one by
  * default; by_name falls back to CPU time. */

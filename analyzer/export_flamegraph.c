@@ -170,7 +170,7 @@ static void frame(fg *F, uint32_t n, unsigned depth, uint64_t x0)
     free(kids);
 }
 
-/* The script: works on the <svg> with id ID in a standalone file or an HTML page. */
+/* The script: works on the <svg> with id ID. */
 static const char *const script =
     "(function (ID) {\n"
     "  var svg = document.getElementById(ID);\n"
@@ -248,7 +248,8 @@ static void write_script(FILE *f, const char *id)
     fprintf(f, "('%s');\n", id); /* id is ours: letters, digits, '-' */
 }
 
-int hpa_flamegraph_write(hpa_ctx *ctx, FILE *out, bool html, const char *id)
+/* The flame graph as a standalone SVG document whose <svg> has id `id`. */
+static int flamegraph_write(hpa_ctx *ctx, FILE *out, const char *id)
 {
     hpa_profile *p = hpa_ctx_profile(ctx);
     if (!p)
@@ -264,14 +265,12 @@ int hpa_flamegraph_write(hpa_ctx *ctx, FILE *out, bool html, const char *id)
     F.maxdepth = F.total ? depth_of(&F, 0, 0) : 0;
     F.height = FG_TOP + (F.maxdepth + 1) * FG_FRAME + FG_BOTTOM;
     const hpa_metric *m = &p->metrics.m[F.metric];
-    if (!html)
-        fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n", out);
+    fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n", out);
     fprintf(
         out,
-        "<svg version=\"1.1\" id=\"%s\" %swidth=\"%s\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+        "<svg version=\"1.1\" id=\"%s\" width=\"1200\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
         "data-width=\"%.0f\" data-total=\"%" PRIu64 "\" xmlns=\"http://www.w3.org/2000/svg\">\n",
-        id, html ? "class=\"flamegraph\" " : "", html ? "100%" : "1200", F.height, FG_WIDTH,
-        F.height, FG_WIDTH, F.total);
+        id, F.height, FG_WIDTH, F.height, FG_WIDTH, F.total);
     fputs("<style>.f text { font: 12px Verdana, sans-serif; fill: #000; pointer-events: none }\n"
           ".f:hover rect { stroke: #000; stroke-width: 0.5 } .f { cursor: pointer }\n"
           ".title { font: 17px Verdana, sans-serif; text-anchor: middle }\n"
@@ -295,20 +294,14 @@ int hpa_flamegraph_write(hpa_ctx *ctx, FILE *out, bool html, const char *id)
         frame(&F, 0, 0, 0);
     else
         fprintf(out, "<text class=\"ui\" x=\"10\" y=\"%.0f\">no samples</text>\n", FG_TOP + 12);
-    if (!html) {
-        fputs("<script type=\"text/ecmascript\"><![CDATA[\n", out);
-        write_script(out, id);
-        fputs("]]></script>\n</svg>\n", out);
-    } else {
-        fputs("</svg>\n<script>\n", out);
-        write_script(out, id);
-        fputs("</script>\n", out);
-    }
+    fputs("<script type=\"text/ecmascript\"><![CDATA[\n", out);
+    write_script(out, id);
+    fputs("]]></script>\n</svg>\n", out);
     hpa_calltree_free(&t);
     return HPA_EXIT_OK;
 }
 
 int hpa_export_flamegraph(hpa_ctx *ctx, FILE *out)
 {
-    return hpa_flamegraph_write(ctx, out, false, "flamegraph");
+    return flamegraph_write(ctx, out, "flamegraph");
 }

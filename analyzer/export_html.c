@@ -1,458 +1,651 @@
 /*
- * export_html.c - `export html`: one self-contained page (no network, no files beside it)
- * with what a first look at a run needs:
+ * export_html.c - `export html`: the report a user opens first, one self-contained page
+ * (no network, nothing beside it: it opens from disk in any current browser). Its script
+ * (analyzer/report/report.js, built in) draws it from one JSON object the page carries:
  *
- *   summary     experiments, command, host, start, duration, processes and threads,
- *               sampled CPU, samples, view and filters
- *   MPI         time per rank: AppTime split into MPI time and the rest, as the mpi
- *               report computes them (mpi_stats.h), as a bar chart
- *   OpenMP      CPU time per thread in OpenMP work, wait, idle and overhead (the omp
- *               report's sampled figures), as stacked bars
- *   functions   the top functions by the export metric, exclusive and inclusive
- *   flame graph the interactive flame graph of export flamegraph
+ *   summary     the run's facts; where each rank's time goes (its threads' lives split
+ *               into the parts below); every metric's total per rank and thread
+ *   timeline    a zoomable canvas, a row per rank and thread, a lane per layer (MPI calls,
+ *               OpenMP regions, constructs and waits, and what tracers add: timeline.h),
+ *               messages as lines on demand, tooltips with the call, bytes, peer and call
+ *               site; large traces binned (export_html_timeline.c says the bound)
+ *   MPI         the `mpi` report's numbers (mpi_model.c: the same document
+ *               `hpanalyze --format json mpi` prints): time per rank, tables by call and
+ *               call site with min, mean, max and COV across ranks, the communication
+ *               matrix (messages and bytes), message sizes, collectives
+ *   OpenMP      the `omp` report's threads: work, wait, idle, overhead and MPI per thread
+ *   flame graph per rank, thread and metric, every metric the experiment has
+ *   functions   the `functions` report (columns: the `metrics` selection), sortable and
+ *               searchable, with each function's hottest source line; MPI call sites too
+ *   tracers     a section per tracer (thread states, sync waits, heap, I/O) from one
+ *               table (tracers[]): its metrics, its report, its timeline layer, or how
+ *               to record it
  *
- * Charts are inline SVG drawn here, so they need no script; the flame graph brings its own.
- * Elements carry their numbers for scripts and tests: MPI bars data-rank, data-app-s,
- * data-mpi-s; OpenMP bars data-rank, data-thread, data-work-s, data-wait-s; function rows
- * data-name, data-excl, data-incl (export metric, shown units). Section ids: summary, mpi,
- * omp, functions, flamegraph.
+ * The reports are embedded as `--format json` prints them (one computation each), so the
+ * filters, view, metrics, sort and limit apply to the page as to the text reports.
+ *
+ * Where the time goes (a row's "parts", in thread seconds; the rest is its life minus the
+ * others, never below 0): MPI is the traced time in MPI calls (mpi_time; the CPU sampled
+ * in MPI calls when MPI was not traced), then the sampled CPU time outside MPI calls by
+ * the sample's OpenMP category (model/omp_model.h): computing (no OpenMP state, or
+ * OpenMP work), OpenMP wait, OpenMP idle and overhead, then the off-CPU time the tracers
+ * measure outside MPI calls (a row of parts[] each: its metrics).
+ *
+ * The data object: version, generator, title, view, filters, metrics_selected, facts
+ * [[key, value]], metrics [{key, title, unit, time, visible, selected, total}], sort_metric,
+ * procs [{index, rank, name, rows: [first, count]}], rows [{proc, rank, seq, tid, role,
+ * label, life_s, totals: [shown value per metric], parts: [seconds per part]}], parts
+ * [{key, label, color}], columns [{key, title, metric, kind}], reports {mpi, omp,
+ * functions, tracer_<key>}, tracers [{key, title, record, layer, metrics: [metric index],
+ * report: its key in reports or null}], flame (export_html_flame.c), timeline
+ * (export_html_timeline.c).
+ * Tests and the page read these names.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
-#include "mpi_stats.h"
+#include "export_html.h"
 #include "omp_proc.h"
 #include "procinfo.h"
 #include "report_util.h"
+#include "timeline.h"
 #include "view.h"
 
-#define TOP_FUNCTIONS 25
-#define CHART_W       900.0
-#define BAR_H         22.0
-#define LABEL_W       150.0
+#define PAGE_MAX_FUNCTIONS 2000 /* functions listed when --limit does not say */
 
-/* ------------------------------------------------------------------ MPI per rank */
+/* ------------------------------------------------------------------ the data stream */
 
-typedef struct rank_mpi {
-    bool mpi;
-    hpa_mpi_sum sum;
-    hpa_mpi_window w;
-    char **names; /* mpi_fn id -> name */
-    size_t nnames;
-} rank_mpi;
-
-typedef struct mpi_pass {
-    rank_mpi *r;
-    const hpa_profile *p;
-    hpa_mpi_call call;
-    size_t call_proc;
-} mpi_pass;
-
-static void mpi_flush(mpi_pass *M)
+/* The data goes into a <script> element: no '<' may appear in it (JSON allows \u003c in
+ * strings, and '<' appears nowhere else). */
+static ssize_t no_lt_write(void *cookie, const char *buf, size_t n)
 {
-    if (!M->call.open)
-        return;
-    M->call.open = false;
-    rank_mpi *r = &M->r[M->call_proc];
-    const char *name = M->call.fn < r->nnames && r->names[M->call.fn] ? r->names[M->call.fn] : "";
-    hpa_mpi_rank_add(&r->sum, &r->w, &M->call, hpa_mpi_is_lifecycle(name));
-}
-
-static void mpi_record(void *arg, const hpa_process *pr, const hpa_thread *t, const hpc_record *rec)
-{
-    mpi_pass *M = arg;
-    (void)t;
-    size_t i = (size_t)(pr - M->p->procs);
-    if (!M->r[i].mpi)
-        return;
-    if (!rec) {
-        mpi_flush(M);
-        return;
-    }
-    switch (rec->kind) {
-    case HPC_K_mpi_call:
-        mpi_flush(M);
-        hpa_mpi_call_open(&M->call, (uint32_t)rec->u.mpi_call.fn, &rec->u.mpi_call);
-        M->call_proc = i;
-        break;
-    case HPC_K_mpi_p2p:
-        if (M->call.open)
-            hpa_mpi_call_p2p(&M->call, &rec->u.mpi_p2p);
-        break;
-    case HPC_K_mpi_coll:
-        if (M->call.open)
-            hpa_mpi_call_coll(&M->call, &rec->u.mpi_coll);
-        break;
-    case HPC_K_thread_end:
-        hpa_mpi_window_seen(&M->r[i].w, rec->u.thread_end.time);
-        break;
-    default:
-        break;
-    }
-}
-
-static void rank_mpi_free(rank_mpi *r, size_t n)
-{
-    for (size_t i = 0; r && i < n; i++) {
-        for (size_t k = 0; k < r[i].nnames; k++)
-            free(r[i].names[k]);
-        free(r[i].names);
-    }
-    free(r);
-}
-
-/* MPI sums per process (NULL when out of memory); *any says whether there is MPI at all. */
-static rank_mpi *mpi_per_rank(hpa_profile *p, bool *any)
-{
-    rank_mpi *r = calloc(p->nprocs + 1, sizeof(*r));
-    *any = false;
-    if (!r)
-        return NULL;
-    for (size_t i = 0; i < p->nprocs; i++) {
-        const hpc_proc *proc = p->procs[i].proc;
-        size_t it = 0;
-        r[i].mpi = p->procs[i].map && (hpc_proc_next_of(proc, HPC_K_mpi_fn, &it) ||
-                                       hpc_proc_next_of(proc, HPC_K_mpi_init, &(size_t){0}));
-        if (!r[i].mpi)
-            continue;
-        *any = true;
-        hpa_mpi_sum_init(&r[i].sum);
-        hpa_mpi_window_init(&r[i].w, proc);
-        it = 0;
-        for (const hpc_record *rec; (rec = hpc_proc_next_of(proc, HPC_K_mpi_fn, &it));) {
-            size_t id = rec->u.mpi_fn.id;
-            if (id >= 100000)
-                continue;
-            if (id >= r[i].nnames) {
-                char **v = realloc(r[i].names, sizeof(*v) * (id + 1));
-                if (!v)
-                    goto fail;
-                memset(v + r[i].nnames, 0, sizeof(*v) * (id + 1 - r[i].nnames));
-                r[i].names = v;
-                r[i].nnames = id + 1;
-            }
-            char name[128];
-            free(r[i].names[id]);
-            r[i].names[id] = strdup(hpc_str_copy(name, sizeof(name), rec->u.mpi_fn.name));
+    FILE *out = cookie;
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == '<') {
+            fwrite(buf + from, 1, i - from, out);
+            fputs("\\u003c", out);
+            from = i + 1;
         }
-    }
-    if (*any) {
-        mpi_pass M = {.r = r, .p = p};
-        if (hpa_profile_replay(p, NULL, mpi_record, &M))
-            goto fail;
-    }
-    return r;
-fail:
-    rank_mpi_free(r, p->nprocs);
-    return NULL;
+    fwrite(buf + from, 1, n - from, out);
+    return ferror(out) ? -1 : (ssize_t)n;
 }
 
-/* ------------------------------------------------------------------ page parts */
-
-static void head(FILE *f, const char *title)
+static FILE *no_lt_stream(FILE *out)
 {
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
-    hpa_xml_text(f, title);
-    fputs("</title>\n<style>\n"
-          "body { font: 14px/1.4 -apple-system, 'Segoe UI', Verdana, sans-serif; margin: 24px;"
-          " color: #222; background: #fff; max-width: 1240px }\n"
-          "h1 { font-size: 22px } h2 { font-size: 17px; margin-top: 32px;"
-          " border-bottom: 1px solid #ddd }\n"
-          "table { border-collapse: collapse } td, th { padding: 3px 10px; text-align: left }\n"
-          "table.kv th { color: #555; font-weight: normal }\n"
-          "table.fn td.num, table.fn th.num { text-align: right; font-variant-numeric: "
-          "tabular-nums }\n"
-          "table.fn tr:nth-child(even) { background: #f6f6f6 }\n"
-          ".bar { display: inline-block; height: 10px; background: #e8743b; vertical-align: middle "
-          "}\n"
-          ".note { color: #666 } svg text { font: 12px Verdana, sans-serif }\n"
-          ".legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 14px;"
-          " vertical-align: middle }\n"
-          "</style>\n</head>\n<body>\n",
-          f);
+    cookie_io_functions_t io = {.write = no_lt_write};
+    return fopencookie(out, "w", io);
 }
 
-static void kv(FILE *f, const char *k, const char *v)
+/* ------------------------------------------------------------------ facts */
+
+static void ranges_text(const char *what, const hpa_ranges *r, char *buf, size_t cap, size_t *n)
 {
-    fputs("<tr><th>", f);
-    hpa_xml_text(f, k);
-    fputs("</th><td>", f);
-    hpa_xml_text(f, v);
-    fputs("</td></tr>\n", f);
+    if (!r->n || *n >= cap)
+        return;
+    *n += (size_t)snprintf(buf + *n, cap - *n, "%s%s ", *n ? "; " : "", what);
+    for (unsigned i = 0; i < r->n && *n < cap; i++)
+        *n += r->r[i].lo == r->r[i].hi
+                  ? (size_t)snprintf(buf + *n, cap - *n, "%s%" PRId64, i ? "," : "", r->r[i].lo)
+                  : (size_t)snprintf(buf + *n, cap - *n, "%s%" PRId64 "-%" PRId64, i ? "," : "",
+                                     r->r[i].lo, r->r[i].hi);
 }
 
-static void filters_text(const hpa_ctx *ctx, char *buf, size_t cap)
+/* The filters as the options say them: "ranks 0,2; time 1.000-2.000 s", or "none". */
+static void filters_text(const hpa_filter *f, char *buf, size_t cap)
 {
-    const hpa_filter *fl = &ctx->opts.filter;
     size_t n = 0;
     buf[0] = 0;
-    if (fl->ranks.n)
-        n += (size_t)snprintf(buf + n, cap - n, "ranks filtered; ");
-    if (n < cap && fl->threads.n)
-        n += (size_t)snprintf(buf + n, cap - n, "threads filtered; ");
-    if (n < cap && fl->cpus.n)
-        n += (size_t)snprintf(buf + n, cap - n, "cpus filtered; ");
-    if (n < cap && fl->has_time)
-        n += (size_t)snprintf(buf + n, cap - n, "time %.3f-%.3f s; ", (double)fl->t_lo_ns * 1e-9,
-                              fl->t_hi_ns == UINT64_MAX ? 0.0 : (double)fl->t_hi_ns * 1e-9);
-    if (n < cap && fl->has_samples)
-        snprintf(buf + n, cap - n, "sample periods selected; ");
+    ranges_text("ranks", &f->ranks, buf, cap, &n);
+    ranges_text("threads", &f->threads, buf, cap, &n);
+    ranges_text("cpus", &f->cpus, buf, cap, &n);
+    if (f->has_time && n < cap) {
+        n += (size_t)snprintf(buf + n, cap - n, "%stime %.3f-", n ? "; " : "",
+                              (double)f->t_lo_ns * 1e-9);
+        if (n < cap && f->t_hi_ns != UINT64_MAX)
+            n += (size_t)snprintf(buf + n, cap - n, "%.3f", (double)f->t_hi_ns * 1e-9);
+        if (n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, " s");
+    }
+    if (f->has_samples && n < cap)
+        snprintf(buf + n, cap - n, "%ssample periods selected", n ? "; " : "");
     if (!buf[0])
         snprintf(buf, cap, "none");
 }
 
-static void summary(hpa_ctx *ctx, FILE *f, const uint64_t *total)
+static void fact(hpa_json *j, const char *k, const char *v)
 {
-    const hpa_profile *p = ctx->prof;
-    char v[4096];
-    size_t procs = 0, threads = 0;
+    hpa_json_begin_arr(j);
+    hpa_json_str(j, k);
+    hpa_json_str(j, v);
+    hpa_json_end_arr(j);
+}
+
+/* The first process the filters keep, or NULL. */
+static const hpa_process *first_kept(const hpa_profile *p)
+{
+    for (size_t i = 0; i < p->nprocs; i++)
+        if (p->procs[i].map)
+            return &p->procs[i];
+    return NULL;
+}
+
+static void facts_run(hpa_json *j, const hpa_profile *p, const hpa_process *first, char *v,
+                      size_t cap)
+{
+    const hpc_proc *q = first->proc;
+    if (q->has_begin) {
+        hpa_argv_line(q->begin.argv, v, cap);
+        fact(j, "Command", v);
+        char host[256], os[256];
+        hpc_str_copy(host, sizeof(host), q->begin.host);
+        hpc_str_copy(os, sizeof(os), q->begin.os);
+        snprintf(v, cap, "%s (%s)", host, os);
+        fact(j, "Host", v);
+        hpa_start_text(q, v, cap);
+        fact(j, "Started", v);
+    }
     double duration = 0;
+    size_t procs = 0, threads = 0, ranks = 0;
     for (size_t i = 0; i < p->nprocs; i++) {
         if (!p->procs[i].map)
             continue;
         procs++;
+        ranks += p->procs[i].proc->rank >= 0;
         threads += p->procs[i].nthreads;
         if (hpa_proc_duration(p->procs[i].proc) > duration)
             duration = hpa_proc_duration(p->procs[i].proc);
     }
-    fputs("<section id=\"summary\"><h2>Summary</h2>\n<table class=\"kv\">\n", f);
-    for (unsigned e = 0; e < p->nexps; e++)
-        kv(f, "Experiment", p->exps[e]->path);
-    const hpc_proc *first = p->nprocs ? p->procs[0].proc : NULL;
-    if (first && first->has_begin) {
-        hpa_argv_line(first->begin.argv, v, sizeof(v));
-        kv(f, "Command", v);
-        char host[256], os[256];
-        hpc_str_copy(host, sizeof(host), first->begin.host);
-        hpc_str_copy(os, sizeof(os), first->begin.os);
-        snprintf(v, sizeof(v), "%s (%s)", host, os);
-        kv(f, "Host", v);
-        hpa_start_text(first, v, sizeof(v));
-        kv(f, "Started", v);
+    snprintf(v, cap, "%.3f s", duration);
+    fact(j, "Duration", v);
+    snprintf(v, cap, "%zu process%s (%zu MPI rank%s), %zu thread%s", procs, procs == 1 ? "" : "es",
+             ranks, ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
+    fact(j, "Processes", v);
+    const hpc_record *r = hpc_proc_next_of(q, HPC_K_mpi_init, &(size_t){0});
+    if (r) {
+        hpc_str_copy(v, cap, r->u.mpi_init.library);
+        fact(j, "MPI", v);
     }
-    snprintf(v, sizeof(v), "%.3f s", duration);
-    kv(f, "Duration", v);
-    snprintf(v, sizeof(v), "%zu processes, %zu threads", procs, threads);
-    kv(f, "Processes", v);
+    if (first->omp && hpa_omp_runtime_text(&first->omp->rt, v, cap))
+        fact(j, "OpenMP", v);
+    snprintf(v, cap, "%s, every %.3f ms", hpa_clock_source_name(q->settings.clock_source),
+             (double)q->settings.clock_interval_ns * 1e-6);
+    fact(j, "Clock profiling", q->settings.clock_interval_ns ? v : "off");
+    hpa_end_text(q, v, cap);
+    fact(j, "End", v);
+}
+
+static void facts(hpa_page *pg, const uint64_t *total)
+{
+    hpa_json *j = pg->j;
+    const hpa_profile *p = pg->p;
+    char v[4096];
+    hpa_json_key(j, "facts");
+    hpa_json_begin_arr(j);
+    for (unsigned e = 0; e < p->nexps; e++)
+        fact(j, "Experiment", p->exps[e]->path);
+    const hpa_process *first = first_kept(p);
+    if (first)
+        facts_run(j, p, first, v, sizeof(v));
     snprintf(v, sizeof(v), "%.3f s in %" PRIu64 " samples",
              hpa_metric_value(&p->metrics, p->metrics.cpu, total[p->metrics.cpu]),
              total[p->metrics.samples]);
-    kv(f, "Sampled CPU time", v);
-    kv(f, "View", ctx->opts.view ? ctx->opts.view->name : "machine");
-    filters_text(ctx, v, sizeof(v));
-    kv(f, "Filters", v);
-    fputs("</table></section>\n", f);
+    fact(j, "Sampled CPU time", v);
+    fact(j, "View", pg->ctx->opts.view ? pg->ctx->opts.view->name : "machine");
+    filters_text(&p->filter, v, sizeof(v));
+    fact(j, "Filters", v);
+    hpa_metrics_sel_text(&p->metrics, v, sizeof(v));
+    fact(j, "Metrics", v);
+    hpa_json_end_arr(j);
 }
 
-static int rank_of(const hpa_profile *p, size_t i)
-{
-    return p->procs[i].proc->rank >= 0 ? p->procs[i].proc->rank : (int)i;
-}
+/* ------------------------------------------------------------------ metrics, rows */
 
-static void mpi_chart(FILE *f, const hpa_profile *p, const rank_mpi *r)
+static void metrics(hpa_page *pg, const uint64_t *total)
 {
-    size_t n = 0;
-    double max = 0;
-    for (size_t i = 0; i < p->nprocs; i++)
-        if (r[i].mpi) {
-            n++;
-            double app = (double)hpa_mpi_app_ns(&r[i].w) * 1e-9;
-            if (app > max)
-                max = app;
-        }
-    double h = 30 + n * (BAR_H + 6);
-    fprintf(f, "<svg class=\"chart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
-            CHART_W, h, CHART_W, h);
-    double y = 8, scale = max > 0 ? (CHART_W - LABEL_W - 260) / max : 0;
-    for (size_t i = 0; i < p->nprocs; i++) {
-        if (!r[i].mpi)
-            continue;
-        double app = (double)hpa_mpi_app_ns(&r[i].w) * 1e-9;
-        double mpi = (double)r[i].sum.time_ns * 1e-9;
-        if (mpi > app)
-            mpi = app;
-        fprintf(f,
-                "<g class=\"mpi-rank\" data-rank=\"%d\" data-app-s=\"%.9g\" data-mpi-s=\"%.9g\">"
-                "<title>rank %d: AppTime %.3f s, MPI %.3f s (%.1f%%)</title>"
-                "<text x=\"0\" y=\"%.1f\">rank %d</text>"
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"#4a78c2\"/>"
-                "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"#c9c9c9\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\">%.3f s MPI of %.3f s (%.1f%%)</text></g>\n",
-                rank_of(p, i), app, mpi, rank_of(p, i), app, mpi, app > 0 ? 100 * mpi / app : 0,
-                y + 15, rank_of(p, i), LABEL_W, y, mpi * scale, BAR_H, LABEL_W + mpi * scale, y,
-                (app - mpi) * scale, BAR_H, LABEL_W + app * scale + 8, y + 15, mpi, app,
-                app > 0 ? 100 * mpi / app : 0);
-        y += BAR_H + 6;
+    hpa_json *j = pg->j;
+    const hpa_metrics *ms = &pg->p->metrics;
+    hpa_json_key(j, "metrics");
+    hpa_json_begin_arr(j);
+    for (unsigned m = 0; m < ms->n; m++) {
+        hpa_json_begin_obj(j);
+        hpa_json_kstr(j, "key", ms->m[m].key);
+        hpa_json_kstr(j, "title", ms->m[m].title);
+        hpa_json_kstr(j, "unit", ms->m[m].unit);
+        hpa_json_key(j, "time");
+        hpa_json_bool(j, ms->m[m].time);
+        hpa_json_key(j, "visible");
+        hpa_json_bool(j, ms->m[m].visible);
+        hpa_json_key(j, "selected");
+        hpa_json_bool(j, hpa_metrics_selected(ms, m));
+        hpa_json_kdouble(j, "scale", ms->m[m].scale);
+        hpa_json_kdouble(j, "total", hpa_metric_value(ms, m, total[m]));
+        hpa_json_end_obj(j);
     }
-    fputs("</svg>\n<div class=\"legend\"><span style=\"background:#4a78c2\"></span>MPI time"
-          "<span style=\"background:#c9c9c9\"></span>rest of AppTime (MPI_Init to "
-          "MPI_Finalize)</div>\n",
+    hpa_json_end_arr(j);
+    hpa_json_ku64(j, "sort_metric", hpa_export_metric(pg->ctx));
+}
+
+/* The parts of a thread's life the summary shows, in order; the last is the rest. The
+ * first four come from the samples (and MPI's traced time); each further part is the sum
+ * of its metrics (`metrics`, ':'-separated keys) outside MPI calls, taken from what the
+ * others leave of the thread's life, when the experiment has them: a tracer's off-CPU
+ * time (thread states, sync waits, I/O) adds a row. Sync waits and I/O lie within the
+ * thread states' User Lock and Other Wait, so they count only without thread states. */
+enum { PART_COMPUTE, PART_MPI, PART_OMP_WAIT, PART_OMP_OTHER };
+static const struct part {
+    const char *key, *label, *color, *metrics;
+    bool in_states; /* counted by the thread states when they were recorded */
+} parts[] = {
+    [PART_COMPUTE] = {"compute", "Computing (CPU)", "#4caf50", NULL, false},
+    [PART_MPI] = {"mpi", "MPI", "#4a78c2", NULL, false},
+    [PART_OMP_WAIT] = {"omp_wait", "OpenMP wait (CPU)", "#e53935", NULL, false},
+    [PART_OMP_OTHER] = {"omp_other", "OpenMP idle and overhead (CPU)", "#ffb300", NULL, false},
+    {"wait_cpu", "Waiting for a CPU", "#8e24aa", "wait_cpu", false},
+    {"user_lock", "User lock", "#6d4c41", "user_lock", false},
+    {"page_faults", "Page faults", "#00897b", "text_pf:data_pf", false},
+    {"sync", "Sync waits", "#795548", "sync_wait", true},
+    {"io", "I/O", "#26a69a", "io_time", true},
+    {"other_wait", "Other wait (asleep)", "#9e9e9e", "other_wait", false},
+    {"rest", "Off CPU or not sampled", "#d6d6d6", NULL, false},
+};
+#define NPARTS     (sizeof(parts) / sizeof(parts[0]))
+#define PART_REST  (NPARTS - 1)
+#define PART_FIRST (PART_OMP_OTHER + 1) /* the first part made of metrics */
+
+/* Up to 4 metric indexes of a ':'-separated key list (-1 where absent); returns how many. */
+static unsigned metric_list(const hpa_metrics *ms, const char *keys, int *m)
+{
+    unsigned n = 0;
+    char key[64];
+    for (const char *k = keys; k && *k && n < 4;) {
+        size_t len = strcspn(k, ":");
+        snprintf(key, sizeof key, "%.*s", (int)len, k);
+        m[n++] = hpa_metrics_find(ms, key);
+        k += len + (k[len] == ':');
+    }
+    return n;
+}
+
+/* A thread's life in ns: begin to end (the process's end without one), within --time. */
+static uint64_t thread_life(const hpa_profile *p, const hpa_process *pr, const hpa_thread *t)
+{
+    uint64_t b = t->has_begin ? t->begin.time : pr->t0;
+    uint64_t e = t->has_end ? t->end.time : pr->t0 + (uint64_t)(hpa_proc_duration(pr->proc) * 1e9);
+    if (p->filter.has_time) {
+        uint64_t lo = pr->t0 + p->filter.t_lo_ns;
+        uint64_t hi = p->filter.t_hi_ns == UINT64_MAX ? e : pr->t0 + p->filter.t_hi_ns;
+        b = b > lo ? b : lo;
+        e = e < hi ? e : hi;
+    }
+    return e > b ? e - b : 0;
+}
+
+/* The metric parts (PART_FIRST on) of thread t: each its metrics' sum outside MPI calls. */
+static void metric_parts(const hpa_profile *p, const hpa_thread *t, uint64_t *part)
+{
+    bool states = hpa_metrics_find(&p->metrics, "total_thread") >= 0;
+    for (size_t k = PART_FIRST; k < PART_REST; k++) {
+        int m[4];
+        unsigned n = metric_list(&p->metrics, parts[k].metrics, m);
+        if (parts[k].in_states && states)
+            continue;
+        for (uint32_t b = 0; b < t->nbuckets; b++)
+            for (unsigned i = 0; i < n; i++)
+                if (m[i] >= 0 && hpa_omp_sample_cat(t->buckets[b].state) != HPA_OMP_CAT_MPI)
+                    part[k] += t->buckets[b].vals[m[i]];
+    }
+}
+
+/* The parts of thread t (ns), from its buckets (see the top of the file). */
+static void thread_parts(const hpa_profile *p, const hpa_process *pr, const hpa_thread *t,
+                         uint64_t *part)
+{
+    uint64_t cat[HPA_OMP_CAT_COUNT] = {0}, mpi_time = 0;
+    int mt = hpa_metrics_find(&p->metrics, "mpi_time");
+    for (uint32_t b = 0; b < t->nbuckets; b++) {
+        cat[hpa_omp_sample_cat(t->buckets[b].state)] += t->buckets[b].vals[p->metrics.cpu];
+        if (mt >= 0)
+            mpi_time += t->buckets[b].vals[mt];
+    }
+    memset(part, 0, sizeof(uint64_t) * NPARTS);
+    part[PART_COMPUTE] = cat[HPA_OMP_CAT_NONE] + cat[HPA_OMP_CAT_WORK];
+    part[PART_MPI] = mpi_time ? mpi_time : cat[HPA_OMP_CAT_MPI];
+    part[PART_OMP_WAIT] = cat[HPA_OMP_CAT_WAIT];
+    part[PART_OMP_OTHER] = cat[HPA_OMP_CAT_IDLE] + cat[HPA_OMP_CAT_OVERHEAD];
+    metric_parts(p, t, part);
+    uint64_t life = thread_life(p, pr, t), used = 0;
+    for (size_t k = 0; k < PART_REST; k++) {
+        if (k >= PART_FIRST && used + part[k] > life) /* what the others leave, no more */
+            part[k] = life > used ? life - used : 0;
+        used += part[k];
+    }
+    part[PART_REST] = life > used ? life - used : 0;
+}
+
+static void row(hpa_page *pg, size_t i, const hpa_process *pr, const hpa_thread *t)
+{
+    hpa_json *j = pg->j;
+    const hpa_profile *p = pg->p;
+    char label[256];
+    const char *role = hpa_timeline_thread_role(pr, t);
+    if (pr->proc->rank >= 0)
+        snprintf(label, sizeof label, "rank %d thread %u", pr->proc->rank, t->seq);
+    else
+        snprintf(label, sizeof label, "%s thread %u", pr->proc->name, t->seq);
+    hpa_json_begin_obj(j);
+    hpa_json_ku64(j, "proc", i);
+    hpa_json_ki64(j, "rank", pr->proc->rank);
+    hpa_json_ku64(j, "seq", t->seq);
+    hpa_json_ku64(j, "tid", t->tid);
+    hpa_json_kstr(j, "role", role);
+    hpa_json_kstr(j, "label", label);
+    hpa_json_kdouble(j, "life_s", (double)thread_life(p, pr, t) * 1e-9);
+    hpa_json_key(j, "totals");
+    hpa_json_begin_arr(j);
+    for (unsigned m = 0; m < p->metrics.n; m++) {
+        uint64_t sum = 0;
+        for (uint32_t b = 0; b < t->nbuckets; b++)
+            sum += t->buckets[b].vals[m];
+        hpa_json_double(j, hpa_metric_value(&p->metrics, m, sum));
+    }
+    hpa_json_end_arr(j);
+    uint64_t part[NPARTS];
+    thread_parts(p, pr, t, part);
+    hpa_json_key(j, "parts");
+    hpa_json_begin_arr(j);
+    for (size_t k = 0; k < NPARTS; k++)
+        hpa_json_double(j, (double)part[k] * 1e-9);
+    hpa_json_end_arr(j);
+    hpa_json_end_obj(j);
+}
+
+static void procs_and_rows(hpa_page *pg)
+{
+    hpa_json *j = pg->j;
+    const hpa_profile *p = pg->p;
+    hpa_json_key(j, "procs");
+    hpa_json_begin_arr(j);
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const hpa_process *pr = &p->procs[i];
+        if (!pr->map)
+            continue;
+        hpa_json_begin_obj(j);
+        hpa_json_ku64(j, "index", i);
+        hpa_json_ki64(j, "rank", pr->proc->rank);
+        hpa_json_kstr(j, "name", pr->proc->name);
+        hpa_json_kstr(j, "experiment", p->exps[pr->exp]->path);
+        hpa_json_key(j, "rows");
+        fprintf(hpa_json_raw(j), "[%zu,%u]", pg->row0[i], pr->nthreads);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+    hpa_json_key(j, "rows");
+    hpa_json_begin_arr(j);
+    for (size_t i = 0; i < p->nprocs; i++)
+        for (uint32_t t = 0; p->procs[i].map && t < p->procs[i].nthreads; t++)
+            row(pg, i, &p->procs[i], &p->procs[i].threads[t]);
+    hpa_json_end_arr(j);
+    hpa_json_key(j, "parts");
+    hpa_json_begin_arr(j);
+    for (size_t k = 0; k < NPARTS; k++) {
+        hpa_json_begin_obj(j);
+        hpa_json_kstr(j, "key", parts[k].key);
+        hpa_json_kstr(j, "label", parts[k].label);
+        hpa_json_kstr(j, "color", parts[k].color);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+}
+
+/* The functions table's columns: the text report's (hpa_cols: the `metrics` selection). */
+static void columns(hpa_page *pg, const uint64_t *total)
+{
+    hpa_json *j = pg->j;
+    hpa_cols c;
+    hpa_cols_init(&c, &pg->p->metrics, "ei", true, total);
+    hpa_json_key(j, "columns");
+    hpa_json_begin_arr(j);
+    for (unsigned k = 0; k < c.n; k++) {
+        char key[256];
+        hpa_col_key(&c, k, key, sizeof key);
+        hpa_json_begin_obj(j);
+        hpa_json_kstr(j, "key", key);
+        hpa_json_ku64(j, "metric", c.c[k].metric);
+        hpa_json_key(j, "kind");
+        hpa_json_strn(j, &c.c[k].kind, 1);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+}
+
+/* ------------------------------------------------------------------ reports */
+
+/* The JSON document of report fn as `hpanalyze --format json` prints it. */
+static int embed_report(hpa_page *pg, const char *key, hpa_cmd_fn fn)
+{
+    hpa_ctx *ctx = pg->ctx;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return HPA_EXIT_DATA;
+    FILE *out = ctx->out;
+    enum hpa_format format = ctx->opts.format;
+    ctx->out = mem;
+    ctx->opts.format = HPA_JSON;
+    int rc = fn(ctx, 0, NULL);
+    ctx->out = out;
+    ctx->opts.format = format;
+    if (fclose(mem) != 0)
+        rc = rc ? rc : HPA_EXIT_DATA;
+    if (rc == 0 && len) {
+        hpa_json_key(pg->j, key);
+        fwrite(buf, 1, len, hpa_json_raw(pg->j));
+    }
+    free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ tracers */
+
+/*
+ * The tracers' sections (thread states, sync waits, heap, I/O: issues 13-16), one row
+ * each: the metrics that are its own (keys, and every key starting with prefix), the
+ * hpanalyze command whose JSON report the section shows (when hpanalyze has it), the
+ * timeline layer its records draw, and how to record it, which the section says when the
+ * experiment has none of its metrics. The page draws each section the same way (its
+ * metrics per rank and thread, the functions holding most of its first metric, its
+ * report's tables), so a tracer needs only its row here.
+ */
+static const struct tracer {
+    const char *key, *title, *metrics, *prefix, *report, *layer, *record;
+} tracers[] = {
+    {"states", "Thread states",
+     "total_thread:user:system:wait_cpu:user_lock:text_pf:data_pf:other_wait:mpi_work:mpi_wait",
+     NULL, NULL, "states",
+     "hpcollect records them where the kernel allows (hpcollect -n says whether)"},
+    {"sync", "Synchronization waits", "sync_wait:sync_count", "sync_", "syncs", "sync",
+     "hpcollect -s on"},
+    {"heap", "Heap", NULL, "heap_", "heap", "heap", "hpcollect -H on"},
+    {"io", "I/O", NULL, "io_", "io", "io", "hpcollect -i on"},
+};
+
+/* Whether metric m is tracer tr's. */
+static bool tracer_metric(const struct tracer *tr, const hpa_metric *m)
+{
+    if (tr->prefix && strncmp(m->key, tr->prefix, strlen(tr->prefix)) == 0)
+        return true;
+    size_t len = strlen(m->key);
+    for (const char *k = tr->metrics; k && *k;) {
+        size_t n = strcspn(k, ":");
+        if (n == len && strncmp(k, m->key, n) == 0)
+            return true;
+        k += n + (k[n] == ':');
+    }
+    return false;
+}
+
+/* Whether the experiment has something of tracer tr (a metric of it with a total). */
+static bool tracer_recorded(const struct tracer *tr, const hpa_metrics *ms, const uint64_t *total)
+{
+    for (unsigned m = 0; m < ms->n; m++)
+        if (tracer_metric(tr, &ms->m[m]) && total[m])
+            return true;
+    return false;
+}
+
+/* Member "tracers": [{key, title, record, layer, metrics: [index...], report: key in
+ * reports or null}]; each recorded tracer's report goes into reports.tracer_<key>. */
+static void tracer_sections(hpa_page *pg, const uint64_t *total)
+{
+    hpa_json *j = pg->j;
+    const hpa_metrics *ms = &pg->p->metrics;
+    hpa_json_key(j, "tracers");
+    hpa_json_begin_arr(j);
+    for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
+        const struct tracer *tr = &tracers[i];
+        hpa_json_begin_obj(j);
+        hpa_json_kstr(j, "key", tr->key);
+        hpa_json_kstr(j, "title", tr->title);
+        hpa_json_kstr(j, "record", tr->record);
+        hpa_json_kstr(j, "layer", tr->layer);
+        hpa_json_key(j, "metrics");
+        hpa_json_begin_arr(j);
+        for (unsigned m = 0; m < ms->n; m++)
+            if (tracer_metric(tr, &ms->m[m]))
+                hpa_json_u64(j, m);
+        hpa_json_end_arr(j);
+        const hpa_command *cmd = tr->report ? hpa_command_find(tr->report) : NULL;
+        char key[64];
+        snprintf(key, sizeof key, "tracer_%s", tr->key);
+        hpa_json_key(j, "report");
+        if (cmd && tracer_recorded(tr, ms, total))
+            hpa_json_str(j, key);
+        else
+            hpa_json_null(j);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+}
+
+/* The reports of the recorded tracers that have one, in member "reports" (see above). A
+ * report that fails (it says why on stderr) leaves its section without its tables. */
+static void tracer_reports(hpa_page *pg, const uint64_t *total)
+{
+    const hpa_metrics *ms = &pg->p->metrics;
+    for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
+        const struct tracer *tr = &tracers[i];
+        const hpa_command *cmd = tr->report ? hpa_command_find(tr->report) : NULL;
+        char key[64];
+        snprintf(key, sizeof key, "tracer_%s", tr->key);
+        if (cmd && tracer_recorded(tr, ms, total) && embed_report(pg, key, cmd->fn) != 0)
+            fprintf(stderr, "hpanalyze: export html: the %s section goes without `%s`\n", tr->title,
+                    tr->report);
+    }
+}
+
+static int reports(hpa_page *pg, const uint64_t *total)
+{
+    hpa_json *j = pg->j;
+    hpa_json_key(j, "reports");
+    hpa_json_begin_obj(j);
+    int rc = embed_report(pg, "mpi", cmd_mpi);
+    if (rc == 0)
+        rc = embed_report(pg, "omp", cmd_omp);
+    unsigned long limit = pg->ctx->opts.limit;
+    if (!limit) /* the page lists the top functions: a bound on its size */
+        pg->ctx->opts.limit = PAGE_MAX_FUNCTIONS;
+    if (rc == 0)
+        rc = embed_report(pg, "functions", cmd_functions);
+    pg->ctx->opts.limit = limit;
+    if (rc == 0)
+        tracer_reports(pg, total);
+    hpa_json_end_obj(j);
+    hpa_json_ku64(j, "functions_limit", limit ? limit : PAGE_MAX_FUNCTIONS);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ the page */
+
+static void head(FILE *f, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width\">\n<title>",
+          f);
+    hpa_xml_text(f, title);
+    fputs("</title>\n<style>\n", f);
+    fputs(hpa_report_css, f);
+    fputs("</style>\n</head>\n<body>\n<header><h1>", f);
+    hpa_xml_text(f, title);
+    fputs("</h1></header>\n<main id=\"report\"><noscript>This report draws itself with "
+          "JavaScript; the data is in the element hpa-data.</noscript></main>\n",
           f);
 }
 
-/* Sampled CPU per OpenMP category of one thread (enum hpa_omp_cat; MPI time is MPI's). */
-static void omp_sums(const hpa_profile *p, const hpa_thread *t, uint64_t *cat)
+static int data(hpa_page *pg, const char *title)
 {
-    memset(cat, 0, sizeof(uint64_t) * HPA_OMP_CAT_COUNT);
-    for (uint32_t b = 0; b < t->nbuckets; b++) {
-        enum hpa_omp_cat c = hpa_omp_sample_cat(t->buckets[b].state);
-        cat[c] += t->buckets[b].vals[p->metrics.cpu];
-    }
-}
-
-static void omp_chart(FILE *f, const hpa_profile *p)
-{
-    static const char *const colors[HPA_OMP_CAT_COUNT] = {"#dddddd", "#4caf50", "#e53935",
-                                                          "#b0bec5", "#ffb300"};
-    size_t n = 0;
-    double max = 0;
-    uint64_t cat[HPA_OMP_CAT_COUNT];
-    for (size_t i = 0; i < p->nprocs; i++) {
-        const hpa_process *pr = &p->procs[i];
-        for (uint32_t t = 0; pr->omp && pr->omp->ompt && t < pr->nthreads; t++) {
-            omp_sums(p, &pr->threads[t], cat);
-            double sum = (double)(cat[1] + cat[2] + cat[3] + cat[4]) * 1e-9;
-            if (sum <= 0)
-                continue;
-            n++;
-            if (sum > max)
-                max = sum;
-        }
-    }
-    double h = 10 + n * (BAR_H + 6), y = 6, scale = max > 0 ? (CHART_W - LABEL_W - 230) / max : 0;
-    fprintf(f, "<svg class=\"chart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
-            CHART_W, h, CHART_W, h);
-    for (size_t i = 0; i < p->nprocs; i++) {
-        const hpa_process *pr = &p->procs[i];
-        for (uint32_t t = 0; pr->omp && pr->omp->ompt && t < pr->nthreads; t++) {
-            const hpa_thread *th = &pr->threads[t];
-            omp_sums(p, th, cat);
-            if (cat[1] + cat[2] + cat[3] + cat[4] == 0)
-                continue;
-            fprintf(
-                f,
-                "<g class=\"omp-thread\" data-rank=\"%d\" data-thread=\"%u\" data-work-s=\"%.9g\" "
-                "data-wait-s=\"%.9g\" data-idle-s=\"%.9g\" data-overhead-s=\"%.9g\">"
-                "<title>rank %d thread %u: work %.3f s, wait %.3f s, idle %.3f s, overhead "
-                "%.3f s (CPU)</title><text x=\"0\" y=\"%.1f\">rank %d thread %u</text>",
-                rank_of(p, i), th->seq, (double)cat[1] * 1e-9, (double)cat[2] * 1e-9,
-                (double)cat[3] * 1e-9, (double)cat[4] * 1e-9, rank_of(p, i), th->seq,
-                (double)cat[1] * 1e-9, (double)cat[2] * 1e-9, (double)cat[3] * 1e-9,
-                (double)cat[4] * 1e-9, y + 15, rank_of(p, i), th->seq);
-            double x = LABEL_W;
-            for (int c = 1; c < 5; c++) {
-                double w = (double)cat[c] * 1e-9 * scale;
-                fprintf(f,
-                        "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/>",
-                        x, y, w, BAR_H, colors[c]);
-                x += w;
-            }
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">work %.3f s, wait %.3f s</text></g>\n", x + 8,
-                    y + 15, (double)cat[1] * 1e-9, (double)cat[2] * 1e-9);
-            y += BAR_H + 6;
-        }
-    }
-    fputs("</svg>\n<div class=\"legend\">", f);
-    static const char *const names[HPA_OMP_CAT_COUNT] = {"", "work", "wait", "idle", "overhead"};
-    for (int c = 1; c < 5; c++)
-        fprintf(f, "<span style=\"background:%s\"></span>%s", colors[c], names[c]);
-    fputs(" (sampled CPU time)</div>\n", f);
-}
-
-static void functions(hpa_ctx *ctx, FILE *f)
-{
-    const hpa_callgraph *g = hpa_ctx_callgraph(ctx);
-    if (!g)
-        return;
-    const hpa_profile *p = ctx->prof;
-    unsigned m = hpa_export_metric(ctx);
-    const hpa_metric *me = &p->metrics.m[m];
-    hpa_sortkey k = {.kind = 'e', .metric = m};
-    uint32_t *ids = malloc(sizeof(*ids) * (g->nfuncs + 1));
-    if (!ids)
-        return;
-    size_t n = 0;
-    for (uint32_t id = 1; id < g->nfuncs; id++)
-        if (hpa_any(hpa_cg_incl(g, id), g->nm))
-            ids[n++] = id;
-    hpa_sort_ids(ids, n, &k, g->excl, g->incl, g->nm, hpa_func_name_cb, p->syms);
-    if (n > TOP_FUNCTIONS)
-        n = TOP_FUNCTIONS;
-    uint64_t tot = hpa_cg_incl(g, HPA_FUNC_TOTAL)[m];
-    fprintf(f, "<table class=\"fn\"><tr><th class=\"num\">Exclusive</th><th class=\"num\">%%</th>"
-               "<th></th><th class=\"num\">Inclusive</th><th class=\"num\">%%</th><th>Function</th>"
-               "<th>Module</th></tr>\n");
-    for (size_t i = 0; i < n; i++) {
-        const hpa_func *fn = hpa_symtab_func(p->syms, ids[i]);
-        uint64_t e = hpa_cg_excl(g, ids[i])[m], in = hpa_cg_incl(g, ids[i])[m];
-        double ep = tot ? 100.0 * (double)e / (double)tot : 0,
-               ip = tot ? 100.0 * (double)in / (double)tot : 0;
-        fputs("<tr data-name=\"", f);
-        hpa_xml_text(f, fn->name);
-        fprintf(f,
-                "\" data-excl=\"%.9g\" data-incl=\"%.9g\"><td class=\"num\">%.3f</td><td "
-                "class=\"num\">%.2f</td><td><span class=\"bar\" style=\"width:%.0fpx\"></span></td>"
-                "<td class=\"num\">%.3f</td><td class=\"num\">%.2f</td><td>",
-                hpa_metric_value(&p->metrics, m, e), hpa_metric_value(&p->metrics, m, in),
-                hpa_metric_value(&p->metrics, m, e), ep, ep * 2,
-                hpa_metric_value(&p->metrics, m, in), ip);
-        hpa_xml_text(f, fn->name);
-        fputs("</td><td>", f);
-        hpa_xml_text(f, fn->module);
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n", f);
-    fprintf(f, "<p class=\"note\">%s%s%s; percentages of the total.</p>\n", me->title,
-            me->unit[0] ? " in " : "", me->unit);
-    free(ids);
+    hpa_json *j = pg->j;
+    const hpa_profile *p = pg->p;
+    uint64_t total[HPA_MAX_METRICS];
+    hpa_profile_total(p, total);
+    char v[1024];
+    hpa_json_begin_obj(j);
+    hpa_json_ku64(j, "version", 1);
+    hpa_json_kstr(j, "generator", "hpanalyze " HPC_VERSION);
+    hpa_json_kstr(j, "title", title);
+    hpa_json_kstr(j, "view", pg->ctx->opts.view ? pg->ctx->opts.view->name : "machine");
+    filters_text(&p->filter, v, sizeof v);
+    hpa_json_kstr(j, "filters", v);
+    facts(pg, total);
+    metrics(pg, total);
+    procs_and_rows(pg);
+    columns(pg, total);
+    int rc = reports(pg, total);
+    tracer_sections(pg, total);
+    if (rc == 0 && (rc = hpa_page_flame(pg)) != 0)
+        fprintf(stderr, "hpanalyze: export html: %s\n", hpc_strerror(rc));
+    if (rc == 0 && (rc = hpa_page_timeline(pg)) != 0)
+        fprintf(stderr, "hpanalyze: export html: %s\n", hpc_strerror(rc));
+    hpa_json_end_obj(j);
+    return rc ? HPA_EXIT_DATA : HPA_EXIT_OK;
 }
 
 int hpa_export_html(hpa_ctx *ctx, FILE *out)
 {
     hpa_profile *p = hpa_ctx_profile(ctx);
-    if (!p)
+    if (!p || !hpa_ctx_callgraph(ctx))
         return HPA_EXIT_DATA;
-    bool any_mpi = false, any_omp = false;
-    rank_mpi *r = mpi_per_rank(p, &any_mpi);
-    if (!r) {
+    hpa_page pg = {.ctx = ctx, .p = p};
+    pg.row0 = calloc(p->nprocs + 1, sizeof(*pg.row0));
+    if (!pg.row0) {
         fprintf(stderr, "hpanalyze: export html: out of memory\n");
         return HPA_EXIT_DATA;
     }
-    for (size_t i = 0; i < p->nprocs; i++)
-        any_omp |= p->procs[i].map && p->procs[i].omp && p->procs[i].omp->ompt;
-    uint64_t total[HPA_MAX_METRICS];
-    hpa_profile_total(p, total);
+    for (size_t i = 0; i < p->nprocs; i++) {
+        pg.row0[i] = pg.nrows;
+        pg.nrows += p->procs[i].map ? p->procs[i].nthreads : 0;
+    }
     char title[1200];
     snprintf(title, sizeof(title), "hpcollect report: %s%s", p->nexps ? p->exps[0]->path : "",
              p->nexps > 1 ? " and more" : "");
     head(out, title);
-    fputs("<h1>", out);
-    hpa_xml_text(out, title);
-    fputs("</h1>\n", out);
-    summary(ctx, out, total);
-    fputs("<section id=\"mpi\"><h2>MPI time per rank</h2>\n", out);
-    if (any_mpi)
-        mpi_chart(out, p, r);
-    else
-        fputs("<p class=\"note\">No MPI in this experiment.</p>\n", out);
-    fputs("</section>\n<section id=\"omp\"><h2>OpenMP work and wait per thread</h2>\n", out);
-    if (any_omp)
-        omp_chart(out, p);
-    else
-        fputs("<p class=\"note\">No OpenMP states were recorded (no OpenMP, or a runtime "
-              "without OMPT).</p>\n",
-              out);
-    fputs("</section>\n<section id=\"functions\"><h2>Top functions</h2>\n", out);
-    functions(ctx, out);
-    fputs("</section>\n<section id=\"flamegraph\"><h2>Flame graph</h2>\n", out);
-    fputs("<p class=\"note\">Hover for details, click to zoom, Escape or Reset Zoom to "
-          "return.</p>\n",
-          out);
-    int rc = hpa_flamegraph_write(ctx, out, true, "fg-main");
-    fprintf(out, "</section>\n<p class=\"note\">Made by hpanalyze %s.</p>\n</body>\n</html>\n",
-            HPC_VERSION);
-    rank_mpi_free(r, p->nprocs);
+    fputs("<script type=\"application/json\" id=\"hpa-data\">\n", out);
+    FILE *d = no_lt_stream(out);
+    int rc = HPA_EXIT_DATA;
+    if (d) {
+        hpa_json j;
+        hpa_json_init(&j, d);
+        pg.j = &j;
+        rc = data(&pg, title);
+        if (fclose(d) != 0)
+            rc = HPA_EXIT_DATA;
+    }
+    fputs("</script>\n<script>\n", out);
+    fputs(hpa_report_js, out);
+    fputs("</script>\n</body>\n</html>\n", out);
+    free(pg.row0);
     return rc;
 }

@@ -46,10 +46,10 @@ int hpa_metrics_find(const hpa_metrics *ms, const char *key)
 static const struct {
     const char *alias, *key;
 } aliases[] = {
-    {"totalcpu", "cpu"},
-    {"ompwork", "omp_work"},
-    {"ompwait", "omp_wait"},
-    {"mpi", "mpi_cpu"},
+    {"totalcpu", "cpu"},     {"ompwork", "omp_work"}, {"ompwait", "omp_wait"},
+    {"mpi", "mpi_cpu"},      {"sync", "sync_wait"}, /* gprofng's Sync Wait Time and Sync Wait Count
+                                                     */
+    {"syncn", "sync_count"},
 };
 
 int hpa_metrics_lookup(const hpa_metrics *ms, const char *name)

@@ -25,6 +25,14 @@ enum hpa_metric_source {
     HPA_SRC_CLOCK_COUNT = 2, /* sample_clock: adds 1 */
     HPA_SRC_COUNTER = 3,     /* sample_counter of counter `counter`: adds value */
     HPA_SRC_MPI = 4,         /* mpi_call and its details: adds the number `mpi` says */
+    HPA_SRC_SYNC = 6,        /* sync_wait (-s): adds the number `sync` says */
+};
+
+/* What an HPA_SRC_SYNC metric adds per recorded wait (the reference's Sync Wait Time and
+ * Sync Wait Count). */
+enum hpa_sync_what {
+    HPA_SYNC_TIME = 0, /* the wait, request to grant, ns */
+    HPA_SYNC_COUNT,    /* 1 */
 };
 
 /* What an HPA_SRC_MPI metric adds per MPI call (the reference's MPI tracing metrics;
@@ -45,6 +53,7 @@ typedef struct hpa_metric {
     enum hpa_metric_source source;
     unsigned counter;    /* HPA_SRC_COUNTER: the counter's global index */
     unsigned mpi;        /* HPA_SRC_MPI: enum hpa_mpi_what */
+    unsigned sync;       /* HPA_SRC_SYNC: enum hpa_sync_what */
     uint32_t state_mask; /* sample counts if (state & mask) == value */
     uint32_t state_value;
     uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here

@@ -20,6 +20,11 @@
  * leaves those out, as mpiP does); a call made from inside another (user operators, callbacks) adds
  * no time of its own.
  *
+ *   - the reference's synchronization wait tracing metrics (-s), from the sync_wait
+ *     records, each on its waiting call's calling context: "sync_wait" (Sync Wait Time,
+ *     alias "sync") and "sync_count" (Sync Wait Count, alias "syncn"), shown by default
+ *     when a process traced them (its tracer record of kind HPC_TRACE_SYNC).
+ *
  * Per process, counter_def.index maps to these metrics (hpa_process.counter_metric,
  * counter_time_metric, counter_hz); profile.c's loader adds each sample_counter to both.
  */
@@ -126,9 +131,34 @@ static int add_mpi_traced(hpa_profile *p, bool visible)
     return 0;
 }
 
+static int add_sync(hpa_profile *p, bool visible)
+{
+    hpa_metric time = {.source = HPA_SRC_SYNC,
+                       .sync = HPA_SYNC_TIME,
+                       .scale = 1e-9,
+                       .time = true,
+                       .visible = visible};
+    hpa_metric count = {
+        .source = HPA_SRC_SYNC, .sync = HPA_SYNC_COUNT, .scale = 1, .visible = visible};
+    int m = find_or_add(p, "sync_wait", "Sync Wait", "sec.", time);
+    if (m != HPC_E_NOMEM)
+        m = find_or_add(p, "sync_count", "Sync Wait Count", "", count);
+    return m == HPC_E_NOMEM ? m : 0;
+}
+
+/* Did process pr trace synchronization waits (-s)? */
+static bool traced_sync(const hpa_process *pr)
+{
+    size_t it = 0;
+    for (const hpc_record *r; (r = hpc_proc_next_of(pr->proc, HPC_K_tracer, &it));)
+        if (r->u.tracer.kind == HPC_TRACE_SYNC)
+            return true;
+    return false;
+}
+
 int hpa_metrics_from_records(hpa_profile *p)
 {
-    bool mpi = false;
+    bool mpi = false, sync = false;
     for (size_t i = 0; i < p->nprocs; i++) {
         hpa_process *pr = &p->procs[i];
         memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
@@ -142,7 +172,10 @@ int hpa_metrics_from_records(hpa_profile *p)
                 return rc;
         }
         mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
+        sync = sync || traced_sync(pr);
     }
     int rc = add_mpi_cpu(p, mpi);
-    return rc < 0 ? rc : add_mpi_traced(p, mpi);
+    if (rc == 0)
+        rc = add_mpi_traced(p, mpi);
+    return rc < 0 ? rc : add_sync(p, sync);
 }

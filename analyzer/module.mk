@@ -43,7 +43,8 @@ CHECK_DEPS += $(ANA_T)/hybrid
 
 include bench/analyzer.mk
 
-# tests/analyzer/test_speedscope.sh loads exports into speedscope's page (npm packages of
+# tests/analyzer/test_speedscope.sh loads exports into speedscope's page, test_html.sh and
+# bench/html_bench.sh open export html's pages with puppeteer-core (npm packages of
 # tests/web/package-lock.json, installed with npm ci into $(TESTDIR)/web). Without npm or
 # the registry the stamp is not made and the test skips, saying why (web/npm.log).
 WEB_STAMP := $(TESTDIR)/web/installed
@@ -53,3 +54,17 @@ $(WEB_STAMP): tests/web/package.json tests/web/package-lock.json
 	@cd $(dir $@) && if PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund >npm.log 2>&1; \
 	    then touch installed; else echo "web: npm ci failed (see $(dir $@)npm.log)"; fi
 CHECK_DEPS += $(WEB_STAMP)
+
+# The page of `export html`: its style sheet and script (analyzer/report/) built in as C
+# strings by analyzer/report/embed.py.
+REPORT_ASSETS := analyzer/report/report.css analyzer/report/report.js
+REPORT_GEN    := $(OBJDIR)/analyzer/gen/report_assets.c
+$(REPORT_GEN): $(REPORT_ASSETS) analyzer/report/embed.py
+	@mkdir -p $(dir $@)
+	python3 analyzer/report/embed.py $@ hpa_report_css=analyzer/report/report.css \
+	    hpa_report_js=analyzer/report/report.js
+$(REPORT_GEN:.c=.o): $(REPORT_GEN)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(ANALYZER_BIN): $(REPORT_GEN:.c=.o)
+
+include bench/html.mk

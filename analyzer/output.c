@@ -64,6 +64,12 @@ static void close_(hpa_json *j, char c)
         fputc('\n', j->f);
 }
 
+FILE *hpa_json_raw(hpa_json *j)
+{
+    sep(j);
+    return j->f;
+}
+
 void hpa_json_begin_obj(hpa_json *j)
 {
     open_(j, '{');

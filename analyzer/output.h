@@ -43,6 +43,9 @@ void hpa_json_i64(hpa_json *j, int64_t v);
 void hpa_json_double(hpa_json *j, double v);
 void hpa_json_bool(hpa_json *j, bool v);
 void hpa_json_null(hpa_json *j);
+/* A value the caller writes itself (a compact array of numbers, a document another
+ * writer made): the separator is written, the value goes to the returned stream. */
+FILE *hpa_json_raw(hpa_json *j);
 /* key + value shorthands */
 void hpa_json_kstr(hpa_json *j, const char *key, const char *s);
 void hpa_json_ku64(hpa_json *j, const char *key, uint64_t v);

@@ -340,6 +340,29 @@ static int finish_mpi_call(loader *L)
     return 0;
 }
 
+/* A recorded synchronization wait (-s): its time and count on the waiting call's calling
+ * context, kept as a traced event at its grant. */
+static int add_sync_wait(loader *L, const hpc_rec_sync_wait *w)
+{
+    const hpa_metrics *ms = &L->p->metrics;
+    if (!keep_event(L, w->time_grant, 0))
+        return 0;
+    uint64_t val[] = {
+        [HPA_SYNC_TIME] = w->time_grant > w->time_request ? w->time_grant - w->time_request : 0,
+        [HPA_SYNC_COUNT] = 1,
+    };
+    uint32_t b = UINT32_MAX;
+    for (unsigned k = 0; k < ms->n; k++) {
+        const hpa_metric *m = &ms->m[k];
+        if (m->source != HPA_SRC_SYNC || m->sync >= sizeof val / sizeof val[0])
+            continue;
+        if (b == UINT32_MAX && (b = bucket_of(L, checked_node(L, w->node), 0, 0)) == UINT32_MAX)
+            return HPC_E_NOMEM;
+        L->t->vals[(size_t)b * ms->n + k] += val[m->sync];
+    }
+    return 0;
+}
+
 static int read_records(loader *L, hpc_reader *r)
 {
     hpa_thread *t = L->t;
@@ -360,6 +383,9 @@ static int read_records(loader *L, hpc_reader *r)
             rc = finish_mpi_call(L);
             hpa_mpi_call_open(&L->call, 0, &rec.u.mpi_call);
             L->call_node = rec.u.mpi_call.node;
+            break;
+        case HPC_K_sync_wait:
+            rc = add_sync_wait(L, &rec.u.sync_wait);
             break;
         case HPC_K_mpi_p2p:
             hpa_mpi_call_p2p(&L->call, &rec.u.mpi_p2p);

@@ -69,6 +69,19 @@ const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, u
     return best ? best : "(unknown)";
 }
 
+void hpa_func_hot_lines(const hpa_profile *p, const hpa_callgraph *g, unsigned m, uint32_t *hot)
+{
+    memset(hot, 0, sizeof(*hot) * g->nfuncs);
+    for (uint32_t l = 1; l < g->nlines; l++) {
+        const hpa_line *ln = hpa_symtab_line(p->syms, l);
+        if (!ln->lineno || ln->func >= g->nfuncs)
+            continue;
+        uint32_t *h = &hot[ln->func];
+        if (!*h || g->line_incl[(size_t)l * g->nm + m] > g->line_incl[(size_t)*h * g->nm + m])
+            *h = l;
+    }
+}
+
 void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap)
 {
     const hpa_line *l = hpa_symtab_line(st, id);

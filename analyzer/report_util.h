@@ -37,6 +37,10 @@ size_t hpa_match_funcs(const hpa_callgraph *g, const hpa_symtab *st, const char 
 const char *hpa_func_source_file(const hpa_profile *p, const hpa_callgraph *g, uint32_t f,
                                  unsigned m);
 
+/* For every function f of g, hot[f] = the id of its line (with a number) holding the
+ * largest inclusive sum of metric m, 0 when it has none. hot has room for g->nfuncs. */
+void hpa_func_hot_lines(const hpa_profile *p, const hpa_callgraph *g, unsigned m, uint32_t *hot);
+
 /* er_print's name of line id: "f, line 23 in \"x.c\"", "<Function: f, instructions without
  * line numbers>", "<Total>" for id 0. */
 void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap);

@@ -21,6 +21,13 @@ typedef struct fork_at {
     uint64_t time, team, codeptr, outlined, psource; /* a fork: what its slice reports */
 } fork_at;
 
+/* Where a fork's pragma is: hpa_omp_site reads DWARF, so each fork site of a process is
+ * looked up once. */
+typedef struct site_at {
+    uint64_t outlined, psource;
+    hpa_loc loc;
+} site_at;
+
 typedef struct omp_layer {
     hpa_timeline *tl;
     hpa_omp_timeline model; /* the thread's OpenMP items */
@@ -29,6 +36,10 @@ typedef struct omp_layer {
     hpa_u64map forks_map; /* fork's region id -> index into forks */
     fork_at *forks;
     size_t nforks, forks_cap;
+    const hpa_process *sites_of; /* the process whose sites are cached */
+    hpa_u64map site_ids;         /* codeptr -> index into sites */
+    site_at *sites;
+    size_t nsites;
 } omp_layer;
 
 static const char *const keys_region[] = {"region", NULL};
@@ -53,6 +64,8 @@ static void layer_close(void *state)
     omp_layer *L = state;
     hpa_u64map_free(&L->forks_map);
     free(L->forks);
+    hpa_u64map_free(&L->site_ids);
+    free(L->sites);
     free(L);
 }
 
@@ -104,8 +117,31 @@ static void add(omp_layer *L, const char *name, const char *const *keys, uint64_
     hpa_timeline_slice(L->tl, L->pr, hpa_timeline_layer_index(&hpa_tl_layer_omp), b, e, &s);
 }
 
-/* The region's slice on its encountering thread, from fork to join, where the pragma is
- * (the model's site). */
+/* Where the pragma of fork f is (the model's site), looked up once per process and site. */
+static hpa_loc fork_site(omp_layer *L, const fork_at *f)
+{
+    if (L->sites_of != L->pr) {
+        hpa_u64map_free(&L->site_ids);
+        L->nsites = 0;
+        L->sites_of = L->pr;
+    }
+    uint64_t k;
+    if (hpa_u64map_get(&L->site_ids, f->codeptr, &k) && L->sites[k].outlined == f->outlined &&
+        L->sites[k].psource == f->psource)
+        return L->sites[k].loc;
+    hpa_loc loc = hpa_omp_site(hpa_timeline_profile(L->tl)->syms, L->pr->map, f->outlined,
+                               f->codeptr, f->psource);
+    site_at *v = realloc(L->sites, sizeof(*v) * (L->nsites + 1));
+    if (v) {
+        L->sites = v;
+        v[L->nsites] = (site_at){f->outlined, f->psource, loc};
+        if (hpa_u64map_put(&L->site_ids, f->codeptr, L->nsites) == 0)
+            L->nsites++;
+    }
+    return loc;
+}
+
+/* The region's slice on its encountering thread, from fork to join, where the pragma is. */
 static void parallel_slice(omp_layer *L, const hpa_omp_item *it)
 {
     const fork_at *f = fork_get(L, it->region);
@@ -116,8 +152,7 @@ static void parallel_slice(omp_layer *L, const hpa_omp_item *it)
                       .v = {(int64_t)it->region, (int64_t)f->team}};
     if (f->codeptr || f->outlined || f->psource) {
         s.site_key = "location";
-        s.site = hpa_omp_site(hpa_timeline_profile(L->tl)->syms, L->pr->map, f->outlined,
-                              f->codeptr, f->psource);
+        s.site = fork_site(L, f);
     }
     hpa_timeline_slice(L->tl, L->pr, hpa_timeline_layer_index(&hpa_tl_layer_omp), f->time, it->end,
                        &s);

@@ -5,6 +5,7 @@
 #   make bench-anchors     hpcollect -p hi next to gprofng collect -p hi and perf record at 1 ms
 #   make bench-threads     thread start cost against plain (1000 threads created and joined)
 #   make bench-throttle    the sampling throttle: a 400-deep stack at -p 50u against -p hi and plain
+#   make bench-sync        the sync tracer per uncontended lock/unlock pair and per recorded wait
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 BENCH_SIGNAL_FLOOR := $(BENCH_DIR)/signal_floor
@@ -73,3 +74,17 @@ bench-throttle: all $(BENCH_DEEP_WORK)
 	bench/throttle_bench.py $(BINDIR) $(BENCH_DEEP_WORK) $(or $(RUNS),5) $(or $(DIVES),500)
 
 bench: bench-throttle
+
+# make bench-sync   the sync tracer's cost per uncontended lock/unlock pair and per
+# recorded wait, next to gprofng collect -s (issue 14)
+BENCH_SYNC_PAIRS := $(BENCH_DIR)/sync_pairs
+
+$(BENCH_SYNC_PAIRS): bench/sync_pairs.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -pthread -o $@ $<
+
+.PHONY: bench-sync
+bench-sync: all $(BENCH_SYNC_PAIRS)
+	bench/sync_bench.py $(BINDIR) $(BENCH_SYNC_PAIRS) $(or $(RUNS),7) $(or $(PAIRS),2000000)
+
+bench: bench-sync

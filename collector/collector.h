@@ -218,6 +218,12 @@ void hpc_dl_fork_prepare(void);
 void hpc_dl_fork_parent(void);
 void hpc_dl_fork_child(void);
 
+/* sync.c: the sync tracer (-s) */
+/* Calibrate its threshold if asked and turn it on (the constructor). NOT signal-safe. */
+void hpc_sync_init(void);
+/* Its tracer record into process.hpe (with the settings). */
+void hpc_sync_write_settings(hpc_stream *s);
+
 /* descendants.c */
 void hpc_descendants_init(void); /* pthread_atfork */
 /* Is a process the collector did not see start (init.c: "<SUBEXP>.p<pid>") followed:

@@ -123,4 +123,12 @@ HPCOLLECT_API void hpcollect_guard_leave(void);
 typedef void (*hpcollect_end_hook)(int in_signal_handler);
 HPCOLLECT_API void hpcollect_register_end_hook(hpcollect_end_hook hook);
 
+/* A synchronization wait the OpenMP tool saw (a lock, critical section, barrier): kind
+ * enum hpc_sync_kind, object the lock's wait id or the barrier's code address, request
+ * and grant hpcollect_now() times. With -s on it is recorded as a sync_wait at the
+ * caller's stack, or counted as screened when shorter than the threshold (collector/
+ * sync.c); else nothing. Call outside hpcollect_write_begin/end. NOT signal-safe. */
+HPCOLLECT_API void hpcollect_sync_wait(hpc_thread *t, unsigned kind, uint64_t object,
+                                       uint64_t request, uint64_t grant);
+
 #endif /* HPC_COLLECTOR_API_H */

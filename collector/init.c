@@ -115,6 +115,7 @@ static void write_settings(hpc_stream *s)
     };
     hpc_write_settings(s, &r);
     hpc_counters_write_defs(s);
+    hpc_sync_write_settings(s);
 }
 
 int hpc_process_begin(const char *name, const char *parent, int descent,
@@ -244,6 +245,7 @@ __attribute__((constructor)) static void hpc_init(void)
     hpc_signals_thread_init(0);
     hpc_descendants_init();
     hpc_tail_init();
+    hpc_sync_init();
     on_exit(on_exit_status, NULL);
     hpc_last_thread_init();
     hpc_thread_priv *t = hpc_thread_alloc(-1, 0);

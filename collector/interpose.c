@@ -3,6 +3,7 @@
  * table interpose.def, the bootstrap arena, the guard, and the frame of a traced call.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@ hpc_real_fns hpc_real;
 int hpc_real_ready;
 __thread int hpc_guard_depth __attribute__((tls_model("initial-exec")));
 hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+int hpc_trace_tsc;
+double hpc_trace_ns_per_tick = 1;
 
 /* ------------------------------------------------------------ lookup */
 
@@ -136,39 +139,143 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
     return n - ours;
 }
 
+/* ------------------------------------------------------------ the trace clock */
+
+/* Is the kernel's clocksource the TSC? */
+static bool kernel_uses_tsc(void)
+{
+    char buf[16] = {0};
+    int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                  O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    return n >= 3 && !strncmp(buf, "tsc", 3) && (n == 3 || buf[3] == '\n');
+}
+
+void hpc_trace_clock_init(void)
+{
+#if defined(__x86_64__)
+    if (hpc_trace_tsc || !kernel_uses_tsc())
+        return;
+    /* ns per tick over 2 ms of CLOCK_MONOTONIC; each end a TSC read between two clock
+     * reads (a preemption between them would show as a wide pair: taken again) */
+    uint64_t ns[2], tk[2];
+    for (int e = 0; e < 2; e++) {
+        if (e)
+            for (uint64_t t0 = ns[0]; hpc_now_ns() - t0 < 2000000;)
+                ;
+        for (int tries = 0; tries < 16; tries++) {
+            uint64_t a = hpc_now_ns();
+            tk[e] = __builtin_ia32_rdtsc();
+            uint64_t b = hpc_now_ns();
+            ns[e] = a + (b - a) / 2;
+            if (b - a < 2000)
+                break;
+        }
+    }
+    if (tk[1] <= tk[0] || ns[1] <= ns[0])
+        return;
+    hpc_trace_ns_per_tick = (double)(ns[1] - ns[0]) / (double)(tk[1] - tk[0]);
+    hpc_trace_tsc = 1;
+#endif
+}
+
+void hpc_trace_set_threshold(unsigned kind, uint64_t ns)
+{
+    hpc_tracers[kind].threshold_ns = ns;
+    hpc_tracers[kind].threshold_ticks = (uint64_t)((double)ns / hpc_trace_ns_per_tick + 0.5);
+}
+
+/* ns of a trace clock interval. */
+static uint64_t ticks_ns(uint64_t ticks)
+{
+    return hpc_trace_tsc ? (uint64_t)((double)ticks * hpc_trace_ns_per_tick + 0.5) : ticks;
+}
+
+/* Recording now? Without a -t window the flags say (no clock read: the trace clock
+ * gives the start). */
+static inline bool recording_now(void)
+{
+    const hpc_config *cfg = &hpc_P.cfg;
+    if (__builtin_expect(!cfg->tstart_ns && !cfg->tend_ns && hpc_P.active && !hpc_P.paused &&
+                             !__atomic_load_n(&hpc_P.budget.exceeded, __ATOMIC_RELAXED),
+                         1))
+        return true; /* what hpc_recording_at would say, without its call */
+    return hpc_recording_at(cfg->tstart_ns || cfg->tend_ns ? hpc_now_ns() : hpc_P.start_ns);
+}
+
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || hpc_guard_held() || !t->stream_ok || !hpc_recording_at(hpc_now_ns()))
+    /* busy: a call made while the collector records for this thread, as libunwind's own
+     * locks in a sample's unwind are (tracing it would unwind inside the unwinder) */
+    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok || !recording_now())
         return false;
     c->t = t;
     c->kind = kind;
-    c->start = hpc_now_ns();
+    c->ns = false;
+    c->leaf = 0;
+    c->start = c->end = hpc_trace_now();
     return true;
+}
+
+void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+{
+    int saved = errno;
+    hpc_thread_priv *t = c->t;
+    hpc_guard_enter();
+    /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
+    hpcollect_write_begin(&t->pub);
+    int lf = c->leaf != 0;
+    int n = hpc_unwind_program(t, t->pcs + lf, HPC_MAX_DEPTH - lf) + lf;
+    t->pcs[0] = lf ? c->leaf : t->pcs[0];
+    int err = 0;
+    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    uint64_t start = c->start, duration = c->end - c->start;
+    if (!c->ns && hpc_trace_tsc) { /* ticks to ns, against the kernel's clock now */
+        uint64_t now_tk = hpc_trace_now(), now = hpc_now_ns();
+        uint64_t end = now - ticks_ns(now_tk - c->end);
+        duration = ticks_ns(duration);
+        start = end - duration;
+    }
+    if (!err)
+        err = write(&t->pub.stream, node, start, duration, rec);
+    if (err)
+        hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
+    hpcollect_write_end(&t->pub);
+    hpc_guard_leave();
+    errno = saved;
+}
+
+void hpc_trace_flush(hpc_thread_priv *t)
+{
+    uint32_t n = t->screened_n;
+    uint64_t ns = t->screened_ns + ticks_ns(t->screened_ticks);
+    t->screened_n = 0;
+    t->screened_ns = 0;
+    t->screened_ticks = 0;
+    if (n) {
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED, n);
+        hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, ns);
+    }
 }
 
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
 {
-    int saved = errno;
+    uint64_t duration = c->end - c->start;
     hpc_thread_priv *t = c->t;
-    uint64_t duration = hpc_now_ns() - c->start;
-    hpc_guard_enter();
-    if (duration < hpc_tracers[c->kind].threshold_ns) {
-        hpc_stat(t, HPC_STAT_TRACE_SCREENED, 1);
-        hpc_stat(t, HPC_STAT_TRACE_SCREENED_NS, duration);
-        goto out;
+    const hpc_tracer_cfg *k = &hpc_tracers[c->kind];
+    if (duration >= (c->ns ? k->threshold_ns : k->threshold_ticks)) {
+        hpc_trace_flush(t);
+        hpc_trace_record(c, write, rec);
+        return;
     }
-    /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
-    hpcollect_write_begin(&t->pub);
-    int n = hpc_unwind_program(t, t->pcs, HPC_MAX_DEPTH);
-    int err = 0;
-    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
-    if (!err)
-        err = write(&t->pub.stream, node, c->start, duration, rec);
-    if (err)
-        hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
-    hpcollect_write_end(&t->pub);
-out:
-    hpc_guard_leave();
-    errno = saved;
+    if (c->ns)
+        t->screened_ns += duration;
+    else
+        t->screened_ticks += duration;
+    if (++t->screened_n >= HPC_SCREENED_FLUSH)
+        hpc_trace_flush(t);
 }

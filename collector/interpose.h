@@ -35,13 +35,16 @@
  *     if (!hpc_trace_begin(&c, kind))        off, not followed, paused, or our own call:
  *         return HPC_REAL(name)(args);       one predictable branch when the tracer is off
  *     ret r = HPC_REAL(name)(args);
+ *     c.end = hpc_now_ns();                  the call's end, before the tracer's work
  *     hpc_trace_<name>(&c, r, args);         the tracer's: builds its record, and calls
  *                                            hpc_trace_end(&c, write, &rec)
  *
- * hpc_trace_end takes the time; a call shorter than the tracer's threshold is counted
- * (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS) and not recorded;
- * else the caller's stack is captured by the samples' unwinder into the thread's
- * calling-context tree (the program's frames only: the wrapper's are skipped) and
+ * hpc_trace_end screens the call (c.end - c.start): a call shorter than the tracer's
+ * threshold is counted (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS)
+ * and not recorded; else the caller's stack is captured by the samples' unwinder into
+ * the thread's calling-context tree (the program's frames only: the wrapper's are
+ * skipped; c.leaf, the traced function's entry in the library that defines it, is put
+ * below them as the leaf frame, as an MPI call's own frame is its leaf) and
  * write(stream, node, start, duration, rec) writes the tracer's record between
  * hpcollect_write_begin/end (rule 1 of sigsafe.h), a failed write counted in
  * HPC_STAT_EVENTS_DROPPED. errno is the real call's when the wrapper returns.
@@ -54,6 +57,7 @@
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -62,6 +66,7 @@
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/types.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -163,27 +168,62 @@ void hpc_interpose_init(void);
 struct hpc_thread_priv;
 int hpc_unwind_program(struct hpc_thread_priv *t, uint64_t *pcs, int max);
 
-/* The tracers, each turned on by its settings (none yet: the sync, heap and I/O tracers
- * add theirs here, to settings.def and to interpose.def). */
-enum hpc_tracer { HPC_TRACER_COUNT_ = 1 };
+/* The tracers, each turned on by its settings (the heap and I/O tracers add theirs here,
+ * to settings.def and to interpose.def). */
+enum hpc_tracer {
+    HPC_TRACER_SYNC = 0, /* sync.c: waits in the threads library (-s) */
+    HPC_TRACER_COUNT_
+};
 
 typedef struct hpc_tracer_cfg {
     bool on;
-    uint64_t threshold_ns; /* shorter calls are counted, not recorded */
+    uint64_t threshold_ns;    /* shorter calls are counted, not recorded */
+    uint64_t threshold_ticks; /* the same in trace clock ticks (hpc_trace_set_threshold) */
 } hpc_tracer_cfg;
 extern hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+
+/* CLOCK_MONOTONIC ns (sigsafe_util.c). Signal-safe. */
+uint64_t hpc_now_ns(void);
+
+/*
+ * The trace clock: what a wrapper reads before and after the real call. Where the
+ * kernel keeps time with the TSC (its clocksource is "tsc": invariant and synchronized
+ * across CPUs, as the kernel checked), the TSC itself, read in a few ns where
+ * clock_gettime takes about 30 (a virtual machine's vDSO): the two reads are most of an
+ * uncontended call's cost. Else CLOCK_MONOTONIC ns. A recorded call's ticks become ns
+ * at its record (hpc_trace_record: against a CLOCK_MONOTONIC read then, so the TSC's
+ * drift from the kernel's clock never accumulates); screened calls' ticks at their
+ * flush. hpc_trace_clock_init decides, once, before any tracer turns on.
+ */
+extern int hpc_trace_tsc;            /* 1: ticks are TSC cycles */
+extern double hpc_trace_ns_per_tick; /* 1 without the TSC */
+void hpc_trace_clock_init(void);
+static inline uint64_t hpc_trace_now(void)
+{
+#if defined(__x86_64__)
+    if (__builtin_expect(hpc_trace_tsc, 1))
+        return __builtin_ia32_rdtsc();
+#endif
+    return hpc_now_ns();
+}
+/* A tracer's threshold, in ns and in ticks. */
+void hpc_trace_set_threshold(unsigned kind, uint64_t ns);
 
 struct hpc_thread_priv;
 /* One traced call in flight. */
 typedef struct hpc_trace {
     struct hpc_thread_priv *t;
     unsigned kind;
-    uint64_t start;
+    bool ns;        /* start and end are CLOCK_MONOTONIC ns (the OpenMP tool's), not ticks */
+    uint64_t start; /* trace clock before the real call */
+    uint64_t end;   /* ... and after it (the generated wrapper sets it) */
+    uint64_t leaf;  /* the traced function's address, the stack's leaf frame; 0 = none */
 } hpc_trace;
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
- * held, or recording is paused or outside -t. NOT signal-safe (the program's calls). */
+ * held, the thread is busy recording (a sample's unwind: libunwind's locks), or recording
+ * is paused or outside -t. NOT signal-safe (the program's calls). */
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind);
 static inline bool hpc_trace_begin(hpc_trace *c, unsigned kind)
 {
@@ -196,9 +236,21 @@ static inline bool hpc_trace_begin(hpc_trace *c, unsigned kind)
  * node, start time and duration; returns 0 or an hpc_err. */
 typedef int (*hpc_trace_write_fn)(hpc_stream *s, uint64_t node, uint64_t start, uint64_t duration,
                                   const void *rec);
-/* End a call that hpc_trace_begin started: screen it by the tracer's threshold, or
- * capture its stack and write it. errno is kept. NOT signal-safe. */
+/* End a call that hpc_trace_begin started (c->end set): screen it by the tracer's
+ * threshold, or capture its stack and write it. errno is kept. NOT signal-safe. */
 void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
+
+/* Screened calls are counted in the thread (t->screened_n, _ticks, _ns) and added to its
+ * stream's statistics every HPC_SCREENED_FLUSH of them, before a record of the thread
+ * and at its end (hpc_trace_flush): a process killed meanwhile loses at most that many
+ * counts per thread. Signal-safe. */
+#define HPC_SCREENED_FLUSH 64
+void hpc_trace_flush(struct hpc_thread_priv *t);
+
+/* Capture the caller's stack (c->leaf below it) and write rec with it, unscreened (what
+ * hpc_trace_end does for a call at or above the threshold): for a tracer's records that
+ * are not calls (the sync tracer's holds). errno is kept. NOT signal-safe. */
+void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
 
 /* The generated wrapper of a TRACED line: the real call, and the tracer's part
  * hpc_trace_<name>(hpc_trace *, ret, args...) when tracing. */
@@ -212,6 +264,8 @@ void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
             return HPC_REAL(name) args;                                                            \
         ret r_ = HPC_REAL(name) args;                                                              \
         int e_ = errno;                                                                            \
+        c_.end = hpc_trace_now();                                                                  \
+        c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, r_, HPC_UNPAREN args);                                               \
         errno = e_;                                                                                \
         return r_;                                                                                 \
@@ -227,8 +281,26 @@ void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
         }                                                                                          \
         HPC_REAL(name) args;                                                                       \
         int e_ = errno;                                                                            \
+        c_.end = hpc_trace_now();                                                                  \
+        c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, HPC_UNPAREN args);                                                   \
         errno = e_;                                                                                \
     }
+
+/* A tracer's file makes the wrappers of its TRACED lines (after its hpc_trace_<name>
+ * parts) with its table:  #define HPC_FN HPC_TRACED_GENERATE, #include "its.def". */
+#define HPC_TRACED_GENERATE(name, ret, params, body) HPC_GEN_(name, ret, params, HPC_GEN_##body)
+#define HPC_GEN_(...)                                HPC_GEN__(__VA_ARGS__)
+#define HPC_GEN__(name, ret, params, what, a, b)     HPC_GEN_DO_##what(name, ret, params, a, b)
+#define HPC_GEN_TRACED(kind, args)                   TRACED, kind, args
+#define HPC_GEN_TRACED_VOID(kind, args)              TRACED_VOID, kind, args
+#define HPC_GEN_HAND(file)                           NONE, 0, 0
+#define HPC_GEN_HAND_ONLY(file)                      NONE, 0, 0
+#define HPC_GEN_REAL                                 NONE, 0, 0
+#define HPC_GEN_DO_TRACED(name, ret, params, kind, args)                                           \
+    HPC_TRACED_WRAPPER(name, ret, params, kind, args)
+#define HPC_GEN_DO_TRACED_VOID(name, ret, params, kind, args)                                      \
+    HPC_TRACED_VOID_WRAPPER(name, params, kind, args)
+#define HPC_GEN_DO_NONE(...)
 
 #endif

@@ -280,6 +280,7 @@ void hpc_thread_end(void)
     hpcollect_write_begin(&t->pub);
     uint64_t cpu = hpc_thread_cpu_ns();
     hpc_tail_charge(t, cpu);
+    hpc_trace_flush(t); /* interpose.h: the screened calls not yet counted */
     hpc_rec_thread_end r = {
         .time = hpc_now_ns(),
         .cpu_ns = cpu,

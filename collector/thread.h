@@ -30,6 +30,13 @@ typedef struct hpc_cct {
     uint32_t count;
 } hpc_cct;
 
+/* A mutex this thread holds and when it got it (sync.c: the holder's hold time). */
+#define HPC_MAX_HELD 8
+typedef struct hpc_held {
+    uintptr_t object;
+    uint64_t grant;
+} hpc_held;
+
 typedef struct hpc_thread_priv {
     hpc_thread pub; /* must stay first: hpcollect_self() returns &pub */
     /* collector-private */
@@ -44,6 +51,12 @@ typedef struct hpc_thread_priv {
     volatile sig_atomic_t masked;          /* rule 9: a sample holds every signal but faults */
     sigset_t sample_mask;                  /* rule 9: the mask it set (sigprocmask's answer) */
     sigjmp_buf unwind_env;
+    /* interpose.c: calls screened by a tracer's threshold, not yet added to the stream's
+     * statistics (an atomic add per call would double a screened call's cost) */
+    uint32_t screened_n;
+    uint64_t screened_ticks, screened_ns; /* trace clock ticks, and ns (the OpenMP tool's) */
+    int nheld;                            /* sync.c: mutexes held (-s), innermost last */
+    hpc_held held[HPC_MAX_HELD];
     int clock_source;      /* enum hpc_clock_source */
     int clock_lazy;        /* on the timer until its first sample, then perf (source.h) */
     int perf_fd;           /* perf source: the event's fd (closed when mapped: its number) */

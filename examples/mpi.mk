@@ -1,7 +1,8 @@
 # examples/mpi.mk - the MPI + OpenMP example (examples/heat_mpi.c) and its part of
 # `make demo` (make demo-mpi alone): 4 ranks x 2 OpenMP threads under mpirun + hpcollect,
 # then the reports that find its load imbalance (mpi: who waits; functions: where the
-# time goes). Included from examples/module.mk.
+# time goes) and the report page (export html: build/demo-mpi/report.html). Included from
+# examples/module.mk.
 
 EXAMPLE_HEAT   := $(OUT)/build/examples/heat_mpi
 MPI_DEMO_DIR   := $(OUT)/build/demo-mpi
@@ -22,5 +23,7 @@ demo-mpi: deps
 	$(BINDIR)/hpanalyze $(MPI_DEMO_DIR)/heat_mpi.hpc mpi ranks
 	$(BINDIR)/hpanalyze --limit 6 $(MPI_DEMO_DIR)/heat_mpi.hpc mpi sites
 	$(BINDIR)/hpanalyze --limit 8 $(MPI_DEMO_DIR)/heat_mpi.hpc functions
+	$(BINDIR)/hpanalyze $(MPI_DEMO_DIR)/heat_mpi.hpc export html -o $(MPI_DEMO_DIR)/report.html
 	@echo "demo: rank 0 computes the heat sources (source_heat) while ranks 1-3 wait for it"
 	@echo "      in MPI_Waitall and MPI_Allreduce; the experiment is $(MPI_DEMO_DIR)/heat_mpi.hpc"
+	@echo "demo: the report page: open file://$(abspath $(MPI_DEMO_DIR))/report.html in a browser"

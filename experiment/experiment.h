@@ -317,6 +317,27 @@ enum hpc_omp_task_status {
     HPC_OMP_TASK_LATE_FULFILL = 6
 };
 
+/* tracer.kind: which tracer's settings */
+enum hpc_trace_kind { HPC_TRACE_SYNC = 1 };
+
+/* sync_wait.kind: what waited (pthread and C11 calls, OpenMP constructs) */
+enum hpc_sync_kind {
+    HPC_SYNC_MUTEX = 1,     /* pthread_mutex_lock/timedlock/clocklock, mtx_lock/timedlock */
+    HPC_SYNC_RWLOCK_RD = 2, /* pthread_rwlock_rdlock/timedrdlock/clockrdlock */
+    HPC_SYNC_RWLOCK_WR = 3, /* pthread_rwlock_wrlock/timedwrlock/clockwrlock */
+    HPC_SYNC_COND = 4,      /* pthread_cond_wait/timedwait/clockwait, cnd_wait/timedwait */
+    HPC_SYNC_BARRIER = 5,   /* pthread_barrier_wait */
+    HPC_SYNC_JOIN = 6,      /* pthread_join/timedjoin_np/clockjoin_np/tryjoin_np, thrd_join */
+    HPC_SYNC_SEM = 7,       /* sem_wait/timedwait/clockwait */
+    HPC_SYNC_SPIN = 8,      /* pthread_spin_lock */
+    HPC_SYNC_OMP_LOCK = 9,  /* omp_set_lock, omp_set_nest_lock */
+    HPC_SYNC_OMP_CRITICAL = 10,
+    HPC_SYNC_OMP_ORDERED = 11,
+    HPC_SYNC_OMP_ATOMIC = 12,
+    HPC_SYNC_OMP_BARRIER = 13, /* explicit, implicit and worksharing barriers */
+    HPC_SYNC_KIND_COUNT_
+};
+
 enum hpc_p2p_op {
     HPC_P2P_SEND = 1,
     HPC_P2P_ISEND = 2,

@@ -158,6 +158,12 @@ int hpc_dry_run(const hpc_opts *o, const char *program, const char *libdir, cons
     row_follow(o);
     row_limits(o);
     row("MPI tracing (-m)", o->mpi_trace ? "on (when the program uses MPI)" : "off");
+    if (o->sync == 2)
+        snprintf(buf, sizeof buf, "on, waits of at least %.3f us recorded",
+                 (double)o->sync_ns * 1e-3);
+    row("sync tracing (-s)", o->sync == 1 ? "on, threshold calibrated at start-up"
+                             : o->sync    ? buf
+                                          : "off");
     row("OpenMP runtime", o->omp_runtime);
     row_archive(o);
     row_comments(o);

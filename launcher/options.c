@@ -250,6 +250,28 @@ static int opt_mpi(hpc_opts *o, const char *opt, const char *val)
     return 0;
 }
 
+/* -s on|off|all|<µs>: synchronization wait tracing; on calibrates the threshold at
+ * start-up, all (= 0) records every call, a number is the threshold in microseconds. */
+static int opt_sync(hpc_opts *o, const char *opt, const char *val)
+{
+    static const char expected[] = "on|off|all|<microseconds>";
+    double us;
+    int v = on_off(val);
+    if (v >= 0) {
+        o->sync = v; /* 1: calibrated */
+        o->sync_ns = 0;
+    } else if (!strcmp(val, "all")) {
+        o->sync = 2;
+        o->sync_ns = 0;
+    } else if (parse_decimal(val, &us) == 0 && us <= 1e9) {
+        o->sync = 2;
+        o->sync_ns = (uint64_t)(us * 1e3 + 0.5);
+    } else {
+        return bad_value(opt, val, expected);
+    }
+    return 0;
+}
+
 static int opt_omp_runtime(hpc_opts *o, const char *opt, const char *val)
 {
     if (strcmp(val, "auto") && strcmp(val, "llvm") && strcmp(val, "native"))
@@ -303,6 +325,9 @@ static const hpc_option options[] = {
     {"-y", "SIGNAL[,r]", hpc_opt_pause_signal,
      "each SIGNAL toggles pause/resume of recording (r: start paused)"},
     {"-m", "on|off", opt_mpi, "MPI tracing (default on)"},
+    {"-s", "on|off|all|<us>", opt_sync,
+     "synchronization wait tracing: on = threshold calibrated at start-up, all = every call, "
+     "or the threshold in microseconds (default off)"},
     {"-F", "on|off|=REGEX", opt_follow,
      "follow fork/exec descendants: all (default), none, or those whose executable or "
      "sub-experiment name matches REGEX"},

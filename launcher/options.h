@@ -26,8 +26,10 @@ typedef struct hpc_opts {
     uint64_t tstart_ns;       /* -t */
     uint64_t tend_ns;         /* 0 = none */
     int mpi_trace;            /* -m */
-    const char *omp_runtime;  /* --omp-runtime */
-    int ncounters;            /* -h */
+    int sync;                 /* -s: 0 off, 1 on (calibrated), 2 threshold sync_ns */
+    uint64_t sync_ns;
+    const char *omp_runtime; /* --omp-runtime */
+    int ncounters;           /* -h */
     hpc_counter_def counters[HPC_MAX_COUNTERS];
     int list_counters;                          /* -h list */
     uint64_t sample_ns;                         /* -S, 0 = off */

@@ -396,7 +396,8 @@ static int write_paradigms(gdefs *g, OTF2_GlobalDefWriter *w)
     } pars[] = {{OTF2_PARADIGM_MEASUREMENT_SYSTEM, "hpcollect", OTF2_PARADIGM_CLASS_PROCESS},
                 {OTF2_PARADIGM_SAMPLING, "Sampling", OTF2_PARADIGM_CLASS_PROCESS},
                 {OTF2_PARADIGM_MPI, "MPI", OTF2_PARADIGM_CLASS_PROCESS},
-                {OTF2_PARADIGM_OPENMP, "OpenMP", OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN}};
+                {OTF2_PARADIGM_OPENMP, "OpenMP", OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN},
+                {OTF2_PARADIGM_PTHREAD, "POSIX threads", OTF2_PARADIGM_CLASS_THREAD_CREATE_WAIT}};
     for (size_t i = 0; i < sizeof(pars) / sizeof(pars[0]); i++)
         if (g->used_par[pars[i].par])
             CHECK(OTF2_GlobalDefWriter_WriteParadigm(w, pars[i].par, str(g, pars[i].name),
@@ -476,6 +477,7 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     str(g, "Sampling");
     str(g, "MPI");
     str(g, "OpenMP");
+    str(g, "POSIX threads");
 
     int rc = -1;
     WCHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, t0, t1 - t0 + 1,

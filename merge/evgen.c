@@ -891,6 +891,49 @@ static void omp_item(void *arg, const hpa_omp_item *it)
     }
 }
 
+/* ------------------------------------------------------------ sync waits (-s) */
+
+/* The region of a wait in the threads library, one per kind, named as the functions
+ * (OpenMP waits are not here: the OpenMP constructs' regions hold them already). */
+static uint32_t sync_region(gen *g, unsigned kind)
+{
+    static const char *const names[] = {
+        [HPC_SYNC_MUTEX] = "mutex lock (pthread_mutex_lock, mtx_lock)",
+        [HPC_SYNC_RWLOCK_RD] = "pthread_rwlock_rdlock",
+        [HPC_SYNC_RWLOCK_WR] = "pthread_rwlock_wrlock",
+        [HPC_SYNC_COND] = "condition wait (pthread_cond_wait, cnd_wait)",
+        [HPC_SYNC_BARRIER] = "pthread_barrier_wait",
+        [HPC_SYNC_JOIN] = "thread join (pthread_join, thrd_join)",
+        [HPC_SYNC_SEM] = "sem_wait",
+        [HPC_SYNC_SPIN] = "pthread_spin_lock",
+    };
+    const char *name =
+        kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "synchronization wait";
+    return mg_proc_region(g->proc, MG_RKEY_SYNC(kind), name, "", 0, OTF2_REGION_ROLE_FUNCTION,
+                          MG_PAR_PTHREAD);
+}
+
+/* A recorded wait: summed per thread (pass 1), and a region from its request to its
+ * grant, entered below its caller's calling context. */
+static void sync_wait(gen *g, const hpc_rec_sync_wait *w)
+{
+    uint64_t tb = ct(g, w->time_request), te = ct(g, w->time_grant);
+    if (g->pass == 1) {
+        g->loc->sum.sync_ns +=
+            w->time_grant > w->time_request ? w->time_grant - w->time_request : 0;
+        g->loc->sum.sync_waits++;
+    }
+    if (w->kind >= HPC_SYNC_OMP_LOCK)
+        return;
+    const mg_ccnode *cc = g->loc->cc;
+    uint64_t hint = 0;
+    if (w->node && w->node < g->loc->ncc && cc[w->node].depth > 1) {
+        uint32_t parent = cc[w->node].parent;
+        hint = hint_of(cc[parent].func, parent);
+    }
+    enter_leave(g, sync_region(g, (unsigned)w->kind), tb, te, hint);
+}
+
 /* ------------------------------------------------------------ the stream */
 
 static void thread_facts(gen *g, const hpc_record *r)
@@ -950,6 +993,9 @@ static void dispatch(gen *g, const hpc_record *r)
         if (g->pass == 1)
             region_ends(g, &r->u.omp_parallel_end);
         hpa_omp_timeline_feed(&g->tl, r);
+        break;
+    case HPC_K_sync_wait:
+        sync_wait(g, &r->u.sync_wait);
         break;
     case HPC_K_omp_implicit_task:
     case HPC_K_omp_sync:

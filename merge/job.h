@@ -148,6 +148,7 @@ mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index);
 #define MG_RKEY_OMP(kind, site) ((2ull << 60) | ((uint64_t)(kind) << 32) | (uint64_t)(site))
 #define MG_RKEY_FUNC(func)      ((3ull << 60) | (uint64_t)(func))
 #define MG_RKEY_SPECIAL(n)      ((4ull << 60) | (uint64_t)(n))
+#define MG_RKEY_SYNC(kind)      ((5ull << 60) | (uint64_t)(kind))
 
 /* Free the process's definitions and summary (not hp). */
 void mg_proc_free(mg_proc *p);

@@ -52,6 +52,7 @@ uint64_t mg_clock_apply(const mg_clock *c, uint64_t t);
 /* The OTF2_Paradigm values (checked in evwrite.c), without pulling OTF2 in here. */
 enum mg_paradigm {
     MG_PAR_OPENMP = 3,
+    MG_PAR_PTHREAD = 7,
     MG_PAR_MPI = 4,
     MG_PAR_MEASUREMENT = 6,
     MG_PAR_SAMPLING = 21

@@ -286,7 +286,8 @@ void mg_tsum_write(hpa_buf *b, const mg_tsum *t)
     const uint64_t v[] = {t->records,     t->damaged,         t->unknown,       t->events,
                           t->early,       t->repaired,        t->t_first,       t->t_last,
                           t->samples,     t->counter_samples, t->sample_cpu_ns, t->cpu_ns,
-                          t->omp_work_ns, t->omp_wait_ns,     t->mpi_ns,        t->mpi_calls};
+                          t->omp_work_ns, t->omp_wait_ns,     t->mpi_ns,        t->mpi_calls,
+                          t->sync_ns,     t->sync_waits};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         hpa_buf_u64(b, v[i]);
 }
@@ -301,7 +302,8 @@ void mg_tsum_read(hpa_buf *b, mg_tsum *t)
     uint64_t *v[] = {&t->records,     &t->damaged,         &t->unknown,       &t->events,
                      &t->early,       &t->repaired,        &t->t_first,       &t->t_last,
                      &t->samples,     &t->counter_samples, &t->sample_cpu_ns, &t->cpu_ns,
-                     &t->omp_work_ns, &t->omp_wait_ns,     &t->mpi_ns,        &t->mpi_calls};
+                     &t->omp_work_ns, &t->omp_wait_ns,     &t->mpi_ns,        &t->mpi_calls,
+                     &t->sync_ns,     &t->sync_waits};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         *v[i] = hpa_buf_get_u64(b);
 }

@@ -74,6 +74,7 @@ typedef struct mg_tsum {
     uint64_t samples, counter_samples, sample_cpu_ns, cpu_ns;
     uint64_t omp_work_ns, omp_wait_ns;
     uint64_t mpi_ns, mpi_calls;
+    uint64_t sync_ns, sync_waits; /* recorded synchronization waits (-s), and their time */
 } mg_tsum;
 
 /* A process. */

@@ -14,10 +14,12 @@
  *                      "mpi_bytes_received", "mpi_other_calls", "coll_calls", "coll_bytes_sent",
  *                      "coll_bytes_received", "clock_offset_ns", "os_cpu_s",
  *                      "sampled_cpu_s", "samples", "omp_work_s", "omp_wait_s",
+ *                      "sync_wait_s", "sync_waits" (-s: recorded waits),
  *                      "counters": {name: total},
  *                      "threads": [ { "thread", "tid", "name", "samples",
  *                                     "sampled_cpu_s", "cpu_s", "omp_work_s",
- *                                     "omp_wait_s", "mpi_time_s", "mpi_calls", "events",
+ *                                     "omp_wait_s", "mpi_time_s", "mpi_calls",
+ *                                     "sync_wait_s", "sync_waits", "events",
  *                                     "records", "damaged_records", "early_events",
  *                                     "repaired" } ] } ],
  *     "mpi_calls":     [ { "call", "calls", "time_s", "mean_call_s", "min_call_s",
@@ -167,6 +169,8 @@ static void thread_obj(FILE *f, const mg_tsum *t)
     kd(f, &first, "omp_wait_s", s_of(t->omp_wait_ns));
     kd(f, &first, "mpi_time_s", s_of(t->mpi_ns));
     ku(f, &first, "mpi_calls", t->mpi_calls);
+    kd(f, &first, "sync_wait_s", s_of(t->sync_ns));
+    ku(f, &first, "sync_waits", t->sync_waits);
     ku(f, &first, "events", t->events);
     ku(f, &first, "records", t->records);
     ku(f, &first, "damaged_records", t->damaged);
@@ -179,8 +183,10 @@ static void process_obj(FILE *f, const mg_proc *p)
 {
     const mg_psum *s = &p->sum;
     bool first = true;
-    uint64_t samples = 0, sampled = 0, work = 0, wait = 0;
+    uint64_t samples = 0, sampled = 0, work = 0, wait = 0, sync_ns = 0, sync_waits = 0;
     for (size_t k = 0; k < p->nlocs; k++) {
+        sync_ns += p->locs[k].sum.sync_ns;
+        sync_waits += p->locs[k].sum.sync_waits;
         samples += p->locs[k].sum.samples;
         sampled += p->locs[k].sum.sample_cpu_ns;
         work += p->locs[k].sum.omp_work_ns;
@@ -217,6 +223,8 @@ static void process_obj(FILE *f, const mg_proc *p)
     ku(f, &first, "samples", samples);
     kd(f, &first, "omp_work_s", s_of(work));
     kd(f, &first, "omp_wait_s", s_of(wait));
+    kd(f, &first, "sync_wait_s", s_of(sync_ns));
+    ku(f, &first, "sync_waits", sync_waits);
     key(f, &first, "counters");
     fputc('{', f);
     bool f2 = true;

@@ -221,6 +221,28 @@ static void threads(FILE *f, const mg_agg *a)
     }
 }
 
+/* Synchronization waits (-s) per process and thread, when any was recorded. */
+static void sync_waits(FILE *f, const mg_agg *a)
+{
+    const mg_job *job = a->job;
+    bool any = false;
+    for (size_t i = 0; i < job->nprocs; i++)
+        for (size_t k = 0; k < job->procs[i].nlocs; k++)
+            any = any || job->procs[i].locs[k].sum.sync_waits;
+    if (!any)
+        return;
+    fprintf(f, "\nSynchronization waits (recorded at or above the threshold, -s)\n");
+    fprintf(f, "%-12s %7s %12s %12s\n", "Process", "Thread", "Sync Wait s", "Sync Waits");
+    for (size_t i = 0; i < job->nprocs; i++) {
+        const mg_proc *p = &job->procs[i];
+        for (size_t k = 0; k < p->nlocs; k++) {
+            const mg_tsum *t = &p->locs[k].sum;
+            fprintf(f, "%-12s %7u %12.6f %12" PRIu64 "\n", k == 0 ? p->name : "", t->seq,
+                    s_of(t->sync_ns), t->sync_waits);
+        }
+    }
+}
+
 static void counters(FILE *f, const mg_agg *a)
 {
     if (!a->nctrs)
@@ -245,6 +267,7 @@ int mg_summary_write_text(const mg_job *job, FILE *f)
     }
     openmp(f, &a);
     counters(f, &a);
+    sync_waits(f, &a);
     threads(f, &a);
     mg_agg_free(&a);
     return ferror(f) ? -1 : 0;

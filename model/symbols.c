@@ -718,6 +718,28 @@ bool hpa_modmap_read_string(hpa_modmap *m, uint64_t addr, char *buf, size_t cap)
     return false;
 }
 
+bool hpa_modmap_data_name(hpa_modmap *m, uint64_t addr, char *buf, size_t cap)
+{
+    const module *mod = find_module(m, addr);
+    if (!mod || !mod->elf->mod || cap == 0)
+        return false;
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *s =
+        dwfl_module_addrinfo(mod->elf->mod, addr - mod->bias, &off, &sym, NULL, NULL, NULL);
+    int type = s ? GELF_ST_TYPE(sym.st_info) : STT_NOTYPE;
+    if (!s || !*s || (type != STT_OBJECT && type != STT_TLS) ||
+        off >= (sym.st_size ? sym.st_size : 1))
+        return false;
+    char name[1024];
+    s = unversioned(s, name, sizeof name);
+    if (off)
+        snprintf(buf, cap, "%s+%" PRIu64, s, (uint64_t)off);
+    else
+        snprintf(buf, cap, "%s", s);
+    return true;
+}
+
 /* True if symbol name s is a copy gcc made of function `name` ("solve.constprop.0",
  * "solve.isra.0", "solve.part.0"): what -O2 leaves of a function under its own name. */
 static bool clone_of(const char *s, const char *name)

@@ -138,6 +138,11 @@ bool hpa_modmap_first_line(hpa_modmap *m, uint64_t pc, char *file, size_t cap, u
  * false when addr is in no readable module. */
 bool hpa_modmap_read_string(hpa_modmap *m, uint64_t addr, char *buf, size_t cap);
 
+/* The name of the data object at address addr of the process (a global or static
+ * variable: its symbol, "+offset" inside it), into buf (cap bytes). Returns false when
+ * addr is in no module or no object symbol covers it (heap, stack). */
+bool hpa_modmap_data_name(hpa_modmap *m, uint64_t addr, char *buf, size_t cap);
+
 /* The function of module-of-pc named `name` (a symbol's name, or its demangled name up to
  * the parameters: "solve" finds "solve(int)"; else a copy gcc made of it,
  * "solve.constprop.0"), or 0 when it has no code of its own there. */

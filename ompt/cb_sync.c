@@ -18,6 +18,10 @@
  * at initialize) is a test; and a wait frame still on top when anything else is pushed
  * is dropped (a thread waiting for a lock does nothing else), whatever the runtime.
  *
+ * The sync tracer (-s, collector/sync.c) gets the same waits through hpcollect_sync_wait:
+ * a lock, critical, ordered or atomic wait when it is acquired (its object the wait id),
+ * a barrier's wait when it ends (its object the barrier's code address).
+ *
  * libomp 14 reports barriers of gcc-built code (GOMP_barrier) as
  * ompt_sync_region_barrier_implementation: the runtime cannot tell an explicit barrier
  * from the one ending a worksharing construct there; we call them barriers, neither
@@ -81,6 +85,13 @@ static void sync_kind(omptool_thread *th, ompt_sync_region_t kind, const void *c
     }
 }
 
+/* Is an omp_sync kind a barrier (for the sync tracer, -s)? */
+static bool is_barrier(unsigned sync)
+{
+    return sync == HPC_OMP_SYNC_IMPLICIT_BARRIER || sync == HPC_OMP_SYNC_EXPLICIT_BARRIER ||
+           sync == HPC_OMP_SYNC_BARRIER_OTHER || sync == HPC_OMP_SYNC_WORKSHARE_BARRIER;
+}
+
 static void write_sync(omptool_thread *th, const omptool_frame *f)
 {
     uint64_t end = f->t_wait_end ? f->t_wait_end : hpcollect_now();
@@ -98,6 +109,26 @@ static void write_sync(omptool_thread *th, const omptool_frame *f)
     int rc = hpc_write_omp_sync(&t->stream, &r);
     hpcollect_write_end(t);
     omptool_check_write(t, rc);
+    /* the sync tracer's view of a barrier, from its begin to its end: its code address is
+     * the object (0 for the workers' implicit barrier at a region's end, which has none) */
+    if (f->kind == OMPTOOL_F_SYNC && is_barrier(f->sub))
+        hpcollect_sync_wait(t, HPC_SYNC_OMP_BARRIER, f->codeptr,
+                            f->t_begin ? f->t_begin : r.time_begin, hpcollect_now());
+}
+
+/* enum hpc_sync_kind of an omp_mutex kind. */
+static unsigned sync_of_mutex(unsigned hkind)
+{
+    switch (hkind) {
+    case HPC_OMP_MUTEX_CRITICAL:
+        return HPC_SYNC_OMP_CRITICAL;
+    case HPC_OMP_MUTEX_ORDERED:
+        return HPC_SYNC_OMP_ORDERED;
+    case HPC_OMP_MUTEX_ATOMIC:
+        return HPC_SYNC_OMP_ATOMIC;
+    default:
+        return HPC_SYNC_OMP_LOCK;
+    }
 }
 
 static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t *parallel_data,
@@ -111,9 +142,10 @@ static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t
     if (f == NULL)
         return;
     f->sub = (uint8_t)sync;
-    /* The wait callbacks give the times of a barrier; a reduction has none. */
-    if (frame_kind != OMPTOOL_F_SYNC || !omptool_g.sync_wait)
-        f->t_begin = hpcollect_now();
+    /* The wait callbacks give the times of a barrier's wait (omp_sync); the construct's
+     * begin is the sync tracer's request time (the whole construct, as the program sees
+     * it); a reduction has no wait callbacks. */
+    f->t_begin = hpcollect_now();
     f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
 }
 
@@ -288,6 +320,11 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
         omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f)) {
         h.t_request = f.t_begin;
         h.codeptr = f.codeptr;
+        /* the sync tracer (-s): a lock's wait, its object the runtime's wait id (the
+         * lock's or the critical section's lock word) */
+        hpc_thread *t = omptool_writer(th, now);
+        if (t)
+            hpcollect_sync_wait(t, sync_of_mutex(h.kind), wait_id, h.t_request, now);
     }
     hold(th, &h);
 }

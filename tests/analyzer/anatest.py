@@ -54,3 +54,12 @@ def text_funcs(exp, *args):
 
 def share(rows, name, total, key="excl_cpu_s"):
     return 100.0 * rows[name][key] / total
+
+
+def page_data(path):
+    """The data object a page of `export html` carries (its script draws the page from it)."""
+    html = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="hpa-data">\n(.*?)</script>', html, re.S)
+    if not m:
+        sys.exit(f"FAIL: {path}: no hpa-data element")
+    return json.loads(m.group(1))

@@ -35,6 +35,8 @@ expect 2 "-F: bad regular expression '('" -F '=(' true
 expect 2 "-a: bad value 'all'" -a all true
 expect 2 "-t: bad value '2h'" -t 2h true
 expect 2 "-m: bad value 'yes'" -m yes true
+expect 2 "-s: bad value 'some'" -s some true
+expect 2 "-s: bad value '-5'" -s -5 true
 expect 2 "--omp-runtime: bad value 'gnu'" --omp-runtime gnu true
 expect 2 "--bogus: unknown option" --bogus true
 expect 2 "-x: unknown option" -x true
@@ -71,7 +73,7 @@ echo "ok: -q, experiment line, default names true.1.hpc and true.2.hpc"
 
 "$HPCOLLECT" -V | grep -qx "hpcollect $(cat "$HPC_ROOT/VERSION")" || fail "-V"
 "$HPCOLLECT" --help >help.txt
-for o in -o -O -d -p -h -S -l -y -m -F -L -t -a -C -n --omp-runtime -q -V --help; do
+for o in -o -O -d -p -h -S -l -y -m -s -F -L -t -a -C -n --omp-runtime -q -V --help; do
     grep -q -- "^  $o" help.txt || fail "--help does not list $o"
 done
 echo "ok: -V and --help (every option listed)"

@@ -4,7 +4,8 @@
  * with the layer's collaborators replaced: tracer off, one real call and nothing else;
  * on, one real call, the tracer's part sees its result and arguments, and errno is the
  * real call's even when the tracer's part changes it; a call the layer refuses to trace
- * (hpc_trace_begin false) goes straight to the real function.
+ * (hpc_trace_begin false) goes straight to the real function; the call's end time and leaf
+ * (the real function) are set before the tracer's part runs.
  */
 #include "exp_test.h"
 #include "interpose.h"
@@ -13,7 +14,13 @@
 int hpc_real_ready = 1;
 void hpc_real_resolve(void) {}
 hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+int hpc_trace_tsc; /* 0: the trace clock is hpc_now_ns, below */
 static int begin_answer = 1, begins;
+static uint64_t clock_now; /* the wrapper reads the call's end once */
+uint64_t hpc_now_ns(void)
+{
+    return clock_now += 1000;
+}
 bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     begins++;
@@ -41,9 +48,11 @@ static void real_note(int a)
 /* The tracers' parts. */
 static int traced, seen_a;
 static long seen_r;
+static uint64_t seen_end, seen_leaf;
 static void hpc_trace_sum(hpc_trace *c, long r, int a, long b)
 {
-    (void)c, (void)b;
+    (void)b;
+    seen_end = c->end, seen_leaf = c->leaf;
     traced++, seen_r = r, seen_a = a;
     errno = 0; /* the wrapper must give the caller the real call's errno */
 }
@@ -70,6 +79,9 @@ int main(void)
     CHECK(errno == EAGAIN, "errno %d: the real call's expected", errno);
     CHECK(real_calls == 2 && traced == 1 && seen_r == 7 && seen_a == 3, "on: %d real, %d traced",
           real_calls, traced);
+    CHECK(seen_end == clock_now && seen_leaf == (uint64_t)(uintptr_t)real_sum,
+          "the call's end %llu (clock %llu) and leaf set before the tracer's part",
+          (unsigned long long)seen_end, (unsigned long long)clock_now);
     note(9);
     CHECK(errno == EINTR && real_calls == 3 && traced == 2 && seen_a == 9, "void: errno %d", errno);
     /* on, but the layer refuses (guard held, thread not followed, paused) */

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Waits of known length in each kind of object (sync_kinds.c): a condition variable
+# signalled 3 times 30 ms apart, a barrier whose other thread arrives 40 ms late, a
+# join of a thread that sleeps 50 ms, a semaphore posted 20 ms later, plus 1000
+# uncontended lock/unlock pairs. The program counts its own sync calls and times its long
+# waits.
+#   -s all:  every call recorded (Sync Wait Count = the program's count, nothing
+#            screened); each long wait on its caller, within 5% of the program's clock
+#            and at least its sleep; syncs names each object by its symbol and kind.
+#   -s 1000: each long wait still recorded on its caller; every recorded wait lasted
+#            1 ms or more; recorded + screened = every call, exactly, the screened ones'
+#            time under 1 ms each.
+source "$HPC_ROOT/tests/lib.sh"
+
+PROG="$PROGS/sync/sync_kinds"
+for s in all 1000; do
+    "$HPCOLLECT" -q -s $s -o s$s "$PROG" 1000 >s$s.out || fail "-s $s: exit $?"
+    "$HPANALYZE" s$s.hpc dump >s$s.dump || fail "dump s$s.hpc"
+done
+
+check_py "$(cat <<'PY'
+
+sites = {"cond": "cond_waiter", "barrier": "barrier_main", "join": "join_main", "sem": "sem_main"}
+names = {"cond": ("ready", "condition variable"), "barrier": ("gate", "barrier"),
+         "sem": ("token", "semaphore")}
+sleeps = {"cond": 3 * 0.030, "barrier": 0.040, "join": 0.050, "sem": 0.020}
+for s in ("all", "1000"):
+    truth, calls = {}, 0
+    for l in open(f"s{s}.out"):
+        k, n, longs, ns = l.split()
+        truth[k] = (int(longs), int(ns) * 1e-9)
+        calls += int(n)
+    st = analyze(f"s{s}.hpc", "statistics")["processes"][0]["stats"]
+    waits = [l.split() for l in open(f"s{s}.dump") if l.startswith("sync_wait ")]
+    durs = [int(w[3].split("=")[1]) - int(w[2].split("=")[1]) for w in waits]
+    check(len(waits) + st["trace_screened"] == calls,
+          f"-s {s}: {len(waits)} recorded + {st['trace_screened']} screened = {calls} calls")
+    if s == "all":
+        check(st["trace_screened"] == 0, "-s all: nothing screened")
+    else:
+        check(min(durs) >= 1000000, f"-s 1000: the shortest recorded wait {min(durs)} ns >= 1 ms")
+        check(st["trace_screened_ns"] < st["trace_screened"] * 1000000,
+              f"-s 1000: screened time {st['trace_screened_ns']} ns, each under 1 ms")
+    rows = analyze(f"s{s}.hpc", "--metrics", "i.sync_wait:i.sync_count", "functions")["functions"]
+    fn = {x["name"]: x for x in rows}
+    if s == "all":
+        check(fn["<Total>"]["incl_sync_count"] == calls, f"-s all: Sync Wait Count {calls}")
+    objs = analyze(f"s{s}.hpc", "syncs")["objects"]
+    kinds = {"cond": "condition variable", "barrier": "barrier", "join": "thread join",
+             "sem": "semaphore"}
+    for k, caller in sites.items():
+        n, t = truth[k]
+        rows = [(o, x) for o in objs if o["kind"] == kinds[k] for x in o["sites"]
+                if x["function"] == caller]
+        got_n, got_t = sum(x["waits"] for o, x in rows), sum(x["wait_s"] for o, x in rows)
+        check(got_n == n, f"-s {s}: {k}: {got_n} waits at {caller} = {n}")
+        check(t >= sleeps[k], f"-s {s}: {k}: the program waited {t:.4f} s, at least {sleeps[k]}")
+        near(got_t, t, 0.05 * t, f"-s {s}: {k}: wait time at {caller}")
+        if k in names:
+            name = names[k][0]
+            check(all(o["name"] == name for o, x in rows), f"-s {s}: {k}: the object is {name}")
+    # functions: join_main waits only in its join
+    f = fn["join_main"]
+    n, t = truth["join"]
+    check(f["incl_sync_count"] == 1, f"-s {s}: Sync Wait Count of join_main 1")
+    near(f["incl_sync_wait_s"], t, 0.05 * t, f"-s {s}: Sync Wait Time of join_main")
+PY
+)"

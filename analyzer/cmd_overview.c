@@ -23,13 +23,17 @@
  * that ends it (filter.h); its figures are the differences of the two points' cumulative
  * rusage. `--samples K` or `--samples LABEL` keeps those periods in every report.
  *
+ * A process recorded with heap tracing (-H) has one more column, Heap: the bytes in use
+ * at the point that ends the period (model/heap.h; CSV and JSON heap_in_use).
+ *
  * CSV: the periods: process,rank,sample,label,reason,start_s,end_s,duration_s,user_s,
- * system_s,minflt,majflt,inblock,oublock,nvcsw,nivcsw. JSON: {"report":"overview",
+ * system_s,minflt,majflt,inblock,oublock,nvcsw,nivcsw[,heap_in_use]. JSON: {"report":"overview",
  * "experiments":[...], "metrics":[...], "processes":[{"name","rank","periods":[...]}]}.
  */
 #include <inttypes.h>
 #include <string.h>
 
+#include "heap.h"
 #include "procinfo.h"
 #include "report_util.h"
 
@@ -67,11 +71,14 @@ static void period_row(hpa_ctx *ctx, hpa_json *j, const hpa_process *pr, const p
     double user = secs(d->from->utime_ns, d->to->utime_ns);
     double sys = secs(d->from->stime_ns, d->to->stime_ns);
     const char *reason = hpa_sample_reason_name(d->to->reason);
+    const hpm_heap *heap = pr->heap && pr->heap->traced ? pr->heap : NULL;
     if (ctx->opts.format == HPA_TEXT) {
         fprintf(f, " %6u %-10s %7.3f %7.3f %8.3f %6.3f %7.3f", d->index, label, start, end,
                 end - start, user, sys);
         for (int i = 0; i < 6; i++)
             fprintf(f, " %6" PRIu64, v[i]);
+        if (heap)
+            fprintf(f, " %12" PRIu64, hpm_heap_in_use_at(heap, d->to->time));
         fputc('\n', f);
     } else if (ctx->opts.format == HPA_CSV) {
         hpa_csv_field(f, pr->proc->name, ',');
@@ -81,6 +88,8 @@ static void period_row(hpa_ctx *ctx, hpa_json *j, const hpa_process *pr, const p
         fprintf(f, "%.9g,%.9g,%.9g,%.9g,%.9g", start, end, end - start, user, sys);
         for (int i = 0; i < 6; i++)
             fprintf(f, ",%" PRIu64, v[i]);
+        if (heap)
+            fprintf(f, ",%" PRIu64, hpm_heap_in_use_at(heap, d->to->time));
         fputc('\n', f);
     } else {
         hpa_json_begin_obj(j);
@@ -94,6 +103,8 @@ static void period_row(hpa_ctx *ctx, hpa_json *j, const hpa_process *pr, const p
         hpa_json_kdouble(j, "system_s", sys);
         for (int i = 0; i < 6; i++)
             hpa_json_ku64(j, count_keys[i], v[i]);
+        if (heap)
+            hpa_json_ku64(j, "heap_in_use", hpm_heap_in_use_at(heap, d->to->time));
         hpa_json_end_obj(j);
     }
 }
@@ -107,8 +118,10 @@ static void periods(hpa_ctx *ctx, hpa_json *j, const hpa_process *pr)
         fprintf(ctx->out, "\nSample periods of process %s", pr->proc->name);
         if (pr->proc->rank >= 0)
             fprintf(ctx->out, " (rank %d)", pr->proc->rank);
-        fprintf(ctx->out, ":\n Sample Label        Start     End Duration   User  System "
-                          "MinFlt MajFlt  InBlk OutBlk   VCSw  IVCSw\n");
+        fprintf(ctx->out,
+                ":\n Sample Label        Start     End Duration   User  System "
+                "MinFlt MajFlt  InBlk OutBlk   VCSw  IVCSw%s\n",
+                pr->heap && pr->heap->traced ? "   Heap bytes" : "");
     }
     for (const hpc_record *r; (r = hpc_proc_next_of(pr->proc, HPC_K_sample_point, &it));) {
         const hpc_rec_sample_point *sp = &r->u.sample_point;
@@ -223,9 +236,13 @@ int cmd_overview(hpa_ctx *ctx, int argc, char **argv)
     hpa_json j;
     hpa_json_init(&j, ctx->out);
     if (ctx->opts.format == HPA_CSV) {
+        bool heap = false; /* -H is the same for every process of a run */
+        for (size_t i = 0; i < p->nprocs; i++)
+            heap |= p->procs[i].heap && p->procs[i].heap->traced;
         fputs("process,rank,sample,label,reason,start_s,end_s,duration_s,user_s,system_s,minflt,"
-              "majflt,inblock,oublock,nvcsw,nivcsw\n",
+              "majflt,inblock,oublock,nvcsw,nivcsw",
               ctx->out);
+        fputs(heap ? ",heap_in_use\n" : "\n", ctx->out);
     } else if (ctx->opts.format == HPA_JSON) {
         hpa_json_begin_obj(&j);
         hpa_json_kstr(&j, "report", "overview");

@@ -39,6 +39,11 @@ static const hpa_command commands[] = {
      "synchronization objects waited for (-s): waits, time, call sites, holders"},
     {"omp", cmd_omp, 0, 1, "[regions|threads]",
      "OpenMP parallel regions and threads: work, wait by kind, imbalance"},
+    {"leaks", cmd_leaks, 0, 0, "",
+     "heap tracing (-H): distinct leaks with stacks, instances, bytes"},
+    {"allocs", cmd_allocs, 0, 0, "", "heap tracing (-H): allocation sites by bytes and count"},
+    {"heap", cmd_heap, 0, 0, "",
+     "heap tracing (-H): peak in use and who held it, temporaries, in use over time"},
 };
 
 const hpa_command *hpa_command_find(const char *name)

@@ -107,6 +107,9 @@ int cmd_dump(hpa_ctx *ctx, int argc, char **argv);
 int cmd_syncs(hpa_ctx *ctx, int argc, char **argv);
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv);
 int cmd_omp(hpa_ctx *ctx, int argc, char **argv);
+int cmd_leaks(hpa_ctx *ctx, int argc, char **argv);
+int cmd_allocs(hpa_ctx *ctx, int argc, char **argv);
+int cmd_heap(hpa_ctx *ctx, int argc, char **argv);
 int cmd_export(hpa_ctx *ctx, int argc, char **argv);
 
 #endif

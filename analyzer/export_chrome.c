@@ -24,7 +24,9 @@
  *     ends, so viewers that weigh a sample by the time to the next one of its thread
  *     (speedscope) give each function exactly its CPU time. Above 200000 samples every k-th
  *     sample of a thread is kept, weighing the k it stands for; otherData.samples_per_event
- *     says k.
+ *     says k;
+ *   - heap tracing (-H): a counter track "heap in use" per process (bytes, the most within
+ *     each twentieth of the process's heap timeline, model/heap.h).
  *
  * Slice names are stable (the function, "omp parallel", "omp implicit task" ...): instance
  * ids (region, task, wait id) and sizes are args. Times are whole microseconds, every time
@@ -45,6 +47,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "heap.h"
 #include "report_util.h"
 #include "timeline.h"
 #include "u64map.h"
@@ -336,6 +339,30 @@ static void message(void *arg, const hpa_tl_msg *m)
 
 /* ------------------------------------------------------------------ main */
 
+/* Heap tracing (-H): each process's bytes in use as a counter track ("heap in use", the
+ * most within each interval of model/heap.h's timeline, at the interval's start). */
+static void heap_counters(chrome *C)
+{
+    const hpa_profile *p = C->p;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const hpa_process *pr = &p->procs[i];
+        const hpm_heap *h = pr->heap;
+        if (!pr->map || !h || !h->traced)
+            continue;
+        for (unsigned k = 0; k < HPM_HEAP_POINTS; k++) {
+            uint64_t t = h->t0 + (h->t1 - h->t0) * k / HPM_HEAP_POINTS;
+            uint64_t ct = hpa_timeline_time(C->tl, pr, t);
+            if (!hpa_timeline_in_window(C->tl, ct, ct))
+                continue;
+            sep(C);
+            fprintf(C->out,
+                    "{\"name\":\"heap in use\",\"cat\":\"heap\",\"ph\":\"C\",\"pid\":%zu,"
+                    "\"ts\":%" PRIu64 ",\"args\":{\"bytes\":%" PRIu64 "}}",
+                    i, us_of(ct), h->point_max[k]);
+        }
+    }
+}
+
 static void chrome_free(chrome *C)
 {
     const hpa_profile *p = C->p;
@@ -399,6 +426,8 @@ int hpa_export_chrome(hpa_ctx *ctx, FILE *out)
     metadata(&C);
     hpa_tl_sink sink = {.arg = &C, .thread = thread_slices, .message = message, .sample = sample};
     rc = hpa_timeline_walk(C.tl, &sink);
+    if (rc == 0)
+        heap_counters(&C);
     fputs("\n],\n\"samples\":[", out);
     if (fflush(C.samples) == 0 && C.samples_len)
         fwrite(C.samples_buf, 1, C.samples_len, out);

@@ -46,10 +46,16 @@ int hpa_metrics_find(const hpa_metrics *ms, const char *key)
 static const struct {
     const char *alias, *key;
 } aliases[] = {
-    {"totalcpu", "cpu"},     {"ompwork", "omp_work"}, {"ompwait", "omp_wait"},
-    {"mpi", "mpi_cpu"},      {"sync", "sync_wait"}, /* gprofng's Sync Wait Time and Sync Wait Count
-                                                     */
+    {"totalcpu", "cpu"},
+    {"ompwork", "omp_work"},
+    {"ompwait", "omp_wait"},
+    {"mpi", "mpi_cpu"},
+    {"sync", "sync_wait"}, /* gprofng's Sync Wait Time and Sync Wait Count */
     {"syncn", "sync_count"},
+    {"heapalloccnt", "heap_allocs"},
+    {"heapallocbytes", "heap_bytes"},
+    {"heapleakcnt", "heap_leaks"},
+    {"heapleakbytes", "heap_leaked_bytes"},
 };
 
 int hpa_metrics_lookup(const hpa_metrics *ms, const char *name)

@@ -18,14 +18,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HPA_MAX_METRICS 32
+#define HPA_MAX_METRICS 48
 
 enum hpa_metric_source {
     HPA_SRC_CLOCK_TIME = 1,  /* sample_clock: adds cpu_ns */
     HPA_SRC_CLOCK_COUNT = 2, /* sample_clock: adds 1 */
     HPA_SRC_COUNTER = 3,     /* sample_counter of counter `counter`: adds value */
     HPA_SRC_MPI = 4,         /* mpi_call and its details: adds the number `mpi` says */
+    HPA_SRC_HEAP = 5,        /* heap_alloc (-H): adds the number `heap` says */
     HPA_SRC_SYNC = 6,        /* sync_wait (-s): adds the number `sync` says */
+};
+
+/* What an HPA_SRC_HEAP metric adds per block allocated (the reference's heap tracing
+ * metrics), on the allocation's calling context. */
+enum hpa_heap_what {
+    HPA_HEAP_ALLOCS = 0,   /* 1 */
+    HPA_HEAP_BYTES,        /* its size */
+    HPA_HEAP_LEAKS,        /* 1 if never freed (model/heap.h) */
+    HPA_HEAP_LEAKED_BYTES, /* its size if never freed */
+    HPA_HEAP_PEAK_BLOCKS,  /* 1 if held at the process's peak of bytes in use */
+    HPA_HEAP_PEAK_BYTES,   /* its size if held at the peak */
+    HPA_HEAP_TEMPORARY,    /* 1 if freed right after (model/heap.h) */
 };
 
 /* What an HPA_SRC_SYNC metric adds per recorded wait (the reference's Sync Wait Time and
@@ -54,6 +67,7 @@ typedef struct hpa_metric {
     unsigned counter;    /* HPA_SRC_COUNTER: the counter's global index */
     unsigned mpi;        /* HPA_SRC_MPI: enum hpa_mpi_what */
     unsigned sync;       /* HPA_SRC_SYNC: enum hpa_sync_what */
+    unsigned heap;       /* HPA_SRC_HEAP: enum hpa_heap_what */
     uint32_t state_mask; /* sample counts if (state & mask) == value */
     uint32_t state_value;
     uint32_t omp_states; /* non-zero: the sample also needs bit HPC_STATE_OMP(state) set here

@@ -24,6 +24,12 @@
  *     records, each on its waiting call's calling context: "sync_wait" (Sync Wait Time,
  *     alias "sync") and "sync_count" (Sync Wait Count, alias "syncn"), shown by default
  *     when a process traced them (its tracer record of kind HPC_TRACE_SYNC).
+ *   - heap tracing's (-H, model/heap.h): "heap_allocs" (Allocations), "heap_bytes" (Bytes
+ *     Allocated), "heap_leaks" (Leaks), "heap_leaked_bytes" (Bytes Leaked), each block on
+ *     its allocation's calling context; er_print's names heapalloccnt, heapallocbytes,
+ *     heapleakcnt, heapleakbytes are aliases. Shown by default when a process traced its heap;
+ *     beside them, selectable: "heap_peak_blocks", "heap_peak_bytes" (what each stack held at
+ *     its process's peak of bytes in use) and "heap_temporary" (blocks freed right after).
  *
  * Per process, counter_def.index maps to these metrics (hpa_process.counter_metric,
  * counter_time_metric, counter_hz); profile.c's loader adds each sample_counter to both.
@@ -156,9 +162,35 @@ static bool traced_sync(const hpa_process *pr)
     return false;
 }
 
+/* Heap tracing's metrics (-H), shown by default when a process traced its heap. */
+static int add_heap(hpa_profile *p)
+{
+    static const struct {
+        const char *key, *title;
+        enum hpa_heap_what what;
+    } defs[] = {
+        {"heap_allocs", "Allocations", HPA_HEAP_ALLOCS},
+        {"heap_bytes", "Bytes Allocated", HPA_HEAP_BYTES},
+        {"heap_leaks", "Leaks", HPA_HEAP_LEAKS},
+        {"heap_leaked_bytes", "Bytes Leaked", HPA_HEAP_LEAKED_BYTES},
+        {"heap_peak_blocks", "Blocks at Peak", HPA_HEAP_PEAK_BLOCKS},
+        {"heap_peak_bytes", "Bytes at Peak", HPA_HEAP_PEAK_BYTES},
+        {"heap_temporary", "Temporary Allocations", HPA_HEAP_TEMPORARY},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
+        hpa_metric m = {.source = HPA_SRC_HEAP,
+                        .heap = defs[i].what,
+                        .scale = 1,
+                        .visible = defs[i].what <= HPA_HEAP_LEAKED_BYTES};
+        if (find_or_add(p, defs[i].key, defs[i].title, "", m) == HPC_E_NOMEM)
+            return HPC_E_NOMEM;
+    }
+    return 0;
+}
+
 int hpa_metrics_from_records(hpa_profile *p)
 {
-    bool mpi = false, sync = false;
+    bool mpi = false, sync = false, heap = false;
     for (size_t i = 0; i < p->nprocs; i++) {
         hpa_process *pr = &p->procs[i];
         memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
@@ -173,9 +205,12 @@ int hpa_metrics_from_records(hpa_profile *p)
         }
         mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
         sync = sync || traced_sync(pr);
+        heap = heap || pr->proc->settings.heap_trace;
     }
     int rc = add_mpi_cpu(p, mpi);
     if (rc == 0)
         rc = add_mpi_traced(p, mpi);
-    return rc < 0 ? rc : add_sync(p, sync);
+    if (rc == 0)
+        rc = add_sync(p, sync);
+    return rc < 0 || !heap ? rc : add_heap(p);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "mpi_stats.h"
 #include "u64map.h"
 #include "view.h"
@@ -77,6 +78,8 @@ void hpa_profile_close(hpa_profile *p)
             thread_free(&pr->threads[t]);
         free(pr->threads);
         hpa_modmap_close(pr->map);
+        hpm_heap_free(pr->heap);
+        free(pr->heap);
         if (p->hooks && p->hooks->close_process)
             p->hooks->close_process(pr);
     }
@@ -108,6 +111,8 @@ typedef struct loader {
     size_t npoints;
     bool *keep_period;    /* npoints + 1 entries: hpa_filter_period of each period */
     unsigned said_bad_id; /* out-of-range node ids of this thread (named once) */
+    size_t heap_next;     /* the thread's next heap_alloc: its block in pr->heap */
+    size_t heap_end;
 } loader;
 
 static int grow_nodes(loader *L, uint32_t need)
@@ -363,6 +368,39 @@ static int add_sync_wait(loader *L, const hpc_rec_sync_wait *w)
     return 0;
 }
 
+/* A block the program got: the heap metrics of its calling context (its leak known from
+ * the process's heap, model/heap.h). */
+static int add_heap_alloc(loader *L, const hpc_rec_heap_alloc *a)
+{
+    const hpm_heap *h = L->pr->heap;
+    if (!h || L->heap_next >= L->heap_end)
+        return 0;
+    const hpm_heap_block *blk = &h->blocks[L->heap_next++];
+    if (!keep_event(L, blk->time, 0))
+        return 0;
+    bool leak = !(blk->flags & HPM_HEAP_FREED), peak = blk->flags & HPM_HEAP_AT_PEAK;
+    uint64_t val[] = {
+        [HPA_HEAP_ALLOCS] = 1,
+        [HPA_HEAP_BYTES] = blk->size,
+        [HPA_HEAP_LEAKS] = leak,
+        [HPA_HEAP_LEAKED_BYTES] = leak ? blk->size : 0,
+        [HPA_HEAP_PEAK_BLOCKS] = peak,
+        [HPA_HEAP_PEAK_BYTES] = peak ? blk->size : 0,
+        [HPA_HEAP_TEMPORARY] = (blk->flags & HPM_HEAP_TEMPORARY) != 0,
+    };
+    const hpa_metrics *ms = &L->p->metrics;
+    uint32_t b = UINT32_MAX;
+    for (unsigned k = 0; k < ms->n; k++) {
+        const hpa_metric *m = &ms->m[k];
+        if (m->source != HPA_SRC_HEAP || m->heap >= sizeof val / sizeof val[0])
+            continue;
+        if (b == UINT32_MAX && (b = bucket_of(L, checked_node(L, a->node), 0, 0)) == UINT32_MAX)
+            return HPC_E_NOMEM;
+        L->t->vals[(size_t)b * ms->n + k] += val[m->heap];
+    }
+    return 0;
+}
+
 static int read_records(loader *L, hpc_reader *r)
 {
     hpa_thread *t = L->t;
@@ -389,6 +427,9 @@ static int read_records(loader *L, hpc_reader *r)
             break;
         case HPC_K_mpi_p2p:
             hpa_mpi_call_p2p(&L->call, &rec.u.mpi_p2p);
+            break;
+        case HPC_K_heap_alloc:
+            rc = add_heap_alloc(L, &rec.u.heap_alloc);
             break;
         case HPC_K_mpi_coll:
             hpa_mpi_call_coll(&L->call, &rec.u.mpi_coll);
@@ -503,9 +544,15 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
         return HPC_E_NOMEM;
     loader L = {.p = p, .pr = pr, .f = f};
     int rc = collect_points(&L);
+    if (rc == 0 && proc->settings.heap_trace) { /* frees may come from any thread: first */
+        pr->heap = malloc(sizeof *pr->heap);
+        rc = pr->heap ? hpm_heap_read(pr->heap, proc) : HPC_E_NOMEM;
+    }
     for (size_t i = 0; rc == 0 && i < proc->nthreads; i++) {
         if (f && !hpa_filter_thread(f, proc->threads[i].seq))
             continue;
+        L.heap_next = pr->heap ? pr->heap->first[i] : 0;
+        L.heap_end = pr->heap ? pr->heap->first[i + 1] : 0;
         L.t = &pr->threads[pr->nthreads++];
         rc = load_thread(&L, &proc->threads[i]);
     }

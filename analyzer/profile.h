@@ -73,6 +73,7 @@ typedef struct hpa_process {
     uint64_t counter_hz[64];          /* cpu_hz of a counter with a time metric */
     struct hpa_omp_proc *omp;         /* the load hooks' data of it: OpenMP regions and
                                          contexts (omp_proc.h), or NULL */
+    struct hpm_heap *heap;            /* its heap (-H, model/heap.h), or NULL */
 } hpa_process;
 
 typedef struct hpa_profile {

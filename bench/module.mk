@@ -88,3 +88,15 @@ bench-sync: all $(BENCH_SYNC_PAIRS)
 	bench/sync_bench.py $(BINDIR) $(BENCH_SYNC_PAIRS) $(or $(RUNS),7) $(or $(PAIRS),2000000)
 
 bench: bench-sync
+# make bench-heap   heap tracing (-H) overhead next to heaptrack (issue 15)
+BENCH_HEAP_WORK := $(BENCH_DIR)/heap_work
+
+$(BENCH_HEAP_WORK): bench/heap_work.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -pthread -o $@ $<
+
+.PHONY: bench-heap
+bench-heap: all $(BENCH_HEAP_WORK)
+	bench/heap_bench.py $(BINDIR) $(BENCH_HEAP_WORK) $(or $(RUNS),5) $(or $(N),10000000)
+
+bench: bench-heap

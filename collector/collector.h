@@ -204,6 +204,9 @@ void hpc_modules_rescan(void); /* after dlopen/dlclose */
 
 /* last_thread.c: the sampler must not outlive the program's threads (see there) */
 void hpc_last_thread_init(void);
+
+/* heap.c: turn the heap tracer on as -H says (the constructor). NOT signal-safe. */
+void hpc_heap_init(void);
 void hpc_last_thread_fork_child(void);
 
 /* sigsafe_dl_guard.c: dl_iterate_phdr across fork (see there) */

@@ -2,9 +2,12 @@
  * interpose.c - the interposition layer (interpose.h): real functions looked up from the
  * table interpose.def, the bootstrap arena, the guard, and the frame of a traced call.
  */
+#define UNW_LOCAL_ONLY
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <libunwind.h>
 #include <link.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -98,6 +101,11 @@ bool hpc_boot_owns(const void *p)
     return (const char *)p >= arena && (const char *)p < arena + ARENA_SIZE;
 }
 
+size_t hpc_boot_room(const void *p)
+{
+    return hpc_boot_owns(p) ? (size_t)(arena + ARENA_SIZE - (const char *)p) : 0;
+}
+
 /* ------------------------------------------------------------ traced calls */
 
 /* The executable mappings of libhpcollect.so: a traced call's stack starts at the first
@@ -130,9 +138,41 @@ void hpc_interpose_init(void)
         hpc_dl_iterate(find_own, &me);
 }
 
+/* The calling thread's stack by libunwind's fast path (unw_backtrace: a per-thread cache of
+ * frame layouts, no signal mask changed, no system call once the cache is warm): callers'
+ * pcs, return addresses minus one. Made between hpcollect_write_begin/end, so no sample of
+ * ours enters libunwind meanwhile (rule 1: a sample that finds the thread busy does not
+ * unwind); a fault while unwinding comes back here as the samples' do (rule 6), the
+ * loader's lock as rule 7 says, memory is read by our accessor (sigsafe_unwind.c). */
+static int unwind_fast(hpc_thread_priv *t, uint64_t *pcs, int max)
+{
+    volatile int n = 0;
+    if (t->in_dl || !hpc_dl_unwind_ok(t))
+        return 0;
+    uint64_t user_blocked = hpc_user_blocked;
+    t->unwind_gave_way = 0;
+    if (sigsetjmp(t->unwind_env, 0)) { /* a fault while unwinding: nothing kept */
+        hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
+        n = 0;
+        goto out;
+    }
+    t->in_unwind = 1;
+    n = unw_backtrace((void **)pcs, max);
+    if (n == max)
+        hpc_stat(t, HPC_STAT_UNWIND_TRUNCATED, 1);
+    if (t->unwind_gave_way)
+        hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
+out:
+    t->in_unwind = 0;
+    hpc_user_blocked = user_blocked;
+    for (int i = 0; i < n; i++)
+        pcs[i] -= 1;
+    return n;
+}
+
 int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 {
-    int n = hpc_unwind_here_slots(t, 0, pcs, NULL, max), ours = 0;
+    int n = unwind_fast(t, pcs, max), ours = 0;
     while (ours < n && pcs[ours] >= own_lo && pcs[ours] < own_hi)
         ours++;
     memmove(pcs, pcs + ours, sizeof *pcs * (size_t)(n - ours));
@@ -242,6 +282,20 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
     }
     if (!err)
         err = write(&t->pub.stream, node, start, duration, rec);
+    if (err)
+        hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
+    hpcollect_write_end(&t->pub);
+    hpc_guard_leave();
+    errno = saved;
+}
+
+void hpc_trace_record_nostack(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+{
+    int saved = errno;
+    hpc_thread_priv *t = c->t;
+    hpc_guard_enter();
+    hpcollect_write_begin(&t->pub);
+    int err = write(&t->pub.stream, 0, c->start, c->end - c->start, rec);
     if (err)
         hpc_stat(t, HPC_STAT_EVENTS_DROPPED, 1);
     hpcollect_write_end(&t->pub);

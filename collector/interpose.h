@@ -41,7 +41,7 @@
  *
  * hpc_trace_end screens the call (c.end - c.start): a call shorter than the tracer's
  * threshold is counted (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS)
- * and not recorded; else the caller's stack is captured by the samples' unwinder into
+ * and not recorded; else the caller's stack is captured (hpc_unwind_program) into
  * the thread's calling-context tree (the program's frames only: the wrapper's are
  * skipped; c.leaf, the traced function's entry in the library that defines it, is put
  * below them as the leaf frame, as an MPI call's own frame is its leaf) and
@@ -55,6 +55,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -63,7 +64,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/types.h>
 #include <threads.h>
@@ -121,6 +124,9 @@ bool hpc_resolving(void);
 void *hpc_boot_alloc(size_t n);
 /* Did p come from hpc_boot_alloc? (free must not pass it on.) Signal-safe. */
 bool hpc_boot_owns(const void *p);
+/* Bytes from p (a block of the arena) to the arena's end: at most what realloc can copy
+ * out of it. Signal-safe. */
+size_t hpc_boot_room(const void *p);
 
 /* ------------------------------------------------------------ the guard */
 
@@ -164,14 +170,17 @@ static inline void hpc_guard_scope_end(int *scope)
  * signal-safe. */
 void hpc_interpose_init(void);
 /* The calling thread's stack, leaf first, without our own frames (the wrapper's, the
- * tracer's): the samples' unwinder (sigsafe_unwind.c). NOT signal-safe. */
+ * tracer's): libunwind's fast path (unw_backtrace, its per-thread cache of frame layouts;
+ * about 10x cheaper than the samples' step-by-step walk with its signal mask changes),
+ * safe because it runs under hpcollect_write_begin (interpose.c). NOT signal-safe. */
 struct hpc_thread_priv;
 int hpc_unwind_program(struct hpc_thread_priv *t, uint64_t *pcs, int max);
 
-/* The tracers, each turned on by its settings (the heap and I/O tracers add theirs here,
- * to settings.def and to interpose.def). */
+/* The tracers, each turned on by its settings (the I/O tracer adds its own here, to
+ * settings.def and to interpose.def). */
 enum hpc_tracer {
     HPC_TRACER_SYNC = 0, /* sync.c: waits in the threads library (-s) */
+    HPC_TRACER_HEAP,     /* heap.c: allocations and frees (-H) */
     HPC_TRACER_COUNT_
 };
 
@@ -251,6 +260,9 @@ void hpc_trace_flush(struct hpc_thread_priv *t);
  * hpc_trace_end does for a call at or above the threshold): for a tracer's records that
  * are not calls (the sync tracer's holds). errno is kept. NOT signal-safe. */
 void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
+/* The same without a stack (node 0, no unwinding): for events nobody reports a stack of
+ * (a heap free). errno is kept. NOT signal-safe. */
+void hpc_trace_record_nostack(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
 
 /* The generated wrapper of a TRACED line: the real call, and the tracer's part
  * hpc_trace_<name>(hpc_trace *, ret, args...) when tracing. */

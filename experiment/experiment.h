@@ -358,6 +358,22 @@ enum hpc_mpi_call_flags {
                                      a callback): time_leave is the time of that end */
 };
 
+/* heap_alloc.fn and heap_free.fn: the call (heap tracing, -H). */
+enum hpc_heap_fn {
+    HPC_HEAP_MALLOC = 1,
+    HPC_HEAP_CALLOC = 2,
+    HPC_HEAP_REALLOC = 3,
+    HPC_HEAP_REALLOCARRAY = 4,
+    HPC_HEAP_MEMALIGN = 5,
+    HPC_HEAP_POSIX_MEMALIGN = 6,
+    HPC_HEAP_ALIGNED_ALLOC = 7,
+    HPC_HEAP_VALLOC = 8,
+    HPC_HEAP_PVALLOC = 9,
+    HPC_HEAP_MMAP = 10,
+    HPC_HEAP_FREE = 11,
+    HPC_HEAP_MUNMAP = 12,
+};
+
 enum hpc_mpi_family {
     HPC_MPI_OTHER = 0,
     HPC_MPI_P2P = 1,

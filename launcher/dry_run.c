@@ -164,6 +164,7 @@ int hpc_dry_run(const hpc_opts *o, const char *program, const char *libdir, cons
     row("sync tracing (-s)", o->sync == 1 ? "on, threshold calibrated at start-up"
                              : o->sync    ? buf
                                           : "off");
+    row("heap tracing (-H)", o->heap_trace ? "on" : "off");
     row("OpenMP runtime", o->omp_runtime);
     row_archive(o);
     row_comments(o);

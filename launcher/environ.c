@@ -200,6 +200,7 @@ static int settings_of(hpc_settings *s, const hpc_launch *l)
     s->mpi_trace = o->mpi_trace;
     s->sync = o->sync;
     s->sync_ns = o->sync_ns;
+    s->heap = o->heap_trace;
     hpc_counters_env(o, s->counters, sizeof s->counters);
     s->sample_ns = o->sample_ns;
     s->sample_sig = o->sample_sig;

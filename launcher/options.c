@@ -272,6 +272,15 @@ static int opt_sync(hpc_opts *o, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_heap(hpc_opts *o, const char *opt, const char *val)
+{
+    int v = on_off(val);
+    if (v < 0)
+        return bad_value(opt, val, "on|off");
+    o->heap_trace = v;
+    return 0;
+}
+
 static int opt_omp_runtime(hpc_opts *o, const char *opt, const char *val)
 {
     if (strcmp(val, "auto") && strcmp(val, "llvm") && strcmp(val, "native"))
@@ -328,6 +337,8 @@ static const hpc_option options[] = {
     {"-s", "on|off|all|<us>", opt_sync,
      "synchronization wait tracing: on = threshold calibrated at start-up, all = every call, "
      "or the threshold in microseconds (default off)"},
+    {"-H", "on|off", opt_heap,
+     "heap tracing: allocations, leaks and peak memory per call stack (default off)"},
     {"-F", "on|off|=REGEX", opt_follow,
      "follow fork/exec descendants: all (default), none, or those whose executable or "
      "sub-experiment name matches REGEX"},

@@ -26,6 +26,7 @@ typedef struct hpc_opts {
     uint64_t tstart_ns;       /* -t */
     uint64_t tend_ns;         /* 0 = none */
     int mpi_trace;            /* -m */
+    int heap_trace;           /* -H */
     int sync;                 /* -s: 0 off, 1 on (calibrated), 2 threshold sync_ns */
     uint64_t sync_ns;
     const char *omp_runtime; /* --omp-runtime */

@@ -3,10 +3,12 @@
  */
 #include "job.h"
 
+#include "heap.h"
 #include "omp_model.h"
 
 #include <otf2/OTF2_Definitions.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +207,24 @@ static void load_tables(mg_job *job, mg_proc *p)
     }
 }
 
+/* Heap tracing's numbers of the process (-H; model/heap.h reads its thread streams). */
+static void load_heap(mg_psum *s, const hpc_proc *hp)
+{
+    hpm_heap h;
+    if (!hp->settings.heap_trace)
+        return;
+    if (hpm_heap_read(&h, hp) != 0) {
+        fprintf(stderr, "hpmerge: %s: out of memory reading its heap records: no heap numbers\n",
+                hp->dir);
+        return;
+    }
+    s->heap_traced = true;
+    const uint64_t v[MG_HEAP_NVALS] = {h.allocs,       h.bytes,      h.frees,     h.leaks,
+                                       h.leaked_bytes, h.peak_bytes, h.temporary, h.end_bytes};
+    memcpy(s->heap, v, sizeof v);
+    hpm_heap_free(&h);
+}
+
 /* Process facts for the summary from proc_begin, proc_end, launcher_exit. */
 static void load_facts(mg_job *job, mg_proc *p)
 {
@@ -214,6 +234,7 @@ static void load_facts(mg_job *job, mg_proc *p)
     s->has_end = hp->has_end;
     s->ended_early = hp->ended_early;
     memcpy(s->stats, hp->stats, sizeof(s->stats));
+    load_heap(s, hp);
     hpa_mpi_sum_init(&s->mpi);
     hpa_mpi_window_init(&s->win, hp);
     size_t it = 0;

@@ -149,6 +149,10 @@ static mg_callstat *get_calls(hpa_buf *b, size_t *n, size_t *cap)
     return c;
 }
 
+const char *const mg_heap_keys[MG_HEAP_NVALS] = {
+    "allocs", "bytes", "frees", "leaks", "leaked_bytes", "peak_bytes", "temporary", "end_bytes",
+};
+
 void mg_psum_write(hpa_buf *b, const mg_psum *s)
 {
     hpa_buf_u64(b, s->pid);
@@ -206,6 +210,9 @@ void mg_psum_write(hpa_buf *b, const mg_psum *s)
         hpa_buf_u64(b, s->ctrs[i].value);
     }
     hpa_buf_str(b, s->omp_runtime);
+    hpa_buf_u64(b, s->heap_traced);
+    for (int i = 0; i < MG_HEAP_NVALS; i++)
+        hpa_buf_u64(b, s->heap[i]);
 }
 
 void mg_psum_read(hpa_buf *b, mg_psum *s)
@@ -275,6 +282,9 @@ void mg_psum_read(hpa_buf *b, mg_psum *s)
         c->value = hpa_buf_get_u64(b);
     }
     s->omp_runtime = mg_xbuf_str(b);
+    s->heap_traced = hpa_buf_get_u64(b) != 0;
+    for (int i = 0; i < MG_HEAP_NVALS; i++)
+        s->heap[i] = hpa_buf_get_u64(b);
 }
 
 void mg_tsum_write(hpa_buf *b, const mg_tsum *t)

@@ -77,6 +77,11 @@ typedef struct mg_tsum {
     uint64_t sync_ns, sync_waits; /* recorded synchronization waits (-s), and their time */
 } mg_tsum;
 
+/* The per-process heap numbers of the summary (summary.json keys "heap_<key>"): allocs,
+ * bytes, frees, leaks, leaked_bytes, peak_bytes, temporary, end_bytes. */
+#define MG_HEAP_NVALS 8
+extern const char *const mg_heap_keys[MG_HEAP_NVALS];
+
 /* A process. */
 typedef struct mg_psum {
     uint64_t pid;
@@ -111,6 +116,9 @@ typedef struct mg_psum {
     hpa_u64map ompthr_by_key;
     mg_ctrstat *ctrs;
     size_t nctrs, capctrs;
+    /* heap tracing (-H, model/heap.h): values in the order of mg_heap_keys */
+    bool heap_traced;
+    uint64_t heap[MG_HEAP_NVALS];
 } mg_psum;
 
 /* Get or create the entry for key (callers choose keys); name/site are copied. */

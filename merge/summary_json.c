@@ -225,6 +225,11 @@ static void process_obj(FILE *f, const mg_proc *p)
     kd(f, &first, "omp_wait_s", s_of(wait));
     kd(f, &first, "sync_wait_s", s_of(sync_ns));
     ku(f, &first, "sync_waits", sync_waits);
+    for (int k = 0; s->heap_traced && k < MG_HEAP_NVALS; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "heap_%s", mg_heap_keys[k]);
+        ku(f, &first, name, s->heap[k]);
+    }
     key(f, &first, "counters");
     fputc('{', f);
     bool f2 = true;

@@ -203,6 +203,30 @@ static void openmp(FILE *f, const mg_agg *a)
     }
 }
 
+/* Heap tracing (-H) per process: allocations, leaks, peak. */
+static void heap(FILE *f, const mg_job *job)
+{
+    bool any = false;
+    for (size_t i = 0; i < job->nprocs; i++)
+        any |= job->procs[i].sum.heap_traced;
+    if (!any)
+        return;
+    fprintf(f, "\nHeap (-H) per process\n");
+    fprintf(f, "%-12s %6s %12s %14s %10s %12s %12s %12s\n", "Process", "Rank", "Allocations",
+            "Bytes", "Leaks", "Bytes leaked", "Peak bytes", "Temporary");
+    for (size_t i = 0; i < job->nprocs; i++) {
+        const mg_proc *p = &job->procs[i];
+        const uint64_t *h = p->sum.heap;
+        if (!p->sum.heap_traced)
+            continue;
+        fprintf(f,
+                "%-12s %6lld %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64
+                " %12" PRIu64 "%s\n",
+                p->name, (long long)p->rank, h[0], h[1], h[3], h[4], h[5], h[6],
+                p->sum.ended_early ? "  (leaks as of its last record)" : "");
+    }
+}
+
 static void threads(FILE *f, const mg_agg *a)
 {
     const mg_job *job = a->job;
@@ -268,6 +292,7 @@ int mg_summary_write_text(const mg_job *job, FILE *f)
     openmp(f, &a);
     counters(f, &a);
     sync_waits(f, &a);
+    heap(f, job);
     threads(f, &a);
     mg_agg_free(&a);
     return ferror(f) ? -1 : 0;

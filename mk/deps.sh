@@ -3,7 +3,7 @@
 set -e
 PKGS="build-essential clang libomp-dev libclang-rt-14-dev libunwind-dev libpfm4-dev libdw-dev
 libelf-dev libopenmpi-dev openmpi-bin mpich libmpich-dev libopen-trace-format2-dev otf2-tools python3-otf2
-python3 gfortran binutils chromium gdb"
+python3 gfortran binutils chromium gdb heaptrack"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -194,9 +194,11 @@ FORK_ENTRIES(TRAMPOLINE)
 /* At load: the runtime the program links is mapped by now. */
 __attribute__((constructor)) static void omptool_fork_init(void)
 {
+    hpcollect_guard_enter(); /* our lookups' allocations are not the program's (-H) */
     for (unsigned i = 0; i < NFORK; i++)
         if (omptool_fork_real[i] == NULL)
             omptool_fork_real[i] = dlsym(RTLD_NEXT, fork_names[i]);
+    hpcollect_guard_leave();
 }
 
 #endif /* __x86_64__ */

@@ -67,6 +67,19 @@ def near_time_share(value_s, expected_s, total_s, n, what, slack_s=0.0, sigmas=S
     near(value_s, expected_s, round(tol, 6), f"{what} ({int(n)} samples)")
 
 
+def interposers():
+    """The names the collector interposes (collector/interpose.def and the tables it
+    includes). A sample that falls in the few instructions of an interposer (malloc, free,
+    pthread_create ...) shows it, in the user view, by the name the program called."""
+    import glob
+    import re
+    names = set()
+    for path in glob.glob(os.path.join(os.path.dirname(__file__), "..", "collector", "*.def")):
+        with open(path) as f:
+            names |= set(re.findall(r"^HPC_FN\((\w+),", f.read(), re.M))
+    return names
+
+
 def check(cond, what):
     if not cond:
         sys.exit(f"FAIL: {what}")

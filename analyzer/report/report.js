@@ -227,17 +227,18 @@
         lost.map((l) => `${l.process}: ${fmtNum(l.count)} ${l.what}` + (l.after_s ? ` (after ${fmtS(l.after_s)})` : "")).join("; ")));
     const parts = D.parts || [];
     s.append(el("h3", { text: "Where the time goes, per rank" }));
-    /* A thread that is neither a main thread nor an OpenMP thread and hardly ran (an MPI
-     * runtime's progress or event thread asleep in poll) would only add "off CPU" time. */
+    /* A thread of an MPI rank that is neither its main thread nor an OpenMP thread and
+     * hardly ran (the MPI runtime's progress or event thread asleep in poll) would only
+     * add "off CPU" time. */
     const restK = parts.findIndex((x) => x.key === "rest");
-    const counts = (r) => rows[r].role || rows[r].life_s <= 0 ||
+    const counts = (r) => rows[r].rank < 0 || rows[r].role || rows[r].life_s <= 0 ||
       (rows[r].life_s - (restK >= 0 ? rows[r].parts[restK] : 0)) >= 0.05 * rows[r].life_s;
     const left = rows.filter((_, r) => !counts(r)).length;
     s.append(el("p", { class: "note", text:
       "Each bar is the sum of the lives of the rank's threads. MPI is the time inside traced " +
       "MPI calls (busy-waiting included); computing and OpenMP are sampled CPU time outside " +
       "MPI calls; the rest is time off the CPU (or not sampled)." +
-      (left ? ` Left out: ${left} helper thread${left === 1 ? "" : "s"} (neither main nor OpenMP) ` +
+      (left ? ` Left out: ${left} helper thread${left === 1 ? "" : "s"} of MPI ranks (neither main nor OpenMP) ` +
               "that spent less than 5 % of their lives on these; the per-thread table has them." : "") }));
     const bars = el("div", { class: "bars", id: "where-bars" });
     let widest = 0;
@@ -440,34 +441,45 @@
         (nitems < nslices ? ` (${fmtNum(nitems)} items on the page)` : "") +
         `; showing ${fmtS(v0 * 1e-9)} to ${fmtS(v1 * 1e-9)}`;
     }
-    /* One row's items in view; sub-pixel items of a lane and depth share their pixel. */
+    /* One row's items in view; sub-pixel items of a lane and depth share their pixel (the
+     * first one there draws it). Colors are looked up once per layer and name, and the
+     * canvas's style is set only when it changes: on large traces these dominate. */
+    const itemColors = layers.map(() => []), lastPix = new Int32Array(Math.max(1, layers.length) * 64);
+    function itemColor(l, nm) {
+      const c = itemColors[l] || (itemColors[l] = []);
+      return c[nm] || (c[nm] = color(TL.names[nm], layers[l] ? layers[l].key : ""));
+    }
     function drawItems(r, L) {
-      const start = lowerBound(r.b, v0 - r.maxDur), last = new Map();
-      let n = 0;
+      const start = lowerBound(r.b, v0 - r.maxDur);
+      lastPix.fill(-1);
+      let n = 0, style = "", alpha = 1;
       for (let i = start; i < r.b.length && r.b[i] <= v1; i++) {
         if (r.e[i] < v0) continue;
         const lane = L.laneOf[r.l[i]];
         if (lane === undefined) continue;
         let x0 = px(r.b[i]), x1 = px(r.e[i]);
-        const key = r.l[i] * 64 + Math.min(r.p[i], 63), pix = Math.floor(x0);
         if (x1 - x0 < 1) {
-          if (last.get(key) === pix) continue;
-          last.set(key, pix);
+          const key = r.l[i] * 64 + Math.min(r.p[i], 63), pix = Math.floor(x0);
+          if (lastPix[key] === pix) continue;
+          lastPix[key] = pix;
           x1 = x0 + 1;
         }
         const d = Math.min(r.p[i], 4), y = L.y + PAD + lane * LANE + d * 1.5;
-        const name = TL.names[r.nm[i]];
-        ctx.fillStyle = color(name, layers[r.l[i]] ? layers[r.l[i]].key : "");
-        ctx.globalAlpha = r.c[i] > 1 ? 0.45 + 0.55 * Math.min(1, r.v[r.vo[i]] / Math.max(1, r.e[i] - r.b[i])) : 1;
+        const c = itemColor(r.l[i], r.nm[i]);
+        if (c !== style) ctx.fillStyle = style = c;
+        const a = r.c[i] > 1 ? 0.45 + 0.55 * Math.min(1, r.v[r.vo[i]] / Math.max(1, r.e[i] - r.b[i])) : 1;
+        if (a !== alpha) ctx.globalAlpha = alpha = a;
         ctx.fillRect(x0, y, Math.max(1, x1 - x0), LANE - 2 - d * 3);
-        ctx.globalAlpha = 1;
         if (x1 - x0 > 40) {
-          ctx.fillStyle = "#111";
+          const name = TL.names[r.nm[i]];
+          ctx.globalAlpha = alpha = 1;
+          ctx.fillStyle = style = "#111";
           const t = name.length * 6.2 > x1 - x0 - 6 ? name.slice(0, Math.max(0, Math.floor((x1 - x0 - 6) / 6.2))) : name;
           if (t) ctx.fillText(t, Math.max(x0, LABEL) + 3, y + (LANE - 2 - d * 3) / 2);
         }
         n++;
       }
+      ctx.globalAlpha = 1;
       return n;
     }
     function laneY(row, layerKey) {

@@ -5,7 +5,7 @@
 # are known in advance. What the page shows (tooltips, bar labels, table cells: the text
 # a user reads) is checked against that ground truth and against the text reports:
 #   - every page: no console message, no request beyond the file, a timeline row per rank
-#     and thread in order ("rank R thread T"), screenshots (kept in the test's folder); a
+#     and thread in order ("rank R thread T", "main thread T"), screenshots (kept in the test's folder); a
 #     section per tracer of the page's table (its metrics per rank, or how to record it)
 #   - mpi/slowrank 0.4 cpu (rank 1 computes 0.4 s of CPU, rank 0 waits in MPI_Recv):
 #     where the time goes: rank 1 computing >= 0.4 s less 3 samples' weight and = its
@@ -24,6 +24,10 @@
 #   - the demo's solver (examples/heat_mpi.c, 2 ranks x 2 threads): the tooltip of
 #     MPI_Allreduce names a line of heat_mpi.c calling it; the flame graph per rank and
 #     metric = `--ranks R functions` totals; the functions table searches and sorts
+#   - sync/mutex_hold with -s on (the sync tracer, no MPI): the sync section's objects table
+#     shows the_lock at the address the program printed, waiting as long as the syncs
+#     report says and within 5% of the program's own clock; its per-process Sync Wait Time
+#     and the summary's sync part = the process's Sync Wait Time
 # Skips where Chromium, node or the npm packages are missing.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet"
@@ -45,6 +49,10 @@ run slow 2 "$PROGS/mpi/slowrank" 0.4 cpu
 run traffic 4 "$PROGS/mpi/traffic"
 run hybrid 2 "$PROGS/analyzer/hybrid" 4
 run heat 2 "$PROGS/merge/heat_mpi" 256 150
+if [ -x "$PROGS/sync/mutex_hold" ]; then # the sync tracer's section, when it has data
+    "$HPCOLLECT" -q -s on -o sync.hpc "$PROGS/sync/mutex_hold" >sync.out || fail "mutex_hold: exit $?"
+    "$HPANALYZE" sync.hpc export html -o sync.html >/dev/null || fail "sync: export html"
+fi
 
 cat >plan.json <<'EOF'
 [{"page": "slow.html", "out": "slow", "summary": true, "hover": [{"name": "MPI_Recv", "row": 0}],
@@ -59,6 +67,12 @@ cat >plan.json <<'EOF'
   "flame": [["all", "cpu"], ["p0", "cpu"], ["p1", "cpu"], ["all", "mpi_time"]],
   "search": "source_heat", "sort": "Excl. Total CPU (s)", "messages": true}]
 EOF
+[ -f sync.html ] && $SYSPY - <<'PY'
+import json
+plan = json.load(open("plan.json"))
+plan.append({"page": "sync.html", "out": "sync", "summary": True, "tables": ["tracer-sync-objects", "tracer-sync-ranks"]})
+json.dump(plan, open("plan.json", "w"))
+PY
 ln -s "$WEB/node_modules" node_modules # ES modules resolve from the script's folder
 cp "$HPC_ROOT/tests/web/report.mjs" .
 timeout 200 node report.mjs plan.json >pages.json 2>node.err || fail "report.mjs: $(tail -5 node.err)"
@@ -87,9 +101,10 @@ for name, p in pages.items():
     want = []
     for e in js(f"{name}.hpc", "experiment_list")["experiments"]:
         for pr in sorted(e["processes"], key=lambda x: x["rank"]):
-            want += [f"rank {pr['rank']} thread {t}" for t in range(pr["threads"])]
+            who = f"rank {pr['rank']}" if pr["rank"] >= 0 else pr["name"]
+            want += [f"{who} thread {t}" for t in range(pr["threads"])]
     check([r["label"] for r in p["rows"]] == want, f"{name}: a timeline row per rank and thread {[r['label'] for r in p['rows']]}")
-    check(p["rows"][0]["items"] > 0, f"{name}: rank 0's main row draws calls")
+    check(name == "sync" or p["rows"][0]["items"] > 0, f"{name}: rank 0's main row draws calls")
 
 # slowrank: where the time goes, the MPI_Recv tooltip, the MPI bars
 p = pages["slow"]
@@ -209,4 +224,35 @@ check(len(a) > 10 and a == sorted(a, reverse=True) and b == sorted(b) and a[0] >
 fn = funcs("heat.hpc")
 near(a[0], max(x["excl_cpu_s"] for n, x in fn.items() if n != "<Total>"), 5e-4, "heat: the top function's CPU")
 PY
-note "ok: screenshots in $PWD/{slow,traffic,hybrid,heat}/"
+[ -f sync.html ] || { note "ok: screenshots in $PWD/{slow,traffic,hybrid,heat}/"; exit 0; }
+
+# progs/sync/mutex_hold (-s on; no MPI): the sync section's tables and the summary's part
+$SYSPY - <<'PY'
+import json
+from hpctest import check, near
+from anatest import js, funcs, page_data
+p = [x for x in json.load(open("pages.json")) if x["page"] == "sync.html"][0]
+check(not p["console"], f"sync: no console messages {p['console'][:3]}")
+f = open("sync.out").read().split()
+addr, truth = f[1], int(f[5]) * 1e-9
+rep = {o["name"]: o for o in js("sync.hpc", "syncs")["objects"]}
+tab = p["tables"]["tracer-sync-objects"]
+col = {k: i for i, k in enumerate(tab["head"])}
+row = [r for r in tab["rows"] if r[col["name"]] == "the_lock"]
+check(len(row) == 1 and row[0][col["address"]] == addr, f"sync: the_lock at {addr} in the objects table {tab['rows'][:3]}")
+shown = float(row[0][col["wait_s"]])
+near(shown, rep["the_lock"]["wait_s"], 5e-7, "sync: the_lock's wait time as the syncs report says")
+near(shown, truth, 0.05 * truth, "sync: the_lock's wait time = the program's own clock around its lock calls")
+check(int(row[0][col["waits"]].replace(",", "")) >= 20, "sync: the_lock's 20 contended waits")
+ranks = p["tables"]["tracer-sync-ranks"]
+tot = funcs("sync.hpc")["<Total>"]
+title = [m["title"] for m in page_data("sync.html")["metrics"] if m["key"] == "sync_wait"][0]
+c = ranks["head"].index(title + " (s)")
+near(float(ranks["rows"][0][c]), tot["excl_sync_wait_s"], 5e-4, "sync: the section's Sync Wait Time per process")
+part = [x for x in p["summary"] if x["part"] == "sync"]
+check(len(part) == 1, f"sync: where the time goes has a sync part {[x['part'] for x in p['summary']]}")
+t = float(part[0]["tip"].split("time: ")[1].split()[0]) * (1e-3 if " ms" in part[0]["tip"] else 1)
+near(t, tot["excl_sync_wait_s"], 5e-4 * max(1, t), "sync: the sync part = the process's Sync Wait Time")
+check(t >= truth - 0.005, f"sync: the sync part holds the program's {truth:.4f} s of waiting for the lock")
+PY
+note "ok: screenshots in $PWD/{slow,traffic,hybrid,heat,sync}/"

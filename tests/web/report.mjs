@@ -23,7 +23,7 @@ import puppeteer from "puppeteer-core";
 const plans = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--enable-unsafe-swiftshader", "--use-angle=swiftshader", "--no-first-run",
+  args: ["--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--allow-file-access-from-files"],
   headless: true,

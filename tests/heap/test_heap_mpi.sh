@@ -1,0 +1,30 @@
+#!/bin/bash
+# timeout: 120
+# Heap tracing in an MPI job (tests/mpi/progs/heap_ranks.c, 3 ranks): each rank's leaks
+# exact on its function (rank r: r + 1 blocks of 1000 + r bytes in rank_leak; exchange's
+# 10 buffers of 4096 freed), hpanalyze's per-process heap table per rank, and hpmerge's
+# summary.json per rank equal to it (both read the heap through model/heap.c); the
+# program's output is unchanged.
+source "$HPC_ROOT/tests/lib.sh"
+[ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
+cd "$HPC_TMP"
+mpirun --oversubscribe -np 3 "$HPCOLLECT" -q -H on -o hm.hpc "$PROGS/mpi/heap_ranks" ||
+    fail "heap_ranks under -H on: exit $?"
+"$HPMERGE" -q hm.hpc >/dev/null 2>merge.err || fail "hpmerge: $(cat merge.err)"
+check_py "
+import json
+h = {p['rank']: p for p in analyze('hm.hpc', 'heap')['processes']}
+check(sorted(h) == [0, 1, 2], f'three ranks in the heap report {sorted(h)}')
+S = {r['rank']: r for r in json.load(open('hm.hpc/summary.json'))['processes'] if r['rank'] is not None}
+for r in range(3):
+    rows = {f['name']: f for f in analyze('hm.hpc', '--ranks', str(r), 'functions')['functions']}
+    got = (rows['rank_leak']['excl_heap_allocs'], rows['rank_leak']['excl_heap_leaks'], rows['rank_leak']['excl_heap_leaked_bytes'])
+    check(got == (r + 1, r + 1, (r + 1) * (1000 + r)), f'rank {r}: rank_leak {got}')
+    got = (rows['exchange']['excl_heap_allocs'], rows['exchange']['excl_heap_bytes'], rows['exchange']['excl_heap_leaks'])
+    check(got == (10, 40960, 0), f'rank {r}: exchange {got}')
+    check(h[r]['ended'], f'rank {r} ended normally')
+    for k in ('allocs', 'bytes', 'frees', 'leaks', 'leaked_bytes', 'peak_bytes', 'temporary', 'end_bytes'):
+        check(S[r]['heap_' + k] == h[r][k], f'rank {r}: summary.json heap_{k} {S[r][\"heap_\" + k]} == hpanalyze heap {h[r][k]}')
+"
+grep -q '^Heap (-H) per process' hm.hpc/summary.txt || fail "summary.txt has no heap table"
+note "ok: heap per rank exact, hpanalyze and hpmerge agree"

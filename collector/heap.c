@@ -55,7 +55,7 @@ static __attribute__((noinline)) bool begin_slow(hpc_trace *c)
     hpc_thread_priv *t = hpc_self();
     if (!t || t->pub.busy || t->in_handler || inside || hpc_guard_held() || !t->stream_ok)
         return false;
-    *c = (hpc_trace){.t = t, .kind = HPC_TRACER_HEAP};
+    *c = (hpc_trace){.t = t, .kind = HPC_TRACER_HEAP, .ns = true}; /* times: hpc_now_ns */
     inside = 1;
     return true;
 }

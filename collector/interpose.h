@@ -223,7 +223,8 @@ struct hpc_thread_priv;
 typedef struct hpc_trace {
     struct hpc_thread_priv *t;
     unsigned kind;
-    bool ns;        /* start and end are CLOCK_MONOTONIC ns (the OpenMP tool's), not ticks */
+    bool ns;        /* start and end are CLOCK_MONOTONIC ns (hpc_now_ns: the OpenMP tool's,
+                       the heap tracer's), not trace clock ticks: set it when you read them */
     uint64_t start; /* trace clock before the real call */
     uint64_t end;   /* ... and after it (the generated wrapper sets it) */
     uint64_t leaf;  /* the traced function's address, the stack's leaf frame; 0 = none */

@@ -478,6 +478,8 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     str(g, "MPI");
     str(g, "OpenMP");
     str(g, "POSIX threads");
+    uint32_t sync_attr = str(g, "sync object"),
+             sync_attr_desc = str(g, "the address of the object a wait waited for (hpcollect -s)");
 
     int rc = -1;
     WCHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, t0, t1 - t0 + 1,
@@ -486,6 +488,8 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
         WCHECK(OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, hpa_strtab_get(&g->strs, i)));
     if (write_paradigms(g, w))
         goto out;
+    WCHECK(OTF2_GlobalDefWriter_WriteAttribute(w, MG_ATTR_SYNC_OBJECT, sync_attr, sync_attr_desc,
+                                               OTF2_TYPE_UINT64));
     WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, cls_machine,
                                                     OTF2_UNDEFINED_SYSTEM_TREE_NODE));
     WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE));

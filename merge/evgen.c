@@ -914,7 +914,8 @@ static uint32_t sync_region(gen *g, unsigned kind)
 }
 
 /* A recorded wait: summed per thread (pass 1), and a region from its request to its
- * grant, entered below its caller's calling context. */
+ * grant, entered below its caller's calling context, the object's address an attribute
+ * of the Enter. */
 static void sync_wait(gen *g, const hpc_rec_sync_wait *w)
 {
     uint64_t tb = ct(g, w->time_request), te = ct(g, w->time_grant);
@@ -931,7 +932,9 @@ static void sync_wait(gen *g, const hpc_rec_sync_wait *w)
         uint32_t parent = cc[w->node].parent;
         hint = hint_of(cc[parent].func, parent);
     }
-    enter_leave(g, sync_region(g, (unsigned)w->kind), tb, te, hint);
+    uint32_t region = sync_region(g, (unsigned)w->kind);
+    emit(g, tb, MG_EV_ENTER, region, (uint32_t)(hint >> 32), (uint32_t)hint, w->object, 1);
+    emit(g, te < tb ? tb : te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
 /* ------------------------------------------------------------ the stream */

@@ -116,7 +116,9 @@ static uint32_t caller_frame(mg_evw *x, uint32_t func)
     return n;
 }
 
-static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint, uint32_t func)
+/* attrs: the Enter's attribute list, or NULL. */
+static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint, uint32_t func,
+                  OTF2_AttributeList *attrs)
 {
     if (x->depth == MAX_DEPTH) {
         drop_later(x, region);
@@ -140,7 +142,8 @@ static void enter(mg_evw *x, uint64_t t, uint32_t region, uint32_t hint, uint32_
     if (x->plain)
         move_to(x, t, node);
     else
-        check(x, OTF2_EvtWriter_CallingContextEnter(x->w, NULL, t, node, unwind_distance(x, node)));
+        check(x,
+              OTF2_EvtWriter_CallingContextEnter(x->w, attrs, t, node, unwind_distance(x, node)));
 }
 
 /* Close the innermost open region. */
@@ -261,9 +264,15 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
     x->last_t = t;
     OTF2_EvtWriter *w = x->w;
     switch (ev->type) {
-    case MG_EV_ENTER:
-        enter(x, t, ev->a, ev->c ? (uint32_t)(ev->c - 1) : MG_CC_ROOT, ev->b);
+    case MG_EV_ENTER: {
+        OTF2_AttributeList *attrs = NULL;
+        if (ev->e == 1 && (attrs = OTF2_AttributeList_New()) != NULL)
+            OTF2_AttributeList_AddUint64(attrs, MG_ATTR_SYNC_OBJECT, ev->d);
+        enter(x, t, ev->a, ev->c ? (uint32_t)(ev->c - 1) : MG_CC_ROOT, ev->b, attrs);
+        if (attrs)
+            OTF2_AttributeList_Delete(attrs);
         break;
+    }
     case MG_EV_LEAVE:
         leave(x, t, ev->a);
         break;

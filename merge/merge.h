@@ -139,6 +139,10 @@ enum mg_ev_type {
  *   METRIC                      a = metric, d = delta (accumulated by the writer)
  *   PROGRAM_END                 c = exit status (as int64)
  */
+/* OTF2 attributes (defs.c defines them): the synchronization object of a wait's Enter
+ * (an MG_EV_ENTER with e = 1 carries it in d). */
+#define MG_ATTR_SYNC_OBJECT 0
+
 typedef struct mg_ev {
     uint64_t t;   /* corrected ns */
     uint64_t ord; /* generation index in the location: ties and stability */

@@ -1,12 +1,15 @@
 #!/bin/bash
 # Waits of known length in each kind of object (sync_kinds.c): a condition variable
 # signalled 3 times 30 ms apart, a barrier whose other thread arrives 40 ms late, a
-# join of a thread that sleeps 50 ms, a semaphore posted 20 ms later, plus 1000
+# join of a thread that sleeps 50 ms, a semaphore posted 20 ms later, a rwlock held 30 ms
+# for writing (a reader waits) and for reading (a writer waits), a spin lock and a C11
+# mtx_t held 30 ms, a C11 thrd_join of a thread that sleeps 30 ms, plus 1000
 # uncontended lock/unlock pairs. The program counts its own sync calls and times its long
 # waits.
 #   -s all:  every call recorded (Sync Wait Count = the program's count, nothing
 #            screened); each long wait on its caller, within 5% of the program's clock
-#            and at least its sleep; syncs names each object by its symbol and kind.
+#            (at least half the other thread's sleep); syncs names each object by its
+#            symbol and kind.
 #   -s 1000: each long wait still recorded on its caller; every recorded wait lasted
 #            1 ms or more; recorded + screened = every call, exactly, the screened ones'
 #            time under 1 ms each.
@@ -20,10 +23,14 @@ done
 
 check_py "$(cat <<'PY'
 
-sites = {"cond": "cond_waiter", "barrier": "barrier_main", "join": "join_main", "sem": "sem_main"}
+sites = {"cond": "cond_waiter", "barrier": "barrier_main", "join": "join_main", "sem": "sem_main",
+         "rwlock_rd": "rdlock_main", "rwlock_wr": "wrlock_main", "spin": "spin_main",
+         "mtx11": "mtx_main", "thrd_join": "thrd_join_main"}
 names = {"cond": ("ready", "condition variable"), "barrier": ("gate", "barrier"),
-         "sem": ("token", "semaphore")}
-sleeps = {"cond": 3 * 0.030, "barrier": 0.040, "join": 0.050, "sem": 0.020}
+         "sem": ("token", "semaphore"), "rwlock_rd": ("rw", ""), "rwlock_wr": ("rw", ""),
+         "spin": ("spin", ""), "mtx11": ("c11_lock", "")}
+sleeps = {"cond": 3 * 0.030, "barrier": 0.040, "join": 0.050, "sem": 0.020, "rwlock_rd": 0.030,
+          "rwlock_wr": 0.030, "spin": 0.030, "mtx11": 0.030, "thrd_join": 0.030}
 for s in ("all", "1000"):
     truth, calls = {}, 0
     for l in open(f"s{s}.out"):
@@ -47,14 +54,17 @@ for s in ("all", "1000"):
         check(fn["<Total>"]["incl_sync_count"] == calls, f"-s all: Sync Wait Count {calls}")
     objs = analyze(f"s{s}.hpc", "syncs")["objects"]
     kinds = {"cond": "condition variable", "barrier": "barrier", "join": "thread join",
-             "sem": "semaphore"}
+             "sem": "semaphore", "rwlock_rd": "rwlock (read)", "rwlock_wr": "rwlock (write)",
+             "spin": "spin lock", "mtx11": "mutex", "thrd_join": "thread join"}
     for k, caller in sites.items():
         n, t = truth[k]
         rows = [(o, x) for o in objs if o["kind"] == kinds[k] for x in o["sites"]
                 if x["function"] == caller]
         got_n, got_t = sum(x["waits"] for o, x in rows), sum(x["wait_s"] for o, x in rows)
         check(got_n == n, f"-s {s}: {k}: {got_n} waits at {caller} = {n}")
-        check(t >= sleeps[k], f"-s {s}: {k}: the program waited {t:.4f} s, at least {sleeps[k]}")
+        # the other thread's sleep may begin before this one asks (how much before: the
+        # scheduler's say): at least half of it is waited for, by the program's clock
+        check(t >= sleeps[k] / 2, f"-s {s}: {k}: the program waited {t:.4f} s (sleeps {sleeps[k]})")
         near(got_t, t, 0.05 * t, f"-s {s}: {k}: wait time at {caller}")
         if k in names:
             name = names[k][0]

@@ -7,6 +7,9 @@
  *   barrier_main  waits at `gate` for a thread that arrives BARRIER_MS late
  *   join_main     joins a thread that sleeps JOIN_MS
  *   sem_main      waits on `token`, posted SEM_MS later
+ *   rdlock_main, wrlock_main, spin_main, mtx_main (C11)  wait HOLD_MS for a thread
+ *                 holding the rwlock for writing, for reading, the spin lock, the mtx_t
+ *   thrd_join_main  joins (C11) a thread that sleeps HOLD_MS
  *
  * Prints, per kind, how many sync calls the program made and how long the long waits
  * lasted by its own clock (ns), one line each:  KIND CALLS LONG_WAITS LONG_NS
@@ -17,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <threads.h>
 #include <time.h>
 
 #define COND_ROUNDS 3
@@ -34,6 +38,7 @@ pthread_mutex_t quick_lock = PTHREAD_MUTEX_INITIALIZER;
 static int flag;                     /* under ready_lock */
 static long calls_mutex, calls_cond; /* every sync call the program made, by kind */
 static long calls_barrier, calls_join, calls_sem;
+static long calls_rd, calls_wr, calls_spin; /* rwlock read and write locks, spin locks */
 
 static uint64_t now_ns(void)
 {
@@ -166,6 +171,121 @@ __attribute__((noinline)) static void quick_pairs(long n)
     }
 }
 
+/* ---- a thread holds an object HOLD_MS while the main thread waits for it */
+
+#define HOLD_MS 30
+pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+pthread_spinlock_t spin;
+mtx_t c11_lock;
+static sem_t taken;
+
+enum what { WRITER, READER, SPINNER, C11 };
+
+static void *holder(void *arg)
+{
+    enum what w = (enum what)(uintptr_t)arg;
+    if (w == WRITER)
+        pthread_rwlock_wrlock(&rw), calls_wr++;
+    else if (w == READER)
+        pthread_rwlock_rdlock(&rw), calls_rd++;
+    else if (w == SPINNER)
+        pthread_spin_lock(&spin), calls_spin++;
+    else
+        mtx_lock(&c11_lock), __atomic_add_fetch(&calls_mutex, 1, __ATOMIC_RELAXED);
+    sem_post(&taken);
+    sleep_ms(HOLD_MS);
+    if (w == SPINNER)
+        pthread_spin_unlock(&spin);
+    else if (w == C11)
+        mtx_unlock(&c11_lock);
+    else
+        pthread_rwlock_unlock(&rw);
+    return NULL;
+}
+
+/* Start a holder of w and wait until it holds it. */
+static pthread_t start_holder(enum what w)
+{
+    pthread_t th;
+    pthread_create(&th, NULL, holder, (void *)(uintptr_t)w);
+    sem_wait(&taken);
+    calls_sem++;
+    return th;
+}
+
+static void end_holder(pthread_t th)
+{
+    pthread_join(th, NULL);
+    calls_join++;
+}
+
+__attribute__((noinline)) static uint64_t rdlock_main(void)
+{
+    pthread_t th = start_holder(WRITER);
+    uint64_t a = now_ns();
+    pthread_rwlock_rdlock(&rw);
+    uint64_t waited = now_ns() - a;
+    calls_rd++;
+    pthread_rwlock_unlock(&rw);
+    end_holder(th);
+    return waited;
+}
+
+__attribute__((noinline)) static uint64_t wrlock_main(void)
+{
+    pthread_t th = start_holder(READER);
+    uint64_t a = now_ns();
+    pthread_rwlock_wrlock(&rw);
+    uint64_t waited = now_ns() - a;
+    calls_wr++;
+    pthread_rwlock_unlock(&rw);
+    end_holder(th);
+    return waited;
+}
+
+__attribute__((noinline)) static uint64_t spin_main(void)
+{
+    pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
+    pthread_t th = start_holder(SPINNER);
+    uint64_t a = now_ns();
+    pthread_spin_lock(&spin);
+    uint64_t waited = now_ns() - a;
+    calls_spin++;
+    pthread_spin_unlock(&spin);
+    end_holder(th);
+    return waited;
+}
+
+__attribute__((noinline)) static uint64_t mtx_main(void)
+{
+    mtx_init(&c11_lock, mtx_plain);
+    pthread_t th = start_holder(C11);
+    uint64_t a = now_ns();
+    mtx_lock(&c11_lock);
+    uint64_t waited = now_ns() - a;
+    __atomic_add_fetch(&calls_mutex, 1, __ATOMIC_RELAXED);
+    mtx_unlock(&c11_lock);
+    end_holder(th);
+    return waited;
+}
+
+static int c11_sleeper(void *arg)
+{
+    (void)arg;
+    sleep_ms(HOLD_MS);
+    return 0;
+}
+
+__attribute__((noinline)) static uint64_t thrd_join_main(void)
+{
+    thrd_t th;
+    thrd_create(&th, c11_sleeper, NULL);
+    uint64_t a = now_ns();
+    thrd_join(th, NULL);
+    calls_join++;
+    return now_ns() - a;
+}
+
 int main(int argc, char **argv)
 {
     long quick = argc > 1 ? atol(argv[1]) : 0;
@@ -173,6 +293,9 @@ int main(int argc, char **argv)
     uint64_t barrier_ns = barrier_main();
     uint64_t join_ns = join_main();
     uint64_t sem_ns = sem_main();
+    sem_init(&taken, 0, 0);
+    uint64_t rd_ns = rdlock_main(), wr_ns = wrlock_main(), spin_ns = spin_main();
+    uint64_t mtx_ns = mtx_main(), thrd_ns = thrd_join_main();
     quick_pairs(quick);
     /* joins: cond_waiter's, barrier_main's, sem_main's and join_main's own (the long one) */
     printf("cond %ld %d %llu\n", calls_cond, COND_ROUNDS, (unsigned long long)cond_ns);
@@ -180,5 +303,11 @@ int main(int argc, char **argv)
     printf("join %ld 1 %llu\n", calls_join, (unsigned long long)join_ns);
     printf("sem %ld 1 %llu\n", calls_sem, (unsigned long long)sem_ns);
     printf("mutex %ld 0 0\n", calls_mutex);
+    /* one long wait each: its calls are counted in the lines above (join, mutex) */
+    printf("rwlock_rd %ld 1 %llu\n", calls_rd, (unsigned long long)rd_ns);
+    printf("rwlock_wr %ld 1 %llu\n", calls_wr, (unsigned long long)wr_ns);
+    printf("spin %ld 1 %llu\n", calls_spin, (unsigned long long)spin_ns);
+    printf("mtx11 0 1 %llu\n", (unsigned long long)mtx_ns);
+    printf("thrd_join 0 1 %llu\n", (unsigned long long)thrd_ns);
     return 0;
 }

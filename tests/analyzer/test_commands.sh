@@ -147,14 +147,12 @@ check("phase_b" not in s1, "--samples 1 has no phase_b")
 near(s1["phase_a"]["incl_cpu_s"], f["phase_a"]["incl_cpu_s"], 1e-9, "--samples 1 has all of phase_a")
 s2 = funcs(E, "--samples", "B done")
 check("phase_a" not in s2, "--samples 'B done' has no phase_a")
-# all of phase_b but the main thread's end tail: the CPU time after its last sample is
-# charged at its end, on its last sampled stack (phase_b's), after "B done": at most one
-# 0.5 ms interval of phase_b and the end's own work
+# all of phase_b is in 'B done' but for the thread's tail: the CPU after its last sample,
+# charged at the thread's end (after 'B done') to the last sampled stack (collector/tail.c)
 s3 = funcs(E, "--samples", "3")
-b3 = s3.get("phase_b", {}).get("incl_cpu_s", 0)
-near(s2["phase_b"]["incl_cpu_s"] + b3, f["phase_b"]["incl_cpu_s"], 1e-9,
-     "--samples 'B done' and 3 have all of phase_b")
-check(b3 <= 0.005, f"after 'B done' only the end tail is on phase_b: {b3:.4f} s")
+tail_b = s3["phase_b"]["incl_cpu_s"] if "phase_b" in s3 else 0.0
+near(s2["phase_b"]["incl_cpu_s"] + tail_b, f["phase_b"]["incl_cpu_s"], 1e-9,
+     "--samples 'B done' has all of phase_b (with the tail at the end)")
 near(total("--samples", "1-2,3"), tot, 1e-9, "--samples 1-2,3 keeps everything")
 near(100 * (per[0]["user_s"] + per[0]["system_s"]) / total("--samples", "A done"), 100, 5,
      "period 1's rusage CPU vs its sampled CPU (%)")

@@ -36,8 +36,8 @@
  * procs [{index, rank, name, rows: [first, count]}], rows [{proc, rank, seq, tid, role,
  * label, life_s, totals: [shown value per metric], parts: [seconds per part]}], parts
  * [{key, label, color}], columns [{key, title, metric, kind}], reports {mpi, omp,
- * functions, tracer_<key>}, tracers [{key, title, record, layer, metrics: [metric index],
- * report: its key in reports or null}], flame (export_html_flame.c), timeline
+ * functions, tracer_<key>_<command>}, tracers [{key, title, record, layer, metrics:
+ * [metric index], reports: [keys in reports]}], flame (export_html_flame.c), timeline
  * (export_html_timeline.c).
  * Tests and the page read these names.
  */
@@ -255,17 +255,25 @@ static const struct part {
 #define PART_REST  (NPARTS - 1)
 #define PART_FIRST (PART_OMP_OTHER + 1) /* the first part made of metrics */
 
+/* The next name of a ':'-separated list *k into buf (cut to cap), *k moved past it; false
+ * at the list's end (or for a NULL list). */
+static bool list_next(const char **k, char *buf, size_t cap)
+{
+    if (!*k || !**k)
+        return false;
+    size_t len = strcspn(*k, ":");
+    snprintf(buf, cap, "%.*s", (int)len, *k);
+    *k += len + ((*k)[len] == ':');
+    return true;
+}
+
 /* Up to 4 metric indexes of a ':'-separated key list (-1 where absent); returns how many. */
 static unsigned metric_list(const hpa_metrics *ms, const char *keys, int *m)
 {
     unsigned n = 0;
     char key[64];
-    for (const char *k = keys; k && *k && n < 4;) {
-        size_t len = strcspn(k, ":");
-        snprintf(key, sizeof key, "%.*s", (int)len, k);
+    for (const char *k = keys; n < 4 && list_next(&k, key, sizeof key);)
         m[n++] = hpa_metrics_find(ms, key);
-        k += len + (k[len] == ':');
-    }
     return n;
 }
 
@@ -454,14 +462,14 @@ static int embed_report(hpa_page *pg, const char *key, hpa_cmd_fn fn)
 /*
  * The tracers' sections (thread states, sync waits, heap, I/O: issues 13-16), one row
  * each: the metrics that are its own (keys, and every key starting with prefix), the
- * hpanalyze command whose JSON report the section shows (when hpanalyze has it), the
+ * hpanalyze commands whose JSON reports the section shows (those hpanalyze has), the
  * timeline layer its records draw, and how to record it, which the section says when the
  * experiment has none of its metrics. The page draws each section the same way (its
  * metrics per rank and thread, the functions holding most of its first metric, its
- * report's tables), so a tracer needs only its row here.
+ * reports' tables), so a tracer needs only its row here. Lists are ':'-separated.
  */
 static const struct tracer {
-    const char *key, *title, *metrics, *prefix, *report, *layer, *record;
+    const char *key, *title, *metrics, *prefix, *reports, *layer, *record;
 } tracers[] = {
     {"states", "Thread states",
      "total_thread:user:system:wait_cpu:user_lock:text_pf:data_pf:other_wait:mpi_work:mpi_wait",
@@ -469,8 +477,8 @@ static const struct tracer {
      "hpcollect records them where the kernel allows (hpcollect -n says whether)"},
     {"sync", "Synchronization waits", "sync_wait:sync_count", "sync_", "syncs", "sync",
      "hpcollect -s on"},
-    {"heap", "Heap", NULL, "heap_", "heap", "heap", "hpcollect -H on"},
-    {"io", "I/O", NULL, "io_", "io", "io", "hpcollect -i on"},
+    {"heap", "Heap", NULL, "heap_", "heap:leaks", "heap", "hpcollect -H on"},
+    {"io", "I/O", NULL, "io_", "ioactivity", "io", "hpcollect -i on"},
 };
 
 /* Whether metric m is tracer tr's. */
@@ -478,13 +486,10 @@ static bool tracer_metric(const struct tracer *tr, const hpa_metric *m)
 {
     if (tr->prefix && strncmp(m->key, tr->prefix, strlen(tr->prefix)) == 0)
         return true;
-    size_t len = strlen(m->key);
-    for (const char *k = tr->metrics; k && *k;) {
-        size_t n = strcspn(k, ":");
-        if (n == len && strncmp(k, m->key, n) == 0)
+    char key[64];
+    for (const char *k = tr->metrics; list_next(&k, key, sizeof key);)
+        if (strcmp(key, m->key) == 0)
             return true;
-        k += n + (k[n] == ':');
-    }
     return false;
 }
 
@@ -497,8 +502,9 @@ static bool tracer_recorded(const struct tracer *tr, const hpa_metrics *ms, cons
     return false;
 }
 
-/* Member "tracers": [{key, title, record, layer, metrics: [index...], report: key in
- * reports or null}]; each recorded tracer's report goes into reports.tracer_<key>. */
+/* Member "tracers": [{key, title, record, layer, metrics: [index...], reports: [their
+ * keys in member reports]}]: a recorded tracer's report CMD is reports.tracer_<key>_<CMD>
+ * (when hpanalyze has that command). */
 static void tracer_sections(hpa_page *pg, const uint64_t *total)
 {
     hpa_json *j = pg->j;
@@ -518,32 +524,37 @@ static void tracer_sections(hpa_page *pg, const uint64_t *total)
             if (tracer_metric(tr, &ms->m[m]))
                 hpa_json_u64(j, m);
         hpa_json_end_arr(j);
-        const hpa_command *cmd = tr->report ? hpa_command_find(tr->report) : NULL;
-        char key[64];
-        snprintf(key, sizeof key, "tracer_%s", tr->key);
-        hpa_json_key(j, "report");
-        if (cmd && tracer_recorded(tr, ms, total))
-            hpa_json_str(j, key);
-        else
-            hpa_json_null(j);
+        hpa_json_key(j, "reports");
+        hpa_json_begin_arr(j);
+        char name[64], key[160];
+        for (const char *k = tr->reports;
+             tracer_recorded(tr, ms, total) && list_next(&k, name, sizeof name);)
+            if (hpa_command_find(name)) {
+                snprintf(key, sizeof key, "tracer_%s_%s", tr->key, name);
+                hpa_json_str(j, key);
+            }
+        hpa_json_end_arr(j);
         hpa_json_end_obj(j);
     }
     hpa_json_end_arr(j);
 }
 
-/* The reports of the recorded tracers that have one, in member "reports" (see above). A
- * report that fails (it says why on stderr) leaves its section without its tables. */
+/* The reports of the recorded tracers, in member "reports" (see above). A report that
+ * fails (it says why on stderr) leaves its section without its tables. */
 static void tracer_reports(hpa_page *pg, const uint64_t *total)
 {
     const hpa_metrics *ms = &pg->p->metrics;
     for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
         const struct tracer *tr = &tracers[i];
-        const hpa_command *cmd = tr->report ? hpa_command_find(tr->report) : NULL;
-        char key[64];
-        snprintf(key, sizeof key, "tracer_%s", tr->key);
-        if (cmd && tracer_recorded(tr, ms, total) && embed_report(pg, key, cmd->fn) != 0)
-            fprintf(stderr, "hpanalyze: export html: the %s section goes without `%s`\n", tr->title,
-                    tr->report);
+        char name[64], key[160];
+        for (const char *k = tr->reports;
+             tracer_recorded(tr, ms, total) && list_next(&k, name, sizeof name);) {
+            const hpa_command *cmd = hpa_command_find(name);
+            snprintf(key, sizeof key, "tracer_%s_%s", tr->key, name);
+            if (cmd && embed_report(pg, key, cmd->fn) != 0)
+                fprintf(stderr, "hpanalyze: export html: the %s section goes without `%s`\n",
+                        tr->title, name);
+        }
     }
 }
 

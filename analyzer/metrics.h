@@ -27,6 +27,7 @@ enum hpa_metric_source {
     HPA_SRC_MPI = 4,         /* mpi_call and its details: adds the number `mpi` says */
     HPA_SRC_HEAP = 5,        /* heap_alloc (-H): adds the number `heap` says */
     HPA_SRC_SYNC = 6,        /* sync_wait (-s): adds the number `sync` says */
+    HPA_SRC_IO = 7,          /* io_op (-i): adds the number `io` says */
 };
 
 /* What an HPA_SRC_HEAP metric adds per block allocated (the reference's heap tracing
@@ -48,6 +49,22 @@ enum hpa_sync_what {
     HPA_SYNC_COUNT,    /* 1 */
 };
 
+/* What an HPA_SRC_IO metric adds per traced I/O call (gprofng's I/O metrics: a call that
+ * failed counts as I/O Error only, whatever its class). */
+enum hpa_io_what {
+    HPA_IO_READ_TIME = 0, /* ns */
+    HPA_IO_READ_BYTES,
+    HPA_IO_READ_COUNT,
+    HPA_IO_WRITE_TIME,
+    HPA_IO_WRITE_BYTES,
+    HPA_IO_WRITE_COUNT,
+    HPA_IO_OTHER_TIME,
+    HPA_IO_OTHER_COUNT,
+    HPA_IO_ERROR_TIME,
+    HPA_IO_ERROR_COUNT,
+    HPA_IO_WHAT_COUNT_
+};
+
 /* What an HPA_SRC_MPI metric adds per MPI call (the reference's MPI tracing metrics;
  * byte and message counts are point-to-point, as there). */
 enum hpa_mpi_what {
@@ -66,6 +83,7 @@ typedef struct hpa_metric {
     enum hpa_metric_source source;
     unsigned counter;    /* HPA_SRC_COUNTER: the counter's global index */
     unsigned mpi;        /* HPA_SRC_MPI: enum hpa_mpi_what */
+    unsigned io;         /* HPA_SRC_IO: enum hpa_io_what */
     unsigned sync;       /* HPA_SRC_SYNC: enum hpa_sync_what */
     unsigned heap;       /* HPA_SRC_HEAP: enum hpa_heap_what */
     uint32_t state_mask; /* sample counts if (state & mask) == value */

@@ -137,6 +137,46 @@ static int add_mpi_traced(hpa_profile *p, bool visible)
     return 0;
 }
 
+/* gprofng's I/O metrics, under its names (the metric list of an experiment with -i). */
+static int add_io_traced(hpa_profile *p, bool visible)
+{
+    static const struct {
+        const char *key, *title;
+        enum hpa_io_what what;
+        bool time, shown;
+    } defs[] = {
+        {"ioreadtime", "Read Time", HPA_IO_READ_TIME, true, true},
+        {"ioreadbytes", "Read Bytes", HPA_IO_READ_BYTES, false, false},
+        {"ioreadcnt", "Read Count", HPA_IO_READ_COUNT, false, false},
+        {"iowritetime", "Write Time", HPA_IO_WRITE_TIME, true, true},
+        {"iowritebytes", "Write Bytes", HPA_IO_WRITE_BYTES, false, false},
+        {"iowritecnt", "Write Count", HPA_IO_WRITE_COUNT, false, false},
+        {"ioothertime", "Other I/O Time", HPA_IO_OTHER_TIME, true, true},
+        {"ioothercnt", "Other I/O Count", HPA_IO_OTHER_COUNT, false, false},
+        {"ioerrortime", "I/O Error Time", HPA_IO_ERROR_TIME, true, true},
+        {"ioerrorcnt", "I/O Error Count", HPA_IO_ERROR_COUNT, false, false},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
+        hpa_metric m = {.source = HPA_SRC_IO,
+                        .io = defs[i].what,
+                        .scale = defs[i].time ? 1e-9 : 1,
+                        .time = defs[i].time,
+                        .visible = visible && defs[i].shown};
+        int k = find_or_add(p, defs[i].key, defs[i].title, defs[i].time ? "sec." : "", m);
+        if (k == HPC_E_NOMEM)
+            return k;
+    }
+    return 0;
+}
+
+/* Did the process trace I/O (-i)? */
+static bool traced_io(const hpa_process *pr)
+{
+    size_t it = 0;
+    const hpc_record *r = hpc_proc_next_of(pr->proc, HPC_K_settings, &it);
+    return r && r->u.settings.io_trace;
+}
+
 static int add_sync(hpa_profile *p, bool visible)
 {
     hpa_metric time = {.source = HPA_SRC_SYNC,
@@ -190,7 +230,7 @@ static int add_heap(hpa_profile *p)
 
 int hpa_metrics_from_records(hpa_profile *p)
 {
-    bool mpi = false, sync = false, heap = false;
+    bool mpi = false, sync = false, heap = false, io = false;
     for (size_t i = 0; i < p->nprocs; i++) {
         hpa_process *pr = &p->procs[i];
         memset(pr->counter_metric, 0xff, sizeof(pr->counter_metric));
@@ -206,11 +246,14 @@ int hpa_metrics_from_records(hpa_profile *p)
         mpi = mpi || hpc_proc_next_of(pr->proc, HPC_K_mpi_init, &(size_t){0});
         sync = sync || traced_sync(pr);
         heap = heap || pr->proc->settings.heap_trace;
+        io = io || traced_io(pr);
     }
     int rc = add_mpi_cpu(p, mpi);
     if (rc == 0)
         rc = add_mpi_traced(p, mpi);
     if (rc == 0)
         rc = add_sync(p, sync);
-    return rc < 0 || !heap ? rc : add_heap(p);
+    if (rc == 0 && heap)
+        rc = add_heap(p);
+    return rc < 0 || !io ? rc : add_io_traced(p, true);
 }

@@ -302,6 +302,50 @@ static bool keep_event(const loader *L, uint64_t time, uint32_t state)
     return keep_sample(L, time, 0, state);
 }
 
+/* Add a traced event's numbers (val[what], what = the metric's mpi, io or sync selector)
+ * to the metrics of source src in the event's calling context. */
+static int add_traced(loader *L, uint64_t node, uint32_t state, enum hpa_metric_source src,
+                      const uint64_t *val, unsigned nval)
+{
+    const hpa_metrics *ms = &L->p->metrics;
+    uint32_t b = UINT32_MAX;
+    for (unsigned k = 0; k < ms->n; k++) {
+        const hpa_metric *m = &ms->m[k];
+        unsigned what = src == HPA_SRC_MPI ? m->mpi : src == HPA_SRC_IO ? m->io : m->sync;
+        if (m->source != src || what >= nval)
+            continue;
+        if (b == UINT32_MAX && (b = bucket_of(L, checked_node(L, node), state, 0)) == UINT32_MAX)
+            return HPC_E_NOMEM;
+        L->t->vals[(size_t)b * ms->n + k] += val[what];
+    }
+    return 0;
+}
+
+/* A traced I/O call: its time, bytes and count in its class (read, write, other), or in
+ * I/O Error when it failed, in its calling context. */
+static int add_io_op(loader *L, const hpc_rec_io_op *op)
+{
+    if (!keep_event(L, op->time, 0))
+        return 0;
+    uint64_t val[HPA_IO_WHAT_COUNT_] = {0};
+    if (op->error) {
+        val[HPA_IO_ERROR_TIME] = op->duration;
+        val[HPA_IO_ERROR_COUNT] = 1;
+    } else if (hpc_io_fn_class((unsigned)op->fn) == HPC_IO_CLASS_READ) {
+        val[HPA_IO_READ_TIME] = op->duration;
+        val[HPA_IO_READ_BYTES] = op->done;
+        val[HPA_IO_READ_COUNT] = 1;
+    } else if (hpc_io_fn_class((unsigned)op->fn) == HPC_IO_CLASS_WRITE) {
+        val[HPA_IO_WRITE_TIME] = op->duration;
+        val[HPA_IO_WRITE_BYTES] = op->done;
+        val[HPA_IO_WRITE_COUNT] = 1;
+    } else {
+        val[HPA_IO_OTHER_TIME] = op->duration;
+        val[HPA_IO_OTHER_COUNT] = 1;
+    }
+    return add_traced(L, op->node, 0, HPA_SRC_IO, val, HPA_IO_WHAT_COUNT_);
+}
+
 /* The MPI call just read is complete: add it to the MPI metrics of its calling context. */
 static int finish_mpi_call(loader *L)
 {
@@ -309,7 +353,6 @@ static int finish_mpi_call(loader *L)
     if (!c->open)
         return 0;
     c->open = false;
-    const hpa_metrics *ms = &L->p->metrics;
     uint32_t state = HPC_STATE_MPI;
     if (!keep_event(L, c->enter, state))
         return 0;
@@ -321,40 +364,20 @@ static int finish_mpi_call(loader *L)
         [HPA_MPI_BYTES_RECEIVED] = c->d.bytes_recv,
         [HPA_MPI_OTHER] = c->d.sends == 0 && c->d.recvs == 0,
     };
-    uint32_t b = UINT32_MAX;
-    for (unsigned k = 0; k < ms->n; k++) {
-        const hpa_metric *m = &ms->m[k];
-        if (m->source != HPA_SRC_MPI || m->mpi >= sizeof val / sizeof val[0])
-            continue;
-        if (b == UINT32_MAX &&
-            (b = bucket_of(L, checked_node(L, L->call_node), state, 0)) == UINT32_MAX)
-            return HPC_E_NOMEM;
-        L->t->vals[(size_t)b * ms->n + k] += val[m->mpi];
-    }
-    return 0;
+    return add_traced(L, L->call_node, state, HPA_SRC_MPI, val, sizeof val / sizeof val[0]);
 }
 
 /* A recorded synchronization wait (-s): its time and count on the waiting call's calling
  * context, kept as a traced event at its grant. */
 static int add_sync_wait(loader *L, const hpc_rec_sync_wait *w)
 {
-    const hpa_metrics *ms = &L->p->metrics;
     if (!keep_event(L, w->time_grant, 0))
         return 0;
     uint64_t val[] = {
         [HPA_SYNC_TIME] = w->time_grant > w->time_request ? w->time_grant - w->time_request : 0,
         [HPA_SYNC_COUNT] = 1,
     };
-    uint32_t b = UINT32_MAX;
-    for (unsigned k = 0; k < ms->n; k++) {
-        const hpa_metric *m = &ms->m[k];
-        if (m->source != HPA_SRC_SYNC || m->sync >= sizeof val / sizeof val[0])
-            continue;
-        if (b == UINT32_MAX && (b = bucket_of(L, checked_node(L, w->node), 0, 0)) == UINT32_MAX)
-            return HPC_E_NOMEM;
-        L->t->vals[(size_t)b * ms->n + k] += val[m->sync];
-    }
-    return 0;
+    return add_traced(L, w->node, 0, HPA_SRC_SYNC, val, sizeof val / sizeof val[0]);
 }
 
 /* A block the program got: the heap metrics of its calling context (its leak known from
@@ -419,6 +442,9 @@ static int read_records(loader *L, hpc_reader *r)
             break;
         case HPC_K_heap_alloc:
             rc = add_heap_alloc(L, &rec.u.heap_alloc);
+            break;
+        case HPC_K_io_op:
+            rc = add_io_op(L, &rec.u.io_op);
             break;
         case HPC_K_mpi_coll:
             hpa_mpi_call_coll(&L->call, &rec.u.mpi_coll);

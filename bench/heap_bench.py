@@ -55,7 +55,7 @@ def main():
             per = (cpu - base_cpu) * 1e9 / int(n)
             print(f"| {name} | {cpu:.3f} | {cpu / base_cpu:.2f} | {wall:.3f} | "
                   f"{wall / base_wall:.2f} | {per:.0f} |")
-        exp = os.path.join(tmp, "hoff0")
+        exp = os.path.join(tmp, "hoff0.hpc")
         h = analyze(bindir, exp, "heap")["processes"][0]
         st = analyze(bindir, exp, "statistics")["processes"][0]["stats"]
         events = h["allocs"] + h["frees"]

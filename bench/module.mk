@@ -5,6 +5,7 @@
 #   make bench-anchors     hpcollect -p hi next to gprofng collect -p hi and perf record at 1 ms
 #   make bench-threads     thread start cost against plain (1000 threads created and joined)
 #   make bench-sync        the sync tracer per uncontended lock/unlock pair and per recorded wait
+#   make bench-io          a traced I/O call (-i) against plain: 4 KiB pwrite/pread in the page cache
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 BENCH_SIGNAL_FLOOR := $(BENCH_DIR)/signal_floor
@@ -86,3 +87,16 @@ bench-heap: all $(BENCH_HEAP_WORK)
 	bench/heap_bench.py $(BINDIR) $(BENCH_HEAP_WORK) $(or $(RUNS),5) $(or $(N),10000000)
 
 bench: bench-heap
+
+# make bench-io   cost of a traced I/O call: 4 KiB pwrite/pread in the page cache (issue 16)
+BENCH_IO_CALLS := $(BENCH_DIR)/io_calls
+
+$(BENCH_IO_CALLS): bench/io_calls.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $<
+
+.PHONY: bench-io
+bench-io: all $(BENCH_IO_CALLS)
+	bench/io_bench.py $(BINDIR) $(BENCH_IO_CALLS) $(or $(RUNS),11) $(or $(N),200000)
+
+bench: bench-io

@@ -230,6 +230,16 @@ void hpc_sync_init(void);
 /* Its tracer record into process.hpe (with the settings). */
 void hpc_sync_write_settings(hpc_stream *s);
 
+/* io.c: the I/O tracer (-i) */
+/* Turn it on if asked: its descriptor table, fork handler (the constructor). NOT
+ * signal-safe. */
+void hpc_io_init(void);
+/* mmap of a file, traced as I/O (heap.c's mmap interposer, which has the anonymous ones,
+ * hands them here with its call site and CFA). errno and the result are mmap's. NOT
+ * signal-safe. */
+void *hpc_io_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off, uintptr_t site,
+                  uintptr_t cfa);
+
 /* descendants.c */
 void hpc_descendants_init(void); /* pthread_atfork */
 /* Is a process the collector did not see start (init.c: "<SUBEXP>.p<pid>") followed:

@@ -276,12 +276,15 @@ HPC_INTERPOSE int posix_memalign(void **ptr, size_t align, size_t size)
 /* ------------------------------------------------------------ mappings */
 
 /* Anonymous mappings are allocations (the reference counts mmap as one); file mappings
- * are not. */
+ * are not: they are I/O (-i, io.c). */
 HPC_INTERPOSE void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
     hpc_real_init();
     hpc_trace c;
-    if (!(flags & MAP_ANONYMOUS) || !begin(&c))
+    if (!(flags & MAP_ANONYMOUS))
+        return hpc_io_mmap(addr, len, prot, flags, fd, off, (uintptr_t)__builtin_return_address(0),
+                           (uintptr_t)__builtin_dwarf_cfa());
+    if (!begin(&c))
         return HPC_REAL(mmap)(addr, len, prot, flags, fd, off);
     void *p = HPC_REAL(mmap)(addr, len, prot, flags, fd, off);
     alloc_end(&c, HPC_HEAP_MMAP, p == MAP_FAILED ? NULL : p, len, NULL);

@@ -113,6 +113,7 @@ static void write_settings(hpc_stream *s)
         .follow_regex = hpc_cstr(c->follow_regex),
         .throttle_pct = c->throttle_pct,
         .heap_trace = (uint64_t)(c->heap != 0),
+        .io_trace = (uint64_t)c->io_trace,
     };
     hpc_write_settings(s, &r);
     hpc_counters_write_defs(s);
@@ -250,6 +251,7 @@ __attribute__((constructor)) static void hpc_init(void)
     on_exit(on_exit_status, NULL);
     hpc_last_thread_init();
     hpc_heap_init();
+    hpc_io_init();
     hpc_thread_priv *t = hpc_thread_alloc(-1, 0);
     if (t)
         hpc_process_begin(name, parent, descent, t);

@@ -7,9 +7,11 @@
 #include <fcntl.h>
 #include <libunwind.h>
 #include <link.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "collector.h"
@@ -111,7 +113,7 @@ size_t hpc_boot_room(const void *p)
 /* The executable mappings of libhpcollect.so: a traced call's stack starts at the first
  * frame outside them (the wrapper and the tracer's part are ours, whatever the compiler
  * inlined). */
-static uintptr_t own_lo, own_hi;
+uintptr_t hpc_own_lo, hpc_own_hi;
 
 static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -124,15 +126,18 @@ static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
             continue;
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        own_lo = own_lo && own_lo < lo ? own_lo : lo;
-        own_hi = own_hi > hi ? own_hi : hi;
+        hpc_own_lo = hpc_own_lo && hpc_own_lo < lo ? hpc_own_lo : lo;
+        hpc_own_hi = hpc_own_hi > hi ? hpc_own_hi : hi;
     }
     return 1;
 }
 
+static void ctx_fork_child(void);
+
 void hpc_interpose_init(void)
 {
     hpc_real_init();
+    pthread_atfork(NULL, NULL, ctx_fork_child);
     Dl_info me;
     if (dladdr((void *)&hpc_interpose_init, &me) && me.dli_fbase)
         hpc_dl_iterate(find_own, &me);
@@ -173,7 +178,7 @@ out:
 int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 {
     int n = unwind_fast(t, pcs, max), ours = 0;
-    while (ours < n && pcs[ours] >= own_lo && pcs[ours] < own_hi)
+    while (ours < n && hpc_pc_ours(pcs[ours]))
         ours++;
     memmove(pcs, pcs + ours, sizeof *pcs * (size_t)(n - ours));
     return n - ours;
@@ -250,8 +255,9 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
 {
     hpc_thread_priv *t = hpc_self();
     /* busy: a call made while the collector records for this thread, as libunwind's own
-     * locks in a sample's unwind are (tracing it would unwind inside the unwinder) */
-    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok || !recording_now())
+     * locks in a sample's unwind are (tracing it would unwind inside the unwinder); in a
+     * sample's handler: the collector's own calls */
+    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok || t->in_handler || !recording_now())
         return false;
     c->t = t;
     c->kind = kind;
@@ -261,6 +267,96 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
     return true;
 }
 
+/*
+ * The stacks of traced calls met before, per thread: unwinding costs microseconds, a
+ * traced call should cost well under one. As mpi_wrap/context.c does for MPI calls: the
+ * key is what the wrapper knows for free, its call site (return address) and CFA (the
+ * caller's stack pointer at the call), with the leaf frame; a hit must also find, at
+ * every stack address where the unwinder found a return address of the program's frames,
+ * the same return address again (with the same site and stack pointer, frames of fixed
+ * size put the same chain at the same places; frames sized at run time, alloca, could in
+ * principle put an old chain back; stacks deeper than CTX_SLOTS frames are checked in
+ * their innermost CTX_SLOTS). Direct-mapped; a miss unwinds and replaces the entry. A
+ * fork child's tree starts anew: entries of another epoch never hit.
+ */
+#define CTX_ENTRIES 64
+#define CTX_SLOTS   32
+
+typedef struct hpc_trace_ctx {
+    uintptr_t site, cfa;
+    uint64_t leaf, node;
+    uint32_t epoch, nslots;
+    uintptr_t slot[CTX_SLOTS], val[CTX_SLOTS];
+} hpc_trace_ctx;
+
+static uint32_t ctx_epoch = 1;
+
+static void ctx_fork_child(void)
+{
+    ctx_epoch++;
+}
+
+static hpc_trace_ctx *ctx_entry(hpc_thread_priv *t, const hpc_trace *c)
+{
+    if (!c->cfa)
+        return NULL;
+    if (!t->trace_ctx) {
+        void *p = mmap(NULL, sizeof(hpc_trace_ctx) * CTX_ENTRIES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
+        t->trace_ctx = p; /* freed with the process (thread states are reused) */
+    }
+    uintptr_t h = c->site ^ (c->cfa >> 3) * 0x9E3779B97F4A7C15ull ^ c->leaf;
+    return &t->trace_ctx[(h ^ h >> 29) % CTX_ENTRIES];
+}
+
+static bool ctx_hit(const hpc_trace_ctx *e, const hpc_trace *c)
+{
+    if (!e || !e->node || e->epoch != ctx_epoch || e->site != c->site || e->cfa != c->cfa ||
+        e->leaf != c->leaf)
+        return false;
+    for (uint32_t i = 0; i < e->nslots; i++)
+        if (*(const volatile uintptr_t *)e->slot[i] != e->val[i])
+            return false;
+    return true;
+}
+
+/* Unwind the caller's stack (c->leaf below it) into t's tree; remember it in e when the
+ * program's first frame is the wrapper's caller. Returns the node, 0 with *err. */
+static uint64_t unwind_call(hpc_thread_priv *t, const hpc_trace *c, hpc_trace_ctx *e, int *err)
+{
+    uintptr_t slots[HPC_MAX_DEPTH];
+    int lf = c->leaf != 0;
+    int n = hpc_unwind_here_slots(t, 0, t->pcs + lf, slots, HPC_MAX_DEPTH - lf), ours = 0;
+    while (ours < n && hpc_pc_ours(t->pcs[lf + ours]))
+        ours++;
+    memmove(t->pcs + lf, t->pcs + lf + ours, sizeof *t->pcs * (size_t)(n - ours));
+    t->pcs[0] = lf ? c->leaf : t->pcs[0];
+    uint64_t node = hpc_cct_insert(t, t->pcs, n - ours + lf, err);
+    if (!e)
+        return node;
+    e->node = 0;
+    /* slots[i]: where frame i's return address is; the wrapper's (frame ours - 1) holds
+     * the call site, at the wrapper's CFA minus a word */
+    int w = ours - 1;
+    if (!node || w < 0 || w >= n || slots[w] != c->cfa - sizeof(uintptr_t))
+        return node; /* called another way (a tail call into the wrapper): not cached */
+    uint32_t k = 0;
+    while (k < CTX_SLOTS && w + (int)k < n - 1 && slots[w + k]) {
+        e->slot[k] = slots[w + k];
+        e->val[k] = *(const uintptr_t *)slots[w + k];
+        k++;
+    }
+    e->nslots = k;
+    e->site = c->site;
+    e->cfa = c->cfa;
+    e->leaf = c->leaf;
+    e->epoch = ctx_epoch;
+    e->node = node;
+    return node;
+}
+
 void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
 {
     int saved = errno;
@@ -268,11 +364,9 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
     hpc_guard_enter();
     /* busy (rule 1): a sample meanwhile is counted blocked and leaves t->pcs alone */
     hpcollect_write_begin(&t->pub);
-    int lf = c->leaf != 0;
-    int n = hpc_unwind_program(t, t->pcs + lf, HPC_MAX_DEPTH - lf) + lf;
-    t->pcs[0] = lf ? c->leaf : t->pcs[0];
     int err = 0;
-    uint64_t node = hpc_cct_insert(t, t->pcs, n, &err);
+    hpc_trace_ctx *e = ctx_entry(t, c);
+    uint64_t node = ctx_hit(e, c) ? e->node : unwind_call(t, c, e, &err);
     uint64_t start = c->start, duration = c->end - c->start;
     if (!c->ns && hpc_trace_tsc) { /* ticks to ns, against the kernel's clock now */
         uint64_t now_tk = hpc_trace_now(), now = hpc_now_ns();

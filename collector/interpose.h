@@ -43,11 +43,12 @@
  * threshold is counted (HPC_STAT_TRACE_SCREENED, its time in HPC_STAT_TRACE_SCREENED_NS)
  * and not recorded; else the caller's stack is captured (hpc_unwind_program) into
  * the thread's calling-context tree (the program's frames only: the wrapper's are
- * skipped; c.leaf, the traced function's entry in the library that defines it, is put
- * below them as the leaf frame, as an MPI call's own frame is its leaf) and
- * write(stream, node, start, duration, rec) writes the tracer's record between
- * hpcollect_write_begin/end (rule 1 of sigsafe.h), a failed write counted in
- * HPC_STAT_EVENTS_DROPPED. errno is the real call's when the wrapper returns.
+ * skipped; a stack met before is found in a per-thread cache without unwinding, by the
+ * wrapper's call site and stack pointer, checked return address by return address; c.leaf, the
+ * traced function's entry in the library that defines it, is put below them as the leaf frame, as
+ * an MPI call's own frame is its leaf) and write(stream, node, start, duration, rec) writes the
+ * tracer's record between hpcollect_write_begin/end (rule 1 of sigsafe.h), a failed write counted
+ * in HPC_STAT_EVENTS_DROPPED. errno is the real call's when the wrapper returns.
  */
 #ifndef HPC_COLLECTOR_INTERPOSE_H
 #define HPC_COLLECTOR_INTERPOSE_H
@@ -58,6 +59,8 @@
 #include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <spawn.h>
@@ -68,7 +71,9 @@
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <threads.h>
 #include <time.h>
 #include <unistd.h>
@@ -175,12 +180,19 @@ void hpc_interpose_init(void);
  * safe because it runs under hpcollect_write_begin (interpose.c). NOT signal-safe. */
 struct hpc_thread_priv;
 int hpc_unwind_program(struct hpc_thread_priv *t, uint64_t *pcs, int max);
+/* Is pc in libhpcollect.so's own code (known once hpc_interpose_init ran)? Signal-safe. */
+extern uintptr_t hpc_own_lo, hpc_own_hi;
+static inline bool hpc_pc_ours(uint64_t pc)
+{
+    return pc >= hpc_own_lo && pc < hpc_own_hi;
+}
 
-/* The tracers, each turned on by its settings (the I/O tracer adds its own here, to
- * settings.def and to interpose.def). */
+/* The tracers, each turned on by its settings (each adds itself here, to settings.def and
+ * to interpose.def). */
 enum hpc_tracer {
     HPC_TRACER_SYNC = 0, /* sync.c: waits in the threads library (-s) */
     HPC_TRACER_HEAP,     /* heap.c: allocations and frees (-H) */
+    HPC_TRACER_IO,       /* io.c: POSIX and C stdio I/O (-i) */
     HPC_TRACER_COUNT_
 };
 
@@ -228,7 +240,13 @@ typedef struct hpc_trace {
     uint64_t start; /* trace clock before the real call */
     uint64_t end;   /* ... and after it (the generated wrapper sets it) */
     uint64_t leaf;  /* the traced function's address, the stack's leaf frame; 0 = none */
+    uintptr_t site; /* the wrapper's return address and CFA (the caller's stack pointer at */
+    uintptr_t cfa;  /* the call): the key of its stack in the thread's cache; 0 = none */
 } hpc_trace;
+
+/* In an interposer that traces: where it was called from, the key of the stack cache. */
+#define HPC_TRACE_SITE(c)                                                                          \
+    ((c).site = (uintptr_t)__builtin_return_address(0), (c).cfa = (uintptr_t)__builtin_dwarf_cfa())
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
@@ -265,6 +283,11 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
  * (a heap free). errno is kept. NOT signal-safe. */
 void hpc_trace_record_nostack(hpc_trace *c, hpc_trace_write_fn write, const void *rec);
 
+/* Was the interposer called by the collector's own code (the experiment writer's open,
+ * ftruncate, mmap and close, in a sample's signal handler too, where the guard is not
+ * held)? Such a call is not the program's. Tested only when tracing. */
+#define HPC_CALLER_OURS() hpc_pc_ours((uint64_t)(uintptr_t)__builtin_return_address(0))
+
 /* The generated wrapper of a TRACED line: the real call, and the tracer's part
  * hpc_trace_<name>(hpc_trace *, ret, args...) when tracing. */
 #define HPC_UNPAREN(...) __VA_ARGS__
@@ -273,11 +296,12 @@ void hpc_trace_record_nostack(hpc_trace *c, hpc_trace_write_fn write, const void
     {                                                                                              \
         hpc_real_init();                                                                           \
         hpc_trace c_;                                                                              \
-        if (!hpc_trace_begin(&c_, kind))                                                           \
+        if (!hpc_trace_begin(&c_, kind) || HPC_CALLER_OURS())                                      \
             return HPC_REAL(name) args;                                                            \
         ret r_ = HPC_REAL(name) args;                                                              \
         int e_ = errno;                                                                            \
         c_.end = hpc_trace_now();                                                                  \
+        HPC_TRACE_SITE(c_);                                                                        \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, r_, HPC_UNPAREN args);                                               \
         errno = e_;                                                                                \
@@ -288,13 +312,14 @@ void hpc_trace_record_nostack(hpc_trace *c, hpc_trace_write_fn write, const void
     {                                                                                              \
         hpc_real_init();                                                                           \
         hpc_trace c_;                                                                              \
-        if (!hpc_trace_begin(&c_, kind)) {                                                         \
+        if (!hpc_trace_begin(&c_, kind) || HPC_CALLER_OURS()) {                                    \
             HPC_REAL(name) args;                                                                   \
             return;                                                                                \
         }                                                                                          \
         HPC_REAL(name) args;                                                                       \
         int e_ = errno;                                                                            \
         c_.end = hpc_trace_now();                                                                  \
+        HPC_TRACE_SITE(c_);                                                                        \
         c_.leaf = (uint64_t)(uintptr_t)HPC_REAL(name);                                             \
         hpc_trace_##name(&c_, HPC_UNPAREN args);                                                   \
         errno = e_;                                                                                \

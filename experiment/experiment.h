@@ -420,6 +420,43 @@ enum hpc_comm_kind {
     HPC_COMM_OTHER = 10
 };
 
+/* I/O tracing (-i): the functions (io_fns.def), what each adds to, what it does. */
+enum hpc_io_fn {
+    HPC_IO_FN_NONE = 0,
+#define HPC_IO_FN(name, class, act, paradigm) HPC_IO_FN_##name,
+#include "io_fns.def"
+#undef HPC_IO_FN
+    HPC_IO_FN_COUNT_
+};
+/* gprofng's metric classes; a failed call counts as I/O Error whatever its class. */
+enum hpc_io_class { HPC_IO_CLASS_OTHER = 0, HPC_IO_CLASS_READ = 1, HPC_IO_CLASS_WRITE = 2 };
+/* What a call does to its handle (OTF2's I/O events). */
+enum hpc_io_act {
+    HPC_IO_ACT_META = 0, /* on a file or handle's metadata: stat, unlink, ftruncate */
+    HPC_IO_ACT_OPEN,
+    HPC_IO_ACT_CLOSE,
+    HPC_IO_ACT_READ,
+    HPC_IO_ACT_WRITE,
+    HPC_IO_ACT_SEEK,
+    HPC_IO_ACT_SYNC,
+    HPC_IO_ACT_DUP,
+    HPC_IO_ACT_MAP
+};
+/* The interface a handle belongs to (OTF2's I/O paradigms). */
+enum hpc_io_paradigm { HPC_IO_POSIX = 1, HPC_IO_ISOC = 2, HPC_IO_MPIIO = 3 };
+/* io_handle.flags */
+enum hpc_io_handle_flags {
+    HPC_IO_HANDLE_FOUND = 1,  /* opened before tracing saw it (inherited, stdin, a fork's
+                                 parent): the path is /proc/self/fd's answer */
+    HPC_IO_HANDLE_APPEND = 2, /* O_APPEND or "a": writes go to the end, offsets unknown */
+};
+
+/* The function's name ("pread"), class and act; NULL / OTHER / META when unknown. */
+HPC_API const char *hpc_io_fn_name(unsigned fn);
+HPC_API enum hpc_io_class hpc_io_fn_class(unsigned fn);
+HPC_API enum hpc_io_act hpc_io_fn_act(unsigned fn);
+HPC_API enum hpc_io_paradigm hpc_io_fn_paradigm(unsigned fn);
+
 /* ------------------------------------------------------ records (generated) */
 
 /* Text or bytes. On the write side p points at the caller's data; on the read side it

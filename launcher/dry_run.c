@@ -165,6 +165,7 @@ int hpc_dry_run(const hpc_opts *o, const char *program, const char *libdir, cons
                              : o->sync    ? buf
                                           : "off");
     row("heap tracing (-H)", o->heap_trace ? "on" : "off");
+    row("I/O tracing (-i)", o->io_trace ? "on" : "off");
     row("OpenMP runtime", o->omp_runtime);
     row_archive(o);
     row_comments(o);

@@ -206,6 +206,7 @@ static int settings_of(hpc_settings *s, const hpc_launch *l)
     s->sample_sig = o->sample_sig;
     s->pause_sig = o->pause_sig;
     s->start_paused = o->start_paused;
+    s->io_trace = o->io_trace;
     return 0;
 }
 

@@ -250,6 +250,15 @@ static int opt_mpi(hpc_opts *o, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_io(hpc_opts *o, const char *opt, const char *val)
+{
+    int v = on_off(val);
+    if (v < 0)
+        return bad_value(opt, val, "on|off");
+    o->io_trace = v;
+    return 0;
+}
+
 /* -s on|off|all|<µs>: synchronization wait tracing; on calibrates the threshold at
  * start-up, all (= 0) records every call, a number is the threshold in microseconds. */
 static int opt_sync(hpc_opts *o, const char *opt, const char *val)
@@ -339,6 +348,7 @@ static const hpc_option options[] = {
      "or the threshold in microseconds (default off)"},
     {"-H", "on|off", opt_heap,
      "heap tracing: allocations, leaks and peak memory per call stack (default off)"},
+    {"-i", "on|off", opt_io, "I/O tracing: POSIX and C stdio calls (default off)"},
     {"-F", "on|off|=REGEX", opt_follow,
      "follow fork/exec descendants: all (default), none, or those whose executable or "
      "sub-experiment name matches REGEX"},

@@ -40,11 +40,12 @@ typedef struct hpc_opts {
     unsigned archive;                           /* -a: enum hpc_archive_mode */
     const char *comments[HPC_MAX_COMMENTS + 1]; /* -C, NULL-terminated */
     int ncomments;
-    int dry_run; /* -n */
-    int quiet;   /* -q */
-    int version; /* -V */
-    int help;    /* --help */
-    char **argv; /* the program and its arguments, NULL-terminated */
+    int dry_run;  /* -n */
+    int io_trace; /* -i */
+    int quiet;    /* -q */
+    int version;  /* -V */
+    int help;     /* --help */
+    char **argv;  /* the program and its arguments, NULL-terminated */
 } hpc_opts;
 
 /*

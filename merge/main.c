@@ -21,29 +21,30 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: hpmerge [options] EXP\n"
-               "       mpirun -np K hpmerge [options] EXP\n"
-               "Merge a job experiment (EXP, made by hpcollect) into one OTF2 trace,\n"
-               "EXP/otf2/traces.otf2, and a summary, EXP/summary.txt and EXP/summary.json.\n"
-               "\n"
-               "Options:\n"
-               "  -q, --quiet          do not report what was written\n"
-               "      --progress       show progress on stderr (default: when it is a terminal)\n"
-               "      --no-progress    never show progress\n"
-               "      --top N          functions listed in the summary (default 20)\n"
-               "      --sort-memory N  events per location sorted in memory before a temporary\n"
-               "                       file is used (default 65536)\n"
-               "      --stats          print merge speed and peak memory on stderr\n"
-               "      --enter-leave    write plain Enter/Leave records: MPI calls, OpenMP\n"
-               "                       constructs and the sampled functions (entered at the\n"
-               "                       first sample whose stack holds them, left at the first\n"
-               "                       event whose stack does not), for readers that take no\n"
-               "                       calling contexts; no CallingContextSample records\n"
-               "  -V, --version        print the version\n"
-               "  -h, --help           print this help\n"
-               "\n"
-               "Exit status: 0 merged (problems with the data are listed in the summary and on\n"
-               "stderr), 1 nothing could be merged, 2 usage error, 130 interrupted.\n");
+    fprintf(f,
+            "Usage: hpmerge [options] EXP\n"
+            "       mpirun -np K hpmerge [options] EXP\n"
+            "Merge a job experiment (EXP, made by hpcollect) into one OTF2 trace,\n"
+            "EXP/otf2/traces.otf2, and a summary, EXP/summary.txt and EXP/summary.json.\n"
+            "\n"
+            "Options:\n"
+            "  -q, --quiet          do not report what was written\n"
+            "      --progress       show progress on stderr (default: when it is a terminal)\n"
+            "      --no-progress    never show progress\n"
+            "      --top N          functions (and I/O files) listed in the summary (default 20)\n"
+            "      --sort-memory N  events per location sorted in memory before a temporary\n"
+            "                       file is used (default 65536)\n"
+            "      --stats          print merge speed and peak memory on stderr\n"
+            "      --enter-leave    write plain Enter/Leave records: MPI calls, OpenMP\n"
+            "                       constructs and the sampled functions (entered at the\n"
+            "                       first sample whose stack holds them, left at the first\n"
+            "                       event whose stack does not), for readers that take no\n"
+            "                       calling contexts; no CallingContextSample records\n"
+            "  -V, --version        print the version\n"
+            "  -h, --help           print this help\n"
+            "\n"
+            "Exit status: 0 merged (problems with the data are listed in the summary and on\n"
+            "stderr), 1 nothing could be merged, 2 usage error, 130 interrupted.\n");
 }
 
 static bool parse_count(const char *s, unsigned long *out)

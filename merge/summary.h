@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "experiment.h"
+#include "io_stats.h"
 #include "mpi_stats.h"
 #include "util.h"
 
@@ -137,6 +138,26 @@ void mg_tsum_write(hpa_buf *b, const mg_tsum *t);
 void mg_tsum_read(hpa_buf *b, mg_tsum *t);
 
 struct mg_job;
+
+/* The job's traced I/O (summary_io.c): files as model/io_stats.c counts them, the files
+ * with any call by total time (order), each process's totals over its files (procs, by
+ * index in the experiment), and how many files one process or several used. */
+typedef struct mg_io {
+    hpa_io io;
+    uint32_t *order, nfiles;
+    hpa_io_sum *procs;
+    size_t nprocs;
+    uint32_t shared, single;
+} mg_io;
+/* Load it when a process traced I/O (-i); false when none did (or it could not be read:
+ * said on stderr). */
+bool mg_summary_io(const struct mg_job *job, mg_io *out);
+void mg_summary_io_free(mg_io *m);
+/* "rank 3", or the process's name. */
+const char *mg_summary_io_label(const struct mg_job *job, uint32_t proc, char *buf, size_t cap);
+/* The share of the process with the most I/O time on f. */
+uint32_t mg_summary_io_slowest(const hpa_io_file *f);
+
 /* Write summary.txt and summary.json for a job whose parts are all present (root).
  * Returns 0, or -1 with errno set when a file could not be written. */
 int mg_summary_write_text(const struct mg_job *job, FILE *f);

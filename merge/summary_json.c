@@ -329,6 +329,80 @@ static void funcs_arr(FILE *f, const mg_agg *a)
     fputs(n ? "\n  ],\n" : "],\n", f);
 }
 
+static void io_sum(FILE *f, bool *first, const hpa_io_sum *s)
+{
+    static const char *const cls[HPA_IO_NCLASS] = {"read", "write", "other", "error"};
+    char k[64];
+    for (unsigned c = 0; c < HPA_IO_NCLASS; c++) {
+        snprintf(k, sizeof k, "%s_time_s", cls[c]);
+        kd(f, first, k, s_of(s->ns[c]));
+        if (c == HPA_IO_READ || c == HPA_IO_WRITE) {
+            snprintf(k, sizeof k, "%s_bytes", cls[c]);
+            ku(f, first, k, s->bytes[c]);
+        }
+        snprintf(k, sizeof k, "%s_count", cls[c]);
+        ku(f, first, k, s->count[c]);
+    }
+}
+
+static void io_proc(FILE *f, bool *first, const mg_job *job, uint32_t proc)
+{
+    const hpc_proc *p = &job->exp->procs[proc];
+    ks(f, first, "process", p->name);
+    key(f, first, "rank");
+    if (p->rank >= 0)
+        fprintf(f, "%d", p->rank);
+    else
+        fputs("null", f);
+}
+
+/* "io": {"processes": [per process totals], "files": [every file: totals, shared, its
+ * processes' parts, the slowest], "shared_files", "single_process_files"}; absent without -i. */
+static void io_obj(FILE *f, const mg_job *job)
+{
+    mg_io m;
+    if (!mg_summary_io(job, &m))
+        return;
+    fputs("  \"io\": {\"processes\": [", f);
+    for (size_t i = 0; i < m.nprocs; i++) {
+        bool first = true;
+        fputs(i ? ",\n    {" : "\n    {", f);
+        io_proc(f, &first, job, (uint32_t)i);
+        io_sum(f, &first, &m.procs[i]);
+        fputc('}', f);
+    }
+    fprintf(f,
+            "],\n    \"shared_files\": %" PRIu32 ", \"single_process_files\": %" PRIu32
+            ",\n    \"files\": [",
+            m.shared, m.single);
+    for (uint32_t k = 0; k < m.nfiles; k++) {
+        const hpa_io_file *fl = &m.io.files[m.order[k]];
+        bool first = true;
+        fputs(k ? ",\n    {" : "\n    {", f);
+        ks(f, &first, "path", hpa_strtab_get(&m.io.paths, fl->path));
+        io_sum(f, &first, &fl->s);
+        kd(f, &first, "bandwidth_bytes_per_s", hpa_io_bandwidth(&fl->s));
+        kb(f, &first, "shared", fl->nshares > 1);
+        key(f, &first, "slowest");
+        fputc('{', f);
+        bool sf = true;
+        io_proc(f, &sf, job, fl->shares[mg_summary_io_slowest(fl)].proc);
+        fputc('}', f);
+        key(f, &first, "processes");
+        fputc('[', f);
+        for (uint32_t i = 0; i < fl->nshares; i++) {
+            bool pf = true;
+            fputs(i ? ", {" : "{", f);
+            io_proc(f, &pf, job, fl->shares[i].proc);
+            io_sum(f, &pf, &fl->shares[i].s);
+            fputc('}', f);
+        }
+        fputs("]}", f);
+    }
+    fputs(m.nfiles ? "\n  ]},\n" : "]},\n", f);
+    mg_summary_io_free(&m);
+}
+
 int mg_summary_write_json(const mg_job *job, FILE *f)
 {
     mg_agg a;
@@ -349,6 +423,7 @@ int mg_summary_write_json(const mg_job *job, FILE *f)
     calls_arr(f, "mpi_callsites", a.sites, a.nsites, true);
     omp_arr(f, &a);
     funcs_arr(f, &a);
+    io_obj(f, job);
     fputs("  \"counters\": [", f);
     for (size_t i = 0; i < a.nctrs; i++) {
         bool first = true;

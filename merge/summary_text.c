@@ -278,6 +278,49 @@ static void counters(FILE *f, const mg_agg *a)
                 a->ctrs[i].samples, a->ctrs[i].value);
 }
 
+/* I/O (-i): per process, then per file (the job's top files by I/O time), whether one
+ * process or several used each file. */
+static void io(FILE *f, const mg_job *job)
+{
+    mg_io m;
+    if (!mg_summary_io(job, &m))
+        return;
+    char who[64], slow[64];
+    fprintf(f, "\nI/O per process (-i)\n%-14s %14s %8s %14s %8s %8s %8s %10s\n", "Process",
+            "Read bytes", "Reads", "Write bytes", "Writes", "Other", "Errors", "Time(s)");
+    for (size_t i = 0; i < m.nprocs; i++) {
+        const hpa_io_sum *s = &m.procs[i];
+        fprintf(f,
+                "%-14s %14" PRIu64 " %8" PRIu64 " %14" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+                " %10.3f\n",
+                mg_summary_io_label(job, (uint32_t)i, who, sizeof who), s->bytes[HPA_IO_READ],
+                s->count[HPA_IO_READ], s->bytes[HPA_IO_WRITE], s->count[HPA_IO_WRITE],
+                s->count[HPA_IO_OTHER], s->count[HPA_IO_ERROR], s_of(hpa_io_ns(s)));
+    }
+    fprintf(f,
+            "\nI/O per file (%" PRIu32 " files: %" PRIu32 " shared by processes, %" PRIu32
+            " used by one)\n%14s %14s %10s %10s %-16s %-10s %s\n",
+            m.nfiles, m.shared, m.single, "Read bytes", "Write bytes", "Time(s)", "MB/s", "Used by",
+            "Slowest", "File");
+    size_t n = m.nfiles < job->top ? m.nfiles : job->top;
+    for (size_t k = 0; k < n; k++) {
+        const hpa_io_file *fl = &m.io.files[m.order[k]];
+        if (fl->nshares > 1)
+            snprintf(who, sizeof who, "shared by %" PRIu32, fl->nshares);
+        else
+            mg_summary_io_label(job, fl->shares[0].proc, who, sizeof who);
+        fprintf(f, "%14" PRIu64 " %14" PRIu64 " %10.3f %10.1f %-16s %-10s %s\n",
+                fl->s.bytes[HPA_IO_READ], fl->s.bytes[HPA_IO_WRITE], s_of(hpa_io_ns(&fl->s)),
+                hpa_io_bandwidth(&fl->s) / 1e6, who,
+                fl->nshares > 1
+                    ? mg_summary_io_label(job, fl->shares[mg_summary_io_slowest(fl)].proc, slow,
+                                          sizeof slow)
+                    : "",
+                hpa_strtab_get(&m.io.paths, fl->path));
+    }
+    mg_summary_io_free(&m);
+}
+
 int mg_summary_write_text(const mg_job *job, FILE *f)
 {
     mg_agg a;
@@ -293,6 +336,7 @@ int mg_summary_write_text(const mg_job *job, FILE *f)
     counters(f, &a);
     sync_waits(f, &a);
     heap(f, job);
+    io(f, job);
     threads(f, &a);
     mg_agg_free(&a);
     return ferror(f) ? -1 : 0;

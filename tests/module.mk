@@ -26,3 +26,7 @@ $(TESTDIR)/unit/%: $(OBJDIR)/tests/unit/%.o $(EXP_LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(or $(UNIT_LIBS_$*),$(UNIT_LIBS_DEFAULT)) $(UNIT_LDLIBS_$*)
 
 CHECK_DEPS += $(PROG_BINS) $(UNIT_BINS)
+
+# tests/io/progs/io_mpi.c is an MPI program.
+PROG_FLAGS_io_io_mpi = $(MPI_CFLAGS)
+PROG_LIBS_io_io_mpi = $(MPI_LDFLAGS)

@@ -864,7 +864,8 @@
       const L = (TL.layers || []).findIndex((x) => x.key === tr.layer);
       if (L >= 0 && (TL.rows || []).some((r) => r.l.includes(L)))
         s.append(el("p", { class: "note", text: `Its records are the "${TL.layers[L].title}" lane of the rows of the timeline.` }));
-      if (tr.report && R[tr.report]) s.append(...reportTables(R[tr.report], "tracer-" + tr.key));
+      for (const key of tr.reports || [])
+        if (R[key]) s.append(el("h3", { text: `hpanalyze ${R[key].report || key}` }), ...reportTables(R[key], "tracer-" + tr.key));
     }
   }
 

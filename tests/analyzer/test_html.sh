@@ -28,6 +28,8 @@
 #     shows the_lock at the address the program printed, waiting as long as the syncs
 #     report says and within 5% of the program's own clock; its per-process Sync Wait Time
 #     and the summary's sync part = the process's Sync Wait Time
+#   - heap/heap_known with -H on: the heap section's functions table shows each function's
+#     known allocations (leak_x 7, calloc_z 3, churn_y 50, peak_p 10, produce 20)
 # Skips where Chromium, node or the npm packages are missing.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet"
@@ -49,6 +51,10 @@ run slow 2 "$PROGS/mpi/slowrank" 0.4 cpu
 run traffic 4 "$PROGS/mpi/traffic"
 run hybrid 2 "$PROGS/analyzer/hybrid" 4
 run heat 2 "$PROGS/merge/heat_mpi" 256 150
+if [ -x "$PROGS/heap/heap_known" ]; then # the heap tracer's section, when it has data
+    "$HPCOLLECT" -q -H on -o heap.hpc "$PROGS/heap/heap_known" >heap.out || fail "heap_known: exit $?"
+    "$HPANALYZE" heap.hpc export html -o heap.html >/dev/null || fail "heap: export html"
+fi
 if [ -x "$PROGS/sync/mutex_hold" ]; then # the sync tracer's section, when it has data
     "$HPCOLLECT" -q -s on -o sync.hpc "$PROGS/sync/mutex_hold" >sync.out || fail "mutex_hold: exit $?"
     "$HPANALYZE" sync.hpc export html -o sync.html >/dev/null || fail "sync: export html"
@@ -67,10 +73,13 @@ cat >plan.json <<'EOF'
   "flame": [["all", "cpu"], ["p0", "cpu"], ["p1", "cpu"], ["all", "mpi_time"]],
   "search": "source_heat", "sort": "Excl. Total CPU (s)", "messages": true}]
 EOF
-[ -f sync.html ] && $SYSPY - <<'PY'
-import json
+$SYSPY - <<'PY'
+import json, os
 plan = json.load(open("plan.json"))
-plan.append({"page": "sync.html", "out": "sync", "summary": True, "tables": ["tracer-sync-objects", "tracer-sync-ranks"]})
+if os.path.exists("sync.html"):
+    plan.append({"page": "sync.html", "out": "sync", "summary": True, "tables": ["tracer-sync-objects", "tracer-sync-ranks"]})
+if os.path.exists("heap.html"):
+    plan.append({"page": "heap.html", "out": "heap", "tables": ["tracer-heap-functions"]})
 json.dump(plan, open("plan.json", "w"))
 PY
 ln -s "$WEB/node_modules" node_modules # ES modules resolve from the script's folder
@@ -104,7 +113,7 @@ for name, p in pages.items():
             who = f"rank {pr['rank']}" if pr["rank"] >= 0 else pr["name"]
             want += [f"{who} thread {t}" for t in range(pr["threads"])]
     check([r["label"] for r in p["rows"]] == want, f"{name}: a timeline row per rank and thread {[r['label'] for r in p['rows']]}")
-    check(name == "sync" or p["rows"][0]["items"] > 0, f"{name}: rank 0's main row draws calls")
+    check(name in ("sync", "heap") or p["rows"][0]["items"] > 0, f"{name}: rank 0's main row draws calls")
 
 # slowrank: where the time goes, the MPI_Recv tooltip, the MPI bars
 p = pages["slow"]
@@ -224,6 +233,19 @@ check(len(a) > 10 and a == sorted(a, reverse=True) and b == sorted(b) and a[0] >
 fn = funcs("heat.hpc")
 near(a[0], max(x["excl_cpu_s"] for n, x in fn.items() if n != "<Total>"), 5e-4, "heat: the top function's CPU")
 PY
+if [ -f heap.html ]; then # progs/heap/heap_known (-H on): the heap section's functions
+    $SYSPY - <<'PY'
+import json
+from hpctest import check
+p = [x for x in json.load(open("pages.json")) if x["page"] == "heap.html"][0]
+check(not p["console"], f"heap: no console messages {p['console'][:3]}")
+tab = p["tables"]["tracer-heap-functions"]
+check(tab and tab["head"][2] == "Excl. Allocations", f"heap: functions by allocations {tab and tab['head']}")
+got = {r[0]: int(r[2].split()[0].replace(",", "")) for r in tab["rows"]}
+for fn, n in (("leak_x", 7), ("calloc_z", 3), ("churn_y", 50), ("peak_p", 10), ("produce", 20)):
+    check(got.get(fn) == n, f"heap: {fn} allocates {n} blocks (shown {got.get(fn)})")
+PY
+fi
 [ -f sync.html ] || { note "ok: screenshots in $PWD/{slow,traffic,hybrid,heat}/"; exit 0; }
 
 # progs/sync/mutex_hold (-s on; no MPI): the sync section's tables and the summary's part

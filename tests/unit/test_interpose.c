@@ -4,8 +4,9 @@
  * with the layer's collaborators replaced: tracer off, one real call and nothing else;
  * on, one real call, the tracer's part sees its result and arguments, and errno is the
  * real call's even when the tracer's part changes it; a call the layer refuses to trace
- * (hpc_trace_begin false) goes straight to the real function; the call's end time and leaf
- * (the real function) are set before the tracer's part runs.
+ * (hpc_trace_begin false) goes straight to the real function, and so does a call from the
+ * collector's own code (its return address in our range, HPC_CALLER_OURS); the call's end
+ * time and leaf (the real function) are set before the tracer's part runs.
  */
 #include "exp_test.h"
 #include "interpose.h"
@@ -14,6 +15,7 @@
 int hpc_real_ready = 1;
 void hpc_real_resolve(void) {}
 hpc_tracer_cfg hpc_tracers[HPC_TRACER_COUNT_];
+uintptr_t hpc_own_lo, hpc_own_hi;
 int hpc_trace_tsc; /* 0: the trace clock is hpc_now_ns, below */
 static int begin_answer = 1, begins;
 static uint64_t clock_now; /* the wrapper reads the call's end once */
@@ -90,5 +92,11 @@ int main(void)
     note(1);
     CHECK(real_calls == 5 && traced == 2 && begins == 4, "refused: %d real, %d traced", real_calls,
           traced);
+    /* on, and the layer would trace, but the caller is the collector's own code */
+    begin_answer = 1;
+    hpc_own_lo = 0, hpc_own_hi = UINTPTR_MAX;
+    CHECK_EQ(sum(1, 2), 3);
+    note(2);
+    CHECK(real_calls == 7 && traced == 2, "our own calls: %d real, %d traced", real_calls, traced);
     return exp_test_done("test_interpose");
 }

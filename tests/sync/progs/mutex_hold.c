@@ -1,9 +1,9 @@
 /*
  * mutex_hold.c - ground truth for the sync tracer: two threads contend for one global
  * mutex. The holder takes it first and keeps it HOLD_MS each time (in hold_lock, a
- * sleep, begun once the waiter sleeps on the mutex); so each of the waiter's ROUNDS
- * waits lasts HOLD_MS at least, on its call site in wait_for_lock. Lock order is forced by two
- * semaphores. Prints the program's own measure of the waits (ns) and the mutex's address.
+ * sleep); the waiter asks while it is held, so each of its ROUNDS waits lasts about
+ * HOLD_MS, on its call site in wait_for_lock. Lock order is forced by two semaphores.
+ * Prints the program's own measure of the waits (ns) and the mutex's address.
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -30,11 +30,6 @@ __attribute__((noinline)) static void hold_lock(void)
 {
     pthread_mutex_lock(&the_lock);
     sem_post(&held);
-    /* the hold starts once the waiter sleeps on the mutex (glibc marks a contended lock
-     * 2), so each wait lasts HOLD_MS at least however late a loaded machine runs it */
-    struct timespec tick = {0, 100000L};
-    while (__atomic_load_n(&the_lock.__data.__lock, __ATOMIC_ACQUIRE) != 2)
-        nanosleep(&tick, NULL);
     struct timespec d = {0, HOLD_MS * 1000000L};
     nanosleep(&d, NULL);
     pthread_mutex_unlock(&the_lock);

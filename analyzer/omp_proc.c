@@ -90,9 +90,10 @@ typedef struct reader {
     int rc;
 } reader;
 
-static int cct_add(hpa_omp_cct *c, size_t *cap, const hpc_rec_cct_node *n)
+/* Ids beyond what the file can hold are ignored (profile.c names them). */
+static int cct_add(hpa_omp_cct *c, size_t *cap, const hpc_rec_cct_node *n, uint64_t max_id)
 {
-    if (n->id == 0 || n->id > UINT32_MAX / 2)
+    if (n->id == 0 || n->id > max_id || n->id > UINT32_MAX / 2)
         return 0;
     uint32_t id = (uint32_t)n->id;
     size_t pcap = *cap;
@@ -350,7 +351,7 @@ static int read_thread(hpa_profile *p, hpa_omp_proc *m, const hpc_proc *proc,
     while (rd.rc == 0 && hpc_reader_next(r, &rec) == 1) {
         switch (rec.kind) {
         case HPC_K_cct_node:
-            rd.rc = cct_add(&th->cct, &cct_cap, &rec.u.cct_node);
+            rd.rc = cct_add(&th->cct, &cct_cap, &rec.u.cct_node, hpc_reader_max_records(r));
             break;
         case HPC_K_thread_begin:
             note_time(th, rec.u.thread_begin.time);

@@ -109,8 +109,9 @@ typedef struct loader {
     uint64_t call_node;
     uint64_t *points; /* sample_point times, for the --samples filter */
     size_t npoints;
-    bool *keep_period; /* npoints + 1 entries: hpa_filter_period of each period */
-    size_t heap_next;  /* the thread's next heap_alloc: its block in pr->heap */
+    bool *keep_period;    /* npoints + 1 entries: hpa_filter_period of each period */
+    unsigned said_bad_id; /* out-of-range node ids of this thread (named once) */
+    size_t heap_next;     /* the thread's next heap_alloc: its block in pr->heap */
     size_t heap_end;
 } loader;
 
@@ -134,10 +135,20 @@ static int grow_nodes(loader *L, uint32_t need)
     return 0;
 }
 
-static int add_node(loader *L, const hpc_rec_cct_node *n)
+/* A node whose id the file cannot hold (more than its records: damage, or a hostile
+ * file) would size the arrays by it; it is named once per thread and counted. */
+static int add_node(loader *L, hpc_reader *r, const hpc_record *rec)
 {
     hpa_thread *t = L->t;
-    if (n->id == 0 || n->id > UINT32_MAX / 2) {
+    const hpc_rec_cct_node *n = &rec->u.cct_node;
+    uint64_t max = hpc_reader_max_records(r);
+    if (n->id == 0 || n->id > max || n->id > UINT32_MAX / 2) {
+        if (n->id && !L->said_bad_id++)
+            hpc_diag_report(L->p->diag, HPC_WARNING, hpc_reader_path(r), rec->offset, __FILE__,
+                            __LINE__,
+                            "call-tree node id %llu out of range (the file holds at most %llu "
+                            "records); ignored",
+                            (unsigned long long)n->id, (unsigned long long)max);
         t->bad_nodes++;
         return 0;
     }
@@ -455,7 +466,7 @@ static int read_records(loader *L, hpc_reader *r)
     while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
         switch (rec.kind) {
         case HPC_K_cct_node:
-            rc = add_node(L, &rec.u.cct_node);
+            rc = add_node(L, r, &rec);
             break;
         case HPC_K_sample_clock:
             rc = add_clock_sample(L, &rec.u.sample_clock);
@@ -543,6 +554,7 @@ static int load_thread(loader *L, const hpc_thread_file *tf)
     L->last_key = UINT64_MAX;
     L->node_cap = 0;
     L->bucket_cap = 0;
+    L->said_bad_id = 0;
     t->nnodes = 1; /* the root */
     int rc = grow_nodes(L, 1);
     if (rc == 0) {

@@ -4,6 +4,7 @@
 #   make bench-omp         OMPT tool overhead: empty regions, barriers, 100 us regions
 #   make bench-anchors     hpcollect -p hi next to gprofng collect -p hi and perf record at 1 ms
 #   make bench-threads     thread start cost against plain (1000 threads created and joined)
+#   make bench-throttle    the sampling throttle: a 400-deep stack at -p 50u against -p hi and plain
 #   make bench-sync        the sync tracer per uncontended lock/unlock pair and per recorded wait
 #   make bench-io          a traced I/O call (-i) against plain: 4 KiB pwrite/pread in the page cache
 BENCH_DIR := $(OUT)/build/bench
@@ -61,6 +62,19 @@ bench-threads: all $(BENCH_THREAD_CHURN)
 	bench/thread_bench.py $(BINDIR) $(BENCH_THREAD_CHURN) $(or $(RUNS),15) $(or $(THREADS),1000)
 
 bench: bench-threads
+
+# make bench-throttle  the sampling throttle: a deep stack at -p 50u against -p hi (issue 23)
+BENCH_DEEP_WORK := $(BENCH_DIR)/deep_work
+
+$(BENCH_DEEP_WORK): bench/deep_work.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -o $@ $<
+
+.PHONY: bench-throttle
+bench-throttle: all $(BENCH_DEEP_WORK)
+	bench/throttle_bench.py $(BINDIR) $(BENCH_DEEP_WORK) $(or $(RUNS),5) $(or $(DIVES),500)
+
+bench: bench-throttle
 
 # make bench-sync   the sync tracer's cost per uncontended lock/unlock pair and per
 # recorded wait, next to gprofng collect -s (issue 14)

@@ -69,6 +69,12 @@ HPCOLLECT_API void hpcollect_proc_unlock(void)
 
 HPCOLLECT_API void hpcollect_sample_point(unsigned reason, const char *label)
 {
+    hpc_thread_priv *t = hpc_self();
+    if (t) { /* the program's call: its thread's CPU so far belongs before the point */
+        hpcollect_write_begin(&t->pub);
+        hpc_tail_sample_here(t);
+        hpcollect_write_end(&t->pub);
+    }
     hpc_stream *s = hpc_proc_lock();
     if (!s)
         return;

@@ -149,6 +149,9 @@ void hpc_throttle_spent(hpc_thread_priv *t, uint64_t cpu_at_entry);
 void hpc_tail_init(void);
 void hpc_tail_charge(hpc_thread_priv *t, uint64_t cpu);
 void hpc_tail_charge_sigsafe(hpc_thread_priv *t);
+/* tail.c: t's CPU since its last sample as a sample at the caller's stack now (a sample
+ * point the program records), between hpcollect_write_begin/end (NOT signal-safe). */
+void hpc_tail_sample_here(hpc_thread_priv *t);
 /* sigsafe_tail.c's parts: is a tail due (clock on, CPU time since the last sample,
  * recording)? the node of the last sample, start routine or entry point; write it. */
 extern uint64_t hpc_tail_entry_pc;

@@ -14,15 +14,17 @@
  *     those calls (quiet_wait.c) run with SIGPROF held and wake at the point's due time
  *     to write it, then wait on for the rest of the program's time;
  *   - threads blocked anywhere else (read, accept, wait4, a mutex or condition
- *     variable, pthread_join): a one-shot POSIX timer on CLOCK_MONOTONIC sends the
- *     process SIGPROF (si_value HPC_POINTS_COOKIE) a grace time after the due time,
- *     unless a point was written by then (each write re-arms it for the next period).
- *     The kernel gives it to a thread that does not hold SIGPROF; our handler is
- *     installed with SA_RESTART, so the interrupted call goes on as if nothing
- *     happened, except the few calls Linux never restarts (signal(7)); quiet_wait.c
- *     covers the common ones. The grace (two clock intervals, at least 1 ms, at most a
- *     quarter period) lets a computing program's own samples write the point first, so
- *     its blocked threads are not disturbed.
+ *     variable, pthread_join): a one-shot POSIX timer on CLOCK_MONOTONIC sends SIGPROF
+ *     (si_value HPC_POINTS_COOKIE) a grace time after the due time, unless a point was
+ *     written by then (each write re-arms it for the next period), to the thread that
+ *     started the points (the main thread, a fork child's thread): to a thread, since a
+ *     SIGPROF pending for the whole process makes the kernel drop the program's own
+ *     ITIMER_PROF signals (periodic.c). Our handler is installed with SA_RESTART, so
+ *     the interrupted call goes on as if nothing happened, except the few calls Linux
+ *     never restarts (signal(7)); quiet_wait.c covers the common ones. When that thread
+ *     has ended, the points come with samples and sleeps only. The grace (two clock
+ *     intervals, at least 1 ms, at most a quarter period) lets a computing program's own
+ *     samples write the point first, so its blocked threads are not disturbed.
  *
  * Whoever writes takes the process-stream lock with one attempt (hpc_proc_trylock_once):
  * one that finds it held leaves the point to the holder, whose hpc_proc_unlock writes

@@ -231,7 +231,7 @@ static void read_records(hpc_thread_priv *t, reading *r)
             on_fault(s, r, &h, body);
         else if (eh.type == PERF_RECORD_LOST && n >= 16) {
             s->win.lost = true;
-            hpc_stat(t, HPC_STAT_SWITCHES_LOST, u64_at(body + 8));
+            hpc_stat(t, HPC_STAT_STATES_LOST, u64_at(body + 8));
             s->out_seen = false; /* its switch-in may be among the lost */
         }
         tail += eh.size;
@@ -337,7 +337,7 @@ static void write_state(hpc_thread_priv *t, unsigned st, uint64_t ns, uint64_t n
     t->st.last_node[st] = node;
     t->st.written |= 1u << st;
     if (!hpc_recording_at(now)) {
-        hpc_stat(t, HPC_STAT_STATES_DROPPED, 1);
+        hpc_stat(t, HPC_STAT_STATES_LOST, 1);
         return;
     }
     hpc_rec_sample_state r = {
@@ -354,7 +354,7 @@ static void write_state(hpc_thread_priv *t, unsigned st, uint64_t ns, uint64_t n
     if (err == HPC_E_LIMIT)
         hpc_limit_reached();
     if (err)
-        hpc_stat(t, HPC_STAT_STATES_DROPPED, 1);
+        hpc_stat(t, HPC_STAT_STATES_LOST, 1);
 }
 
 /* Could a state's acc reach the interval once the window is settled? */

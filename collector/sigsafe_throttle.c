@@ -56,8 +56,11 @@ static void adapt_interval(hpc_thread_priv *t)
     uint64_t need = (uint64_t)t->thr_cost_ns * 100 / hpc_P.cfg.throttle_pct, level = asked;
     while (level < need && level < MAX_INTERVAL_NS)
         level *= 2;
-    if (level > now || level * 4 <= now)
+    if (level > now || level * 4 <= now) {
         hpc_clock_set_period(t, level);
+        if (level > now && hpc_clock_period(t) == level)
+            hpc_stat(t, HPC_STAT_INTERVAL_RAISED, 1);
+    }
 }
 
 bool hpc_throttle_skip(hpc_thread_priv *t, uint64_t cpu)

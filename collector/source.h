@@ -97,4 +97,10 @@ static inline uint64_t hpc_timer_cookie(const hpc_thread_priv *t)
     return HPC_TIMER_COOKIE_MAGIC | t->pub.seq;
 }
 
+/* glibc 2.36 names the SIGEV_THREAD_ID target only by its union member (the clock's
+ * timer source and the points timer, periodic.c) */
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
 #endif

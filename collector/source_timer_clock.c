@@ -17,10 +17,6 @@
 
 #include "source.h"
 
-#ifndef sigev_notify_thread_id
-#define sigev_notify_thread_id _sigev_un._tid
-#endif
-
 static int timer_open(hpc_thread_priv *t, uint64_t interval_ns)
 {
     struct sigevent ev;

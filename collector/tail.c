@@ -52,19 +52,44 @@ static bool ours_or_libc(uint64_t pc)
     return false;
 }
 
+/* Where the calling thread is, without the collector's and the C library's frames; 0 when
+ * nothing else is on its stack. */
+static uint64_t stack_here(hpc_thread_priv *t)
+{
+    int n = hpc_unwind_here_slots(t, 0, t->pcs, NULL, HPC_MAX_DEPTH), from = 0;
+    while (from < n && ours_or_libc(t->pcs[from]))
+        from++;
+    if (from == n)
+        return 0;
+    int err = 0;
+    return hpc_cct_insert(t, t->pcs + from, n - from, &err);
+}
+
 /* The stack the tail is charged to: sigsafe_tail.c's, but where that would be the entry
  * point, the stack where the main thread ends. */
 static uint64_t tail_node(hpc_thread_priv *t)
 {
     if (t->last_node || t->start_routine)
         return hpc_tail_node_known(t);
-    int n = hpc_unwind_here_slots(t, 0, t->pcs, NULL, HPC_MAX_DEPTH), from = 0;
-    while (from < n && ours_or_libc(t->pcs[from]))
-        from++;
-    if (from == n)
-        return hpc_tail_node_known(t);
-    int err = 0;
-    return hpc_cct_insert(t, t->pcs + from, n - from, &err);
+    uint64_t node = stack_here(t);
+    return node ? node : hpc_tail_node_known(t);
+}
+
+/* A sample of the calling thread where it calls (a sample point the program records): its
+ * CPU since its last sample is charged before the point, at the stack a sample now would
+ * see, so each period holds the CPU the thread spent in it, and what follows (its tail at
+ * its end) is charged from there, not to a stack it had left before the point. */
+void hpc_tail_sample_here(hpc_thread_priv *t)
+{
+    uint64_t cpu = hpc_thread_cpu_ns(), now = hpc_now_ns();
+    if (!hpc_tail_due(t, cpu, now))
+        return;
+    uint64_t node = stack_here(t);
+    if (!node)
+        return;
+    hpc_tail_write(t, cpu, now, node);
+    if (t->last_cpu_ns == cpu)
+        t->last_node = node;
 }
 
 void hpc_tail_charge(hpc_thread_priv *t, uint64_t cpu)

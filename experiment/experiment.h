@@ -732,6 +732,13 @@ HPC_API uint64_t hpc_reader_unknown(const hpc_reader *r);
 HPC_API uint64_t hpc_reader_damaged(const hpc_reader *r); /* skipped: bad or torn */
 HPC_API uint64_t hpc_reader_torn(const hpc_reader *r);    /* of those, torn records */
 /*
+ * The most records the file can hold (a record takes at least its kind and length bytes):
+ * the bound of anything counted in records, such as a thread's cct_node ids (1, 2, 3 ...
+ * in creation order), so that a damaged or hostile id cannot size a reader's arrays.
+ */
+#define HPC_MIN_RECORD_BYTES 2
+HPC_API uint64_t hpc_reader_max_records(const hpc_reader *r);
+/*
  * The file's description of a kind: from its SCHEMA records (or schema_from's), else the
  * built-in one; NULL if neither knows the kind. Fields the built-in struct lacks have
  * offset UINT16_MAX. For printing records generically (hpc_record_print).

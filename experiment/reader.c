@@ -399,6 +399,11 @@ uint64_t hpc_reader_torn(const hpc_reader *r)
     return r->torn;
 }
 
+uint64_t hpc_reader_max_records(const hpc_reader *r)
+{
+    return r->size / HPC_MIN_RECORD_BYTES;
+}
+
 const hpc_kind_desc *hpc_reader_schema_kind(const hpc_reader *r, unsigned kind)
 {
     if (kind > 255)

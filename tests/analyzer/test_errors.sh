@@ -84,6 +84,37 @@ f = funcs("deep.hpc")
 near(f["rec"]["incl_cpu_s"], 0.11, 1e-9, "deep chain: rec inclusive counted once per sample")
 '
 
+# a call-tree node id of 10^9 in a file of a few kB: bounded by what the file can hold
+# (it would size the reader's arrays: 12 GB), named with its file and offset, its samples
+# <no stack>, the rest reported; under a 2 GB address-space limit
+"$PROGS/analyzer/synth" huge.hpc --huge-id 1000000000
+(ulimit -v 2000000 && $H --format json huge.hpc functions >huge.json 2>err.txt) ||
+    fail "node id 10^9: exit $?: $(cat err.txt)"
+grep -Eq "huge.hpc/main/t2.hpe.*(offset|@) ?[0-9]+.*node id 1000000000 out of range" err.txt ||
+    fail "node id 10^9: no warning naming the file, the offset and the id: $(cat err.txt)"
+$SYSPY -c '
+import json
+from hpctest import near
+f = {x["name"]: x for x in json.load(open("huge.json"))["functions"]}
+near(f["leaf_c"]["excl_cpu_s"], 0.2 + 0.01, 1e-9, "huge id: the good node'"'"'s 10 samples kept")
+near(f["leaf_a"]["excl_cpu_s"], 0.5, 1e-9, "huge id: leaf_a has thread 0'"'"'s only")
+near(f["<no stack>"]["excl_cpu_s"], 0.01 + 0.01, 1e-9, "huge id: its samples are <no stack>")
+'
+
+# a FIFO in place of a thread stream: never opened for a wait (readers open regular files
+# only), named, the other threads reported
+cp -r s.hpc fifo.hpc
+rm fifo.hpc/main/t1.hpe
+mkfifo fifo.hpc/main/t1.hpe
+timeout 60 $H --format json fifo.hpc functions >fifo.json 2>err.txt || fail "FIFO stream: exit $?: $(cat err.txt)"
+grep -q "fifo.hpc/main/t1.hpe" err.txt || fail "FIFO stream: not named: $(cat err.txt)"
+$SYSPY -c '
+import json
+from hpctest import near
+f = {x["name"]: x for x in json.load(open("fifo.json"))["functions"]}
+near(f["leaf_a"]["excl_cpu_s"], 0.5, 1e-9, "FIFO stream: thread 0 reported")
+'
+
 # damaged thread streams: warnings, the good part reported
 cp -r s.hpc trunc.hpc
 size=$(stat -c %s trunc.hpc/main/t0.hpe)

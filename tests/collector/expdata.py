@@ -78,6 +78,7 @@ def load(path):
         sys.exit(f"FAIL: hpexp-dump {path}: exit {r.returncode}: {r.stderr.strip()}")
     e = Experiment()
     e.damage = r.stderr
+    life = {}  # stream file -> seq of the thread whose records follow
     for line in r.stdout.splitlines():
         d = json.loads(line)
         if d.get("record") == "job_begin":
@@ -103,10 +104,14 @@ def load(path):
         if "/t" not in f:
             continue
         pname, tfile = f.rsplit("/", 1)
-        seq = int(tfile[1:].split(".")[0])
+        kind = d["record"]
+        # a stream holds the lives of the threads that reused it, each from its
+        # thread_begin on (process.hpe's thread_life records say where)
+        if kind == "thread_begin":
+            life[f] = d["seq"]
+        seq = life.get(f, int(tfile[1:].split(".")[0]))
         p = e.procs.setdefault(pname, Proc(pname))
         t = p.threads.setdefault(seq, Thread(seq))
-        kind = d["record"]
         if kind == "thread_begin":
             t.begin = d
         elif kind == "thread_end":

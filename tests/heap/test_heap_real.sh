@@ -6,6 +6,8 @@
 #                bytes and leak 5 new char[77]: inclusive on churn() 4000 allocations,
 #                192000 bytes, no leak; on leak_some() 20 leaks of 1540 bytes in all;
 #                std::thread's own allocations leave no leak of ours
+#   Fortran      (gfortran) ALLOCATE through malloc: leaky keeps 1000 real(8) (8000 bytes,
+#                a leak), churn allocates and deallocates 500 of them 100 times
 #   python3      a script that makes a bytearray of 50000000 bytes: the largest
 #                allocation site holds it, and the peak is at least that
 #   gcc          compiles and links a file (cc1, as, collect2, ld exec'd): every process
@@ -85,6 +87,48 @@ check((c['incl_heap_allocs'], c['incl_heap_bytes'], c['incl_heap_leaks']) == (40
 check((l['incl_heap_allocs'], l['incl_heap_leaks'], l['incl_heap_leaked_bytes']) == (20, 20, 1540), 'leak_some: 20 leaks, 1540 bytes')
 check(len(analyze('cxx.hpc', 'heap')['processes']) == 1, 'one process')
 "
+
+if command -v gfortran >/dev/null; then
+    cat >fa.f90 <<'F90'
+module work
+  implicit none
+  real(8), pointer :: kept(:) => null()
+contains
+  subroutine leaky()
+    allocate(kept(1000))
+    kept = 1.0d0
+  end subroutine leaky
+  subroutine churn()
+    real(8), allocatable :: a(:)
+    integer :: i
+    do i = 1, 100
+      allocate(a(500))
+      a = real(i, 8)
+      if (a(500) < 0) print *, 'never'
+      deallocate(a)
+    end do
+  end subroutine churn
+end module work
+program fa
+  use work
+  call leaky()
+  call churn()
+  print '(a,f8.1)', 'sum ', sum(kept)
+end program fa
+F90
+    gfortran -O1 -g -o fa fa.f90
+    same fortran ./fa
+    consistent fortran.hpc
+    check_py "
+rows = {r['name']: r for r in analyze('fortran.hpc', 'functions')['functions']}
+l = [r for n, r in rows.items() if 'leaky' in n]
+c = [r for n, r in rows.items() if 'churn' in n]
+check(len(l) == 1 and (l[0]['incl_heap_allocs'], l[0]['incl_heap_leaks'], l[0]['incl_heap_leaked_bytes']) == (1, 1, 8000), 'Fortran leaky: one ALLOCATE of 8000 bytes, leaked')
+check(len(c) == 1 and (c[0]['incl_heap_allocs'], c[0]['incl_heap_bytes'], c[0]['incl_heap_leaks']) == (100, 400000, 0), 'Fortran churn: 100 ALLOCATEs of 4000 bytes, all deallocated')
+"
+else
+    note "gfortran not installed: the Fortran part skipped"
+fi
 
 cat >prog.py <<'PY'
 def big():

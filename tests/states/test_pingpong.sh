@@ -28,7 +28,7 @@ for run in ("perf", "calls"):
             wall, cpu, rd, sw = map(float, f[2:6])
             truth[f[1]] = dict(sleep=wall - cpu - rd, wait=rd, cpu=cpu, switches=sw)
     st = analyze(run + ".hpc", "statistics")["processes"][0]
-    check(st["stats"]["switches_lost"] == 0, run + ": no context-switch record lost")
+    check(st["stats"]["states_lost"] == 0, run + ": no context-switch record lost")
     for th in st["thread_list"]:
         tail, seq = max(th.get("thread_cpu_s", 0) - th["sampled_cpu_s"], 0), th["seq"]
         near(th["total_thread_s"] + tail, th["life_s"], 0.02 * th["life_s"],

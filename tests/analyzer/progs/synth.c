@@ -4,7 +4,7 @@
  * this PIE executable and of libc from a load map taken with dl_iterate_phdr, and the
  * arithmetic of every report.
  *
- *     synth EXP [--stale-build-id | --deep N | --faster | --as-collector]
+ *     synth EXP [--stale-build-id | --deep N | --faster | --as-collector | --huge-id ID]
  *
  * Contents (weights are exact; one sample = 1 ms of CPU):
  *   thread 0: main > caller_x > leaf_a   500 samples
@@ -23,6 +23,8 @@
  * then the collector's entry points, which views keep) and adds thread 2: 20 samples whose
  * only frame is internal_work (static: an internal function, which views hide), as a
  * leaf-only sample inside the collector's module scan is. Views must keep it.
+ * --huge-id ID adds thread 2: node 1 (leaf_c) and node ID (leaf_a, a child of 1), 10
+ * samples on each; an ID beyond what the file holds is damage, its samples "no stack".
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -281,6 +283,20 @@ static void thread_deep(const char *dir, uint64_t t0, long depth)
     hpc_stream_close(&t);
 }
 
+/* A node id far beyond what the file holds (damage, or a hostile file) with 10 samples,
+ * then 10 samples on a good node. */
+static void thread_huge_id(const char *dir, uint64_t t0, uint64_t id)
+{
+    hpc_stream t;
+    thread_open(&t, dir, 2, t0, "");
+    uint64_t time = t0;
+    node(&t, 1, 0, pc_in(leaf_c));
+    node(&t, id, 1, pc_in(leaf_a));
+    samples(&t, &time, id, 10);
+    samples(&t, &time, 1, 10);
+    hpc_stream_close(&t);
+}
+
 static void thread_collector(const char *dir, uint64_t t0)
 {
     hpc_stream t;
@@ -295,7 +311,8 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr,
-                "usage: synth EXP [--stale-build-id | --deep N | --faster | --as-collector]\n");
+                "usage: synth EXP [--stale-build-id | --deep N | --faster | --as-collector | "
+                "--huge-id ID]\n");
         return 2;
     }
     const char *exp = argv[1];
@@ -364,6 +381,8 @@ int main(int argc, char **argv)
         thread_deep(dir, t0, atol(argv[3]));
     if (m.as_collector)
         thread_collector(dir, t0);
+    if (argc > 3 && strcmp(argv[2], "--huge-id") == 0)
+        thread_huge_id(dir, t0, strtoull(argv[3], NULL, 10));
     hpc_rec_proc_end pe = {.time = t0 + 1200000000,
                            .reason = HPC_END_EXIT,
                            .status = 0,

@@ -1,8 +1,10 @@
 /*
- * idle_points WINDOWS_FILE: a program that spends its time waiting, every thread of it,
- * in the ways a program waits. Each phase waits 0.2 s:
+ * idle_points WINDOWS_FILE [--await-wake]: a program that spends its time waiting, every
+ * thread of it, in the ways a program waits. Each phase waits 0.2 s:
  *   nanosleep     main and a second thread both in nanosleep
  *   read          main alone, blocked in read() on a pipe a child writes after 0.2 s
+ *                 (with --await-wake: and after main woke inside read at least once, as
+ *                 a signal's handler makes it: see wait_for_wake)
  *   pause         main in pause() until the child's SIGUSR1 (our handler counts it)
  *   poll, select, epoll_wait, usleep, clock_nanosleep, sigtimedwait   main alone
  *   sleep         main in sleep(1) (1 s)
@@ -14,10 +16,12 @@
  * times are on.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,13 +65,84 @@ static void *sleeper(void *arg)
     return (void *)(intptr_t)nanosleep(&ts, NULL);
 }
 
-/* A child that sleeps `ns`, then writes a byte to fd (if >= 0) or sends SIGUSR1. */
-static pid_t child_after(int64_t ns, int fd)
+/* The number in /proc/PID/FILE after `key` (-1 if not found). */
+static long long proc_field(pid_t pid, const char *file, const char *key)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);
+    FILE *f = fopen(path, "r");
+    long long v = -1;
+    size_t n = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 &&
+            (isspace((unsigned char)line[n]) || isdigit((unsigned char)line[n])))
+            v = atoll(line + n);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* With --await-wake: once pid is blocked in its read(2) of rfd,
+ * wait until it has woken in it at least once more (its voluntary context switches go
+ * up as it blocks again after a signal's handler), at most 60 s. Whatever the load, the
+ * byte then comes after the collector's timer signal was handled inside the read. */
+static bool await_wake;
+
+/* Is pid blocked in read(rfd, ...)? ("0 0xFD ..." in /proc/PID/syscall: the program's
+ * read, not one of the collector's.) */
+static bool in_read(pid_t pid, int rfd)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+    FILE *f = fopen(path, "r");
+    unsigned nr = 1, fd = 0;
+    bool yes = f && fscanf(f, "%u 0x%x", &nr, &fd) == 2 && nr == 0 && fd == (unsigned)rfd;
+    if (f)
+        fclose(f);
+    return yes;
+}
+
+static void wait_for_wake(pid_t pid, int rfd, int64_t since, int64_t ns)
+{
+    long long base = -1;
+    for (int i = 0; i < 60000 && base < 0; i++) {
+        if (in_read(pid, rfd))
+            base = proc_field(pid, "status", "voluntary_ctxt_switches:");
+        else if (kill(pid, 0) != 0)
+            return; /* gone */
+        else
+            sleep_ms(1);
+    }
+    int64_t left = since + ns - now_ns();
+    if (left > 0)
+        sleep_ms((long)(left / 1000000) + 1);
+    for (int i = 0; i < 60000 && base >= 0; i++) {
+        long long v = proc_field(pid, "status", "voluntary_ctxt_switches:");
+        if (v < 0 || v > base) /* woken, or gone */
+            return;
+        sleep_ms(1);
+    }
+}
+
+/* A child that sleeps `ns`, then writes a byte to fd (if >= 0; the parent reads rfd) or
+ * sends SIGUSR1. */
+static pid_t child_after(int64_t ns, int fd, int rfd)
 {
     pid_t parent = getpid(), c = fork();
     if (c == 0) {
-        struct timespec ts = {0, (long)ns};
-        nanosleep(&ts, NULL);
+        int64_t t0 = now_ns();
+        if (fd >= 0 && await_wake)
+            wait_for_wake(parent, rfd, t0, ns);
+        else {
+            struct timespec ts = {0, (long)ns};
+            nanosleep(&ts, NULL);
+        }
         if (fd >= 0)
             (void)!write(fd, "x", 1);
         else
@@ -88,6 +163,7 @@ static const char *rc_str(int rc, int err)
 int main(int argc, char **argv)
 {
     windows = fopen(argc > 1 ? argv[1] : "/dev/null", "w");
+    await_wake = argc > 2 && strcmp(argv[2], "--await-wake") == 0;
     if (!windows)
         return 2;
     struct sigaction sa;
@@ -110,7 +186,7 @@ int main(int argc, char **argv)
     if (pipe(p) != 0)
         return 2;
     t0 = now_ns();
-    pid_t c = child_after(WAIT_NS, p[1]);
+    pid_t c = child_after(WAIT_NS, p[1], p[0]);
     char byte = 0;
     ssize_t n = read(p[0], &byte, 1);
     snprintf(buf, sizeof buf, "read %zd byte %c", n, byte);
@@ -118,7 +194,7 @@ int main(int argc, char **argv)
     waitpid(c, NULL, 0);
 
     t0 = now_ns();
-    c = child_after(WAIT_NS, -1);
+    c = child_after(WAIT_NS, -1, -1);
     rc = pause();
     err = errno;
     snprintf(buf, sizeof buf, "%s, handler ran %d", rc_str(rc, err), (int)handled);

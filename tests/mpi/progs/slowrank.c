@@ -6,12 +6,13 @@
  *
  * Rank 1 computes for SECONDS (default 0.4) of wall time, or with `cpu` until it has
  * used SECONDS of CPU time, then sends one int to rank 0, which has been waiting in
- * MPI_Recv since MPI_Init. So rank 0's MPI time is nearly all of its AppTime, rank 1's
+ * MPI_Recv since MPI_Init (it prints how long, by its own clock). So rank 0's MPI time is nearly all of its AppTime, rank 1's
  * nearly none, and rank 0's MPI_Recv lasts as long as rank 1 computed. Wall time keeps
  * the run's length known (AppTime comparisons); CPU time keeps rank 1's computing CPU
  * known however loaded the machine is (CPU-time comparisons).
  */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -48,7 +49,12 @@ int main(int argc, char **argv)
         v = compute(seconds) > 0;
         MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     } else if (rank == 0) {
+        clockid_t was = clock_id;
+        clock_id = CLOCK_MONOTONIC;
+        double t0 = now();
         MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("rank 0 waited %.6f s in MPI_Recv\n", now() - t0);
+        clock_id = was;
     }
     MPI_Finalize();
     return v ? 0 : 1;

@@ -6,10 +6,10 @@
  *
  * Rank 1 computes for SECONDS (default 0.4) of wall time, or with `cpu` until it has
  * used SECONDS of CPU time, then sends one int to rank 0, which has been waiting in
- * MPI_Recv since MPI_Init (it prints how long, by its own clock). So rank 0's MPI time is nearly all of its AppTime, rank 1's
- * nearly none, and rank 0's MPI_Recv lasts as long as rank 1 computed. Wall time keeps
- * the run's length known (AppTime comparisons); CPU time keeps rank 1's computing CPU
- * known however loaded the machine is (CPU-time comparisons).
+ * MPI_Recv since MPI_Init (it prints how long, by its own clock). So rank 0's MPI time is nearly
+ * all of its AppTime, rank 1's nearly none, and rank 0's MPI_Recv lasts as long as rank 1 computed.
+ * Wall time keeps the run's length known (AppTime comparisons); CPU time keeps rank 1's computing
+ * CPU known however loaded the machine is (CPU-time comparisons).
  */
 #include <mpi.h>
 #include <stdio.h>

@@ -71,7 +71,8 @@
  *  9. The sample's mask (t->masked, t->sample_mask). While a sample unwinds, libunwind's
  *     own sigprocmask calls (two per frame) are answered from t->sample_mask by our
  *     interposer's first test, without a system call; the mask is what the kernel set for
- *     the handler.
+ *     the handler. An unwind outside a handler (hpc_unwind_here_slots) sets that mask for
+ *     real first, with one system call, and is answered the same way.
  * 10. Cancellation. A handler's system calls (a chunk change, libunwind's validating
  *     reads) run with cancellation disabled and asynchronous (hpc_nocancel, collector.h):
  *     the program's pthread_cancel acts at its next cancellation point instead.

@@ -7,6 +7,9 @@
 #   make bench-throttle    the sampling throttle: a 400-deep stack at -p 50u against -p hi and plain
 #   make bench-sync        the sync tracer per uncontended lock/unlock pair and per recorded wait
 #   make bench-io          a traced I/O call (-i) against plain: 4 KiB pwrite/pread in the page cache
+#   make bench-proxy       LULESH 2.0 (OpenMP proxy app, fetched and built, never committed) plain,
+#                          -p off|on|hi, perf record (not in `make bench`: needs the source)
+#   make bench-switch      the kernel's cost per context switch of the collector's per-thread events
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
 BENCH_SIGNAL_FLOOR := $(BENCH_DIR)/signal_floor
@@ -128,3 +131,28 @@ bench-states: all $(BENCH_STATES_BLOCKING) $(BENCH_CPU_BOUND)
 	bench/states_bench.py $(BINDIR) $(BENCH_STATES_BLOCKING) $(BENCH_CPU_BOUND) $(or $(RUNS),9)
 
 bench: bench-states
+
+# make bench-proxy    overhead on a real OpenMP proxy application: LULESH 2.0, fetched and
+#                     built by bench/proxy_build.sh (never committed), plain, -p off|on|hi and
+#                     perf record -F 100|1000 -g, alternating (issue 24)
+BENCH_LULESH := $(BENCH_DIR)/lulesh/lulesh2.0
+
+.PHONY: bench-proxy
+bench-proxy: all
+	bench/proxy_build.sh $(abspath $(BENCH_DIR))/lulesh
+	bench/proxy_bench.py $(BINDIR) $(BENCH_LULESH) $(or $(RUNS),7) $(or $(SIZE),30) \
+	    $(or $(ITERS),50) $(or $(CONFIGS),plain,off,on,hi,perf100,perf1000)
+
+
+# make bench-switch   the kernel's cost per context switch of each per-thread perf event
+#                     the collector opens, next to hpcollect and perf record (issue 24)
+BENCH_SWITCH_FLOOR := $(BENCH_DIR)/switch_floor
+
+$(BENCH_SWITCH_FLOOR): bench/switch_floor.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -pthread -o $@ $<
+
+.PHONY: bench-switch
+bench-switch: all $(BENCH_SWITCH_FLOOR)
+	bench/switch_bench.py $(BINDIR) $(BENCH_SWITCH_FLOOR) $(or $(RUNS),5) $(or $(N),100000)
+

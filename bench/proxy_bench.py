@@ -13,7 +13,9 @@ as a ratio to the plain runs' median.
 CONFIG names (default: plain,off,on,hi,perf100,perf1000): plain; off, on, hi
 (hpcollect -p ...); perf100, perf1000 (perf record -F ... -g); and the breakdown's
 variants: on-nostates (HPCOLLECT_STATES=0), on-noompt and off-noompt (OMP_TOOL=disabled),
-on-nopoints (-S off), hi-nostates.
+on-nopoints (-S off), hi-nostates. A name ending in @old runs that configuration with the
+hpcollect of OLD_BIN_DIR (environment) instead, for an A/B of two builds (an old build:
+git worktree add --detach /tmp/old REV && make -C /tmp/old lib/libhpcollect.so bin/hpcollect).
 """
 import os
 import re
@@ -74,6 +76,8 @@ def main():
     if "plain" not in names:
         names.insert(0, "plain")
     args = [prog, "-s", size, "-i", iters]
+    old = os.path.join(os.path.abspath(os.environ.get("OLD_BIN_DIR", "old-bin-dir-unset")),
+                       "hpcollect")
     res = {n: [] for n in names}
     loads = [loadavg()]
     with tempfile.TemporaryDirectory() as tmp:
@@ -81,7 +85,8 @@ def main():
         one(args, tmp, env0)  # warm the page cache
         for i in range(runs):
             for n in names:
-                opts, extra = CONFIGS[n]
+                opts, extra = CONFIGS[n.removesuffix("@old")]
+                launcher = old if n.endswith("@old") else hpc
                 env = dict(env0, **extra)
                 if n == "plain":
                     cmd = args
@@ -89,7 +94,7 @@ def main():
                     cmd = ["perf", "record", "-q", "-F", opts[1], "-g", "-o",
                            f"{tmp}/perf{i}{n}.data", "--"] + args
                 else:
-                    cmd = [hpc, "-q", "-o", f"{tmp}/r{i}{n}"] + opts + args
+                    cmd = [launcher, "-q", "-o", f"{tmp}/r{i}{n}"] + opts + args
                 res[n].append(one(cmd, tmp, env))
                 subprocess.run(["rm", "-rf", f"{tmp}/r{i}{n}.hpc", f"{tmp}/perf{i}{n}.data"])
             loads.append(loadavg())

@@ -8,8 +8,12 @@
  * the stack's root, where its return address lies relative to the runtime entry's frame
  * address (OMPT's enter_frame) and what it was. A later encounter with the same codeptr
  * reads those stack slots and compares them (a few tens of loads): if every return
- * address matches, the call path is the same and so is the CCT node. Otherwise we unwind
- * once more and cache the new path (4 paths per construct, least recently used replaced).
+ * address matches, the call path is the same and so is the CCT node. Otherwise the
+ * collector unwinds once, for the node and the slots together, and we cache the new path
+ * (4 paths per construct, least recently used replaced). (A second unwind of our own,
+ * with libunwind's default memory accessor, made libunwind reopen its validation pipe:
+ * it closed the descriptor numbers its first pipe had, which the collector had closed at
+ * start-up and the program or the collector had reused since; issue 24.)
  *
  * Reads are safe: slots are compared innermost first and we stop at the first mismatch;
  * while they match, the next slot lies inside the frames the match proved to be there.
@@ -20,16 +24,15 @@
  * x86-64 only (return address just below the caller's stack pointer); elsewhere every
  * construct is unwound.
  */
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
 #include <pthread.h>
 #include <sys/mman.h>
 
 #include "omptool.h"
 
-#define CTX_SETS       16
-#define CTX_WAYS       4
-#define CTX_MAX_FRAMES 64
+#define CTX_SETS           16
+#define CTX_WAYS           4
+#define CTX_MAX_FRAMES     64
+#define CTX_RUNTIME_FRAMES 32 /* room for the runtime's frames below the construct's caller */
 
 typedef struct ctx_entry {
     uintptr_t codeptr; /* 0 = empty */
@@ -91,38 +94,34 @@ static bool path_matches(const ctx_entry *e, uintptr_t enter, uintptr_t stack_hi
 }
 
 /*
- * Record where the return addresses from the construct's caller up lie on the stack.
- * Returns the number of frames, or -1 when the path cannot be checked this way (a frame
- * whose return address is not just below its caller's stack pointer, too deep, ...).
+ * Record where the return addresses from the construct's caller up lie on the stack, from
+ * the slots of the unwind that made the construct's node (hpcollect_capture_context_slots:
+ * the collector's one unwind, through its own memory accessor). Returns the number of
+ * frames, or -1 when the path cannot be checked this way (the construct's return address
+ * not found, below enter_frame, too deep, the unwind cut short).
  */
-static int __attribute__((noinline)) learn_path(ctx_entry *e, uintptr_t enter, uintptr_t codeptr)
+static int learn_path(ctx_entry *e, uintptr_t enter, uintptr_t codeptr, const uintptr_t *slots,
+                      int nslots, int max)
 {
 #if defined(__x86_64__)
-    unw_context_t uc;
-    unw_cursor_t c;
-    if (unw_getcontext(&uc) != 0 || unw_init_local(&c, &uc) != 0)
-        return -1;
+    if (nslots >= max)
+        return -1; /* perhaps cut short: a partial path could match another one */
     bool found = false;
     uint32_t n = 0;
-    while (unw_step(&c) > 0) {
-        unw_word_t ip, sp;
-        if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 || unw_get_reg(&c, UNW_REG_SP, &sp) != 0)
-            return -1;
-        if (!found && ip != codeptr)
+    for (int i = 0; i < nslots; i++) {
+        uintptr_t slot = slots[i], ra = *(const uintptr_t *)slot;
+        if (!found && ra != codeptr)
             continue;
         found = true;
-        uintptr_t slot = (uintptr_t)sp - sizeof(uintptr_t);
         if (slot < enter || slot - enter > UINT32_MAX || n == CTX_MAX_FRAMES)
             return -1;
-        if (*(const uintptr_t *)slot != ip)
-            return -1;
         e->off[n] = (uint32_t)(slot - enter);
-        e->ra[n] = ip;
+        e->ra[n] = ra;
         n++;
     }
     return found ? (int)n : -1;
 #else
-    (void)e, (void)enter, (void)codeptr;
+    (void)e, (void)enter, (void)codeptr, (void)slots, (void)nslots, (void)max;
     return -1;
 #endif
 }
@@ -157,9 +156,11 @@ __attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *
             return e->node;
         }
     }
-    uint64_t node = hpcollect_capture_context(t, 1);
+    uintptr_t slots[CTX_MAX_FRAMES + CTX_RUNTIME_FRAMES];
+    int nslots = 0, max = (int)(sizeof slots / sizeof slots[0]);
+    uint64_t node = hpcollect_capture_context_slots(t, 1, slots, max, &nslots);
     ctx_entry *e = victim(set);
-    int n = learn_path(e, enter, ra);
+    int n = learn_path(e, enter, ra, slots, nslots, max);
     if (n <= 0 || node == 0) {
         e->codeptr = 0;
         return node;

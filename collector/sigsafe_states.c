@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -242,16 +243,31 @@ static void read_records(hpc_thread_priv *t, reading *r)
 
 /* ------------------------------------------------------------ run-queue delay */
 
+#define SCHEDSTAT "/proc/thread-self/schedstat"
+
+/* Is the kept descriptor still the thread's schedstat (the program may have closed it
+ * and reused the number)? */
+static bool sched_kept(const hpc_states *s)
+{
+    struct stat st;
+    return s->sched_kept && syscall(SYS_fstat, s->sched_fd, &st) == 0 &&
+           (uint64_t)st.st_dev == s->sched_dev && (uint64_t)st.st_ino == s->sched_ino;
+}
+
 /* The thread's schedstat: time on a CPU, run delay, timeslices. Returns 0 or -1. */
-static int read_schedstat(uint64_t v[3])
+static int read_schedstat(const hpc_states *s, uint64_t v[3])
 {
     char buf[96];
-    int fd =
-        (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
-    syscall(SYS_close, fd);
+    long n;
+    if (sched_kept(s)) {
+        n = syscall(SYS_pread64, s->sched_fd, buf, sizeof buf - 1, 0);
+    } else {
+        int fd = (int)syscall(SYS_openat, AT_FDCWD, SCHEDSTAT, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        n = syscall(SYS_read, fd, buf, sizeof buf - 1);
+        syscall(SYS_close, fd);
+    }
     if (n <= 0)
         return -1;
     buf[n] = 0;
@@ -269,10 +285,10 @@ static int read_schedstat(uint64_t v[3])
     return 0;
 }
 
-static uint64_t run_delay_now(void)
+static uint64_t run_delay_now(const hpc_states *s)
 {
     uint64_t v[3];
-    return read_schedstat(v) == 0 ? v[1] : UINT64_MAX;
+    return read_schedstat(s, v) == 0 ? v[1] : UINT64_MAX;
 }
 
 uint64_t hpc_states_window_preset(hpc_thread_priv *t)
@@ -280,7 +296,7 @@ uint64_t hpc_states_window_preset(hpc_thread_priv *t)
     hpc_states *s = &t->st;
     if (s->source == HPC_STATES_NONE)
         return hpc_now_ns();
-    s->win_run_delay = run_delay_now();
+    s->win_run_delay = run_delay_now(s);
     s->win_cpu = hpc_thread_cpu_ns();
     s->win_time = hpc_now_ns();
     s->win_preset = true;
@@ -299,7 +315,7 @@ void hpc_states_window_open(hpc_thread_priv *t)
     s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
     s->win_time = hpc_now_ns();
     s->win_cpu = hpc_thread_cpu_ns();
-    s->win_run_delay = run_delay_now();
+    s->win_run_delay = run_delay_now(s);
 }
 
 /* Settle the window into acc and pend (sigsafe_states_window.c) and open the next. now and cpu
@@ -307,7 +323,7 @@ void hpc_states_window_open(hpc_thread_priv *t)
 static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
 {
     hpc_states *s = &t->st;
-    uint64_t rd = run_delay_now();
+    uint64_t rd = run_delay_now(s);
     uint64_t wall = now - s->win_time, used = cpu - s->win_cpu;
     uint64_t delay = rd != UINT64_MAX && s->win_run_delay != UINT64_MAX && rd >= s->win_run_delay
                          ? rd - s->win_run_delay
@@ -625,7 +641,7 @@ void hpc_states_write_account(hpc_thread_priv *t)
     uint64_t v[3] = {0, 0, 0};
     memset(&ru, 0, sizeof ru);
     getrusage(RUSAGE_THREAD, &ru);
-    read_schedstat(v);
+    read_schedstat(&t->st, v);
     hpc_rec_thread_account a = {
         .time = hpc_now_ns(),
         .utime_ns = tv_ns(ru.ru_utime),

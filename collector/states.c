@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,9 +139,46 @@ static int open_faults(hpc_states *s)
 
 /* A clock sample may come in the middle (a pending SIGPROF): the handler's way in is
  * the buffer pointer, so it goes first. */
+/* The thread's schedstat, opened in the thread and kept where keep_out puts the fault
+ * event (sigsafe_states.c reads it at every window); where it cannot, every read opens
+ * it. */
+static void keep_schedstat(hpc_states *s)
+{
+    struct stat st;
+    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    int high = (int)keep_out(fd);
+    if (high < 0)
+        return;
+    if (fstat(high, &st) != 0) {
+        close(high);
+        return;
+    }
+    s->sched_fd = high;
+    s->sched_dev = (uint64_t)st.st_dev;
+    s->sched_ino = (uint64_t)st.st_ino;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    s->sched_kept = true;
+}
+
+static void release_schedstat(hpc_states *s)
+{
+    struct stat st;
+    if (!s->sched_kept)
+        return;
+    s->sched_kept = false;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (fstat(s->sched_fd, &st) == 0 && (uint64_t)st.st_dev == s->sched_dev &&
+        (uint64_t)st.st_ino == s->sched_ino)
+        close(s->sched_fd);
+    s->sched_fd = -1;
+}
+
 static void release(hpc_states *s)
 {
     struct perf_event_mmap_page *rb = s->rb;
+    release_schedstat(s);
     int fault_fd = s->fault_fd;
     s->rb = NULL;
     s->fault_fd = -1;
@@ -183,6 +221,8 @@ int hpc_states_open(hpc_thread_priv *t)
         close(s->fd);
         s->fd = -1;
     }
+    if (err == 0)
+        keep_schedstat(s);
     hpc_fd_moment_end();
     s->source = err ? HPC_STATES_CALL_TIMES : HPC_STATES_PERF_SWITCH;
     return err;

@@ -50,6 +50,16 @@ void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap);
  * for function 0. */
 void hpa_loc_text(const hpa_symtab *st, hpa_loc loc, char *buf, size_t cap);
 
+/* The program's call in a stack of thread t that ends in a call it made (a sync wait, an
+ * I/O or heap call, a blocking call's off-CPU time): the first frame from the leaf
+ * outside the leaf's module (the threads library, the OpenMP runtime, libc) and outside
+ * the collector's interposers. A stack all in those: its leaf. Node 0 or unknown: func 0. */
+hpa_loc hpa_call_site(const hpa_profile *p, const hpa_process *pr, const hpa_thread *t,
+                      uint64_t node);
+
+/* The name of an hpc_sync_kind: "mutex", "condition variable" ..., "unknown". */
+const char *hpa_sync_kind_name(unsigned kind);
+
 /* True if any of the nm values is non-zero. */
 static inline int hpa_any(const uint64_t *v, unsigned nm)
 {

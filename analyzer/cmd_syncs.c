@@ -136,7 +136,7 @@ static int hold_order(const void *a, const void *b)
 static uint32_t call_site(const hpa_profile *p, uint32_t proc, uint32_t th, uint64_t node)
 {
     const hpa_process *pr = &p->procs[proc];
-    hpa_loc loc = hpa_call_site(p, pr, &pr->threads[th], node);
+    hpa_loc loc = hpa_call_site(p, pr, &pr->threads[th], node, true);
     if (!loc.func)
         return hpa_symtab_func_line(p->syms, HPA_FUNC_UNKNOWN);
     return loc.line ? loc.line : hpa_symtab_func_line(p->syms, loc.func);

@@ -118,15 +118,16 @@ static bool ours(const hpa_profile *p, hpa_modmap *map, uint64_t pc)
 }
 
 hpa_loc hpa_call_site(const hpa_profile *p, const hpa_process *pr, const hpa_thread *t,
-                      uint64_t node)
+                      uint64_t node, bool in_callee)
 {
     if (node == 0 || node >= t->nnodes)
         return (hpa_loc){0};
     uint32_t n = (uint32_t)node;
-    const char *leaf = hpa_modmap_module_of(pr->map, t->pc[n]);
+    const char *leaf = in_callee ? hpa_modmap_module_of(pr->map, t->pc[n]) : NULL;
     for (uint32_t k = n, steps = 0; k && k < t->nnodes && steps < 256; k = t->parent[k], steps++) {
         const char *mod = hpa_modmap_module_of(pr->map, t->pc[k]);
-        if (!leaf || !mod || (strcmp(mod, leaf) && !ours(p, pr->map, t->pc[k]))) {
+        bool callee = in_callee && (!leaf || !mod || strcmp(mod, leaf) == 0);
+        if (!callee && !ours(p, pr->map, t->pc[k])) {
             n = k;
             break;
         }

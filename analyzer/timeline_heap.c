@@ -28,7 +28,7 @@ static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, c
                           .v = {(int64_t)a->size, (int64_t)a->addr}};
         if (a->node && a->node < t->nnodes) {
             s.site_key = "call_site";
-            s.site = hpa_call_site(hpa_timeline_profile(tl), pr, t, a->node);
+            s.site = hpa_call_site(hpa_timeline_profile(tl), pr, t, a->node, false);
         }
         hpa_timeline_slice(tl, pr, layer, a->time, a->time + a->duration, &s);
     } else if (rec->kind == HPC_K_heap_free) {

@@ -122,7 +122,7 @@ static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, c
     }
     if (op->node && op->node < t->nnodes) {
         s.site_key = "call_site";
-        s.site = hpa_call_site(L->p, pr, t, op->node);
+        s.site = hpa_call_site(L->p, pr, t, op->node, false);
     }
     hpa_timeline_slice(tl, pr, hpa_timeline_layer_index(&hpa_tl_layer_io), op->time,
                        op->time + op->duration, &s);

@@ -59,7 +59,7 @@ static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, c
     if (s->node && s->node < t->nnodes) {
         bool at_call = s->how == HPC_STATE_AT_CALL;
         x.site_key = at_call ? "call_site" : "location";
-        x.site = at_call ? hpa_call_site(hpa_timeline_profile(tl), pr, t, s->node)
+        x.site = at_call ? hpa_call_site(hpa_timeline_profile(tl), pr, t, s->node, true)
                          : hpa_modmap_resolve(pr->map, t->pc[s->node]);
     }
     hpa_timeline_slice(tl, pr, hpa_timeline_layer_index(&hpa_tl_layer_states), b, s->time, &x);

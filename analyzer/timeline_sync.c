@@ -7,9 +7,14 @@
  * thread waited for a slice "mutex held" from its grant to its release, where the holder
  * let go. Only waits and holds longer than the tracer's threshold are recorded.
  *
- * Sizes: nothing kept between records.
+ * A hold begins where its thread's wait for the same mutex ended when the two records'
+ * clocks (read at different moments of the grant) have it begin a little earlier: else
+ * the lane's nesting would cut the hold to end inside the wait.
+ *
+ * Sizes: the thread's last wait.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "report_util.h"
 #include "timeline.h"
@@ -27,10 +32,30 @@ static const char *wait_name(unsigned kind)
     return names[k];
 }
 
+typedef struct sync_layer {
+    uint64_t object, request, grant; /* the thread's last wait */
+} sync_layer;
+
+static int layer_open(hpa_timeline *tl, void **state)
+{
+    (void)tl;
+    *state = calloc(1, sizeof(sync_layer));
+    return *state ? 0 : HPC_E_NOMEM;
+}
+
+static void layer_thread_end(hpa_timeline *tl, void *state, const hpa_process *pr,
+                             const hpa_thread *t)
+{
+    (void)tl;
+    (void)pr;
+    (void)t;
+    *(sync_layer *)state = (sync_layer){0};
+}
+
 static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, const hpa_thread *t,
                          const hpc_record *rec)
 {
-    (void)state;
+    sync_layer *L = state;
     unsigned layer = hpa_timeline_layer_index(&hpa_tl_layer_sync);
     if (rec->kind == HPC_K_sync_wait) {
         const hpc_rec_sync_wait *w = &rec->u.sync_wait;
@@ -38,8 +63,9 @@ static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, c
                           .keys = keys_wait,
                           .v = {(int64_t)w->object, w->result},
                           .site_key = "call_site",
-                          .site = hpa_call_site(hpa_timeline_profile(tl), pr, t, w->node)};
+                          .site = hpa_call_site(hpa_timeline_profile(tl), pr, t, w->node, true)};
         hpa_timeline_slice(tl, pr, layer, w->time_request, w->time_grant, &s);
+        *L = (sync_layer){w->object, w->time_request, w->time_grant};
     } else if (rec->kind == HPC_K_sync_hold) {
         const hpc_rec_sync_hold *h = &rec->u.sync_hold;
         hpa_tl_slice s = {.name = "mutex held", .keys = keys_hold, .v = {(int64_t)h->object}};
@@ -47,12 +73,18 @@ static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, c
             s.site_key = "location";
             s.site = hpa_modmap_resolve(pr->map, t->pc[h->node]);
         }
-        hpa_timeline_slice(tl, pr, layer, h->time_grant, h->time_release, &s);
+        uint64_t b = h->time_grant;
+        if (h->object == L->object && b >= L->request && b < L->grant && L->grant <= h->time_release)
+            b = L->grant;
+        hpa_timeline_slice(tl, pr, layer, b, h->time_release, &s);
     }
 }
 
 const hpa_tl_layer hpa_tl_layer_sync = {
     .key = "sync",
     .title = "Sync waits",
+    .open = layer_open,
     .record = layer_record,
+    .thread_end = layer_thread_end,
+    .close = free,
 };

@@ -381,7 +381,8 @@
     const cv = el("canvas", { id: "tl-canvas" });
     box.append(cv);
     const layerLegend = layers.filter((L, l) => data.some((r) => r && r.l.includes(l)))
-      .map((L) => [L.title, L.key === "mpi" ? color("MPI_Send", "mpi") : L.key === "omp" ? color("omp for", "omp") : color(L.title, L.key)]);
+      .map((L) => [L.title, color({ mpi: "MPI_Send", omp: "omp for", states: "Wait CPU", sync: "mutex wait", heap: "malloc",
+                                    io: "read" }[L.key] || L.title, L.key)]);
     s.append(el("p", { class: "note", text:
       "A row per rank and thread, a lane per kind of record. Wheel or buttons zoom, drag pans, " +
       "hover for details." + (binned.length ? ` Binned for size: ${binned.length} rows keep the ` +
@@ -596,15 +597,17 @@
       view: () => [v0, v1],
       setView,
       messages: (on) => { msgBox.checked = !!on; draw(); },
-      /* The longest item named name in row: its times, and page coordinates of the middle
+      /* The longest item named name in row (whose site contains site, when given): its
+       * times, and page coordinates of the middle
        * of its widest part in view that no deeper item of its layer covers (there the
        * tooltip is its own: free, its times; free_px, its width), or null. */
-      find(name, row) {
+      find(name, row, site) {
         const r = data[row];
         if (!r) return null;
         let best = -1;
         for (let k = 0; k < r.b.length; k++)
-          if (TL.names[r.nm[k]] === name && (best < 0 || r.e[k] - r.b[k] > r.e[best] - r.b[best])) best = k;
+          if (TL.names[r.nm[k]] === name && (!site || (r.s[k] && TL.sites[r.s[k] - 1].includes(site))) &&
+              (best < 0 || r.e[k] - r.b[k] > r.e[best] - r.b[best])) best = k;
         if (best < 0) return null;
         const a = Math.max(r.b[best], v0), z = Math.min(r.e[best], v1);
         let gap = [a, a], from = a;

@@ -74,7 +74,8 @@ static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, c
             s.site = hpa_modmap_resolve(pr->map, t->pc[h->node]);
         }
         uint64_t b = h->time_grant;
-        if (h->object == L->object && b >= L->request && b < L->grant && L->grant <= h->time_release)
+        if (h->object == L->object && b >= L->request && b < L->grant &&
+            L->grant <= h->time_release)
             b = L->grant;
         hpa_timeline_slice(tl, pr, layer, b, h->time_release, &s);
     }

@@ -26,7 +26,8 @@
 #     metric = `--ranks R functions` totals; the functions table searches and sorts
 #   - sync/mutex_hold with -s on (the sync tracer, no MPI): the sync section's objects table
 #     shows the_lock at the address the program printed, waiting as long as the syncs
-#     report says and within 5% of the program's own clock; its per-process Sync Wait Time
+#     report says and as the program's own clock less at most the main thread's CPU and
+#     Wait CPU (the clock holds the calls' own work and any preemption around them); its per-process Sync Wait Time
 #     and the summary's sync part = the process's Sync Wait Time
 #     The sync lanes: the waits for the_lock, as many as the syncs report counts, as long in
 #     sum; the main thread's inside the program's own clock, each at wait_for_lock's call;
@@ -416,7 +417,14 @@ row = [r for r in tab["rows"] if r[col["name"]] == "the_lock"]
 check(len(row) == 1 and row[0][col["address"]] == addr, f"sync: the_lock at {addr} in the objects table {tab['rows'][:3]}")
 shown = float(row[0][col["wait_s"]])
 near(shown, rep["the_lock"]["wait_s"], 5e-7, "sync: the_lock's wait time as the syncs report says")
-near(shown, truth, 0.05 * truth, "sync: the_lock's wait time = the program's own clock around its lock calls")
+# the program's clock around its lock calls holds the waits, and beside them only the main
+# thread's time on a CPU or waiting for one (the calls' own work, a preemption before the
+# call): what the run measured of that thread bounds the difference
+main = funcs("sync.hpc", "--threads", "0")["<Total>"]
+gap = main["excl_cpu_s"] + main.get("excl_wait_cpu_s", 0)
+check(truth - gap - 1e-6 <= shown <= truth + 1e-6,
+      f"sync: the_lock's wait time {shown:.6f} s = the program's own clock around its lock calls {truth:.6f} s "
+      f"less at most the main thread's CPU and Wait CPU {gap:.6f} s")
 check(int(row[0][col["waits"]].replace(",", "")) >= 20, "sync: the_lock's 20 contended waits")
 ranks = p["tables"]["tracer-sync-ranks"]
 tot = funcs("sync.hpc")["<Total>"]
@@ -434,11 +442,13 @@ if "excl_total_thread_s" in tot:
     t = part_s("user_lock")
     near(t, tot["excl_user_lock_s"], 5e-4 * max(1, t), "sync: the User Lock part = the process's User Lock")
     w = sum(part_s(k) for k in ("wait_cpu",) if any(x["part"] == k for x in p["summary"]))
-    check(t + w >= truth - 0.005, f"sync: User Lock + Wait CPU hold the program's {truth:.4f} s of waiting for the lock")
+    check(t + w >= truth - main["excl_cpu_s"] - 1e-6, f"sync: User Lock + Wait CPU hold the program's {truth:.4f} s of "
+          f"waiting for the lock but what the main thread spent on a CPU ({main['excl_cpu_s']:.4f} s)")
 else:
     t = part_s("sync")
     near(t, tot["excl_sync_wait_s"], 5e-4 * max(1, t), "sync: the sync part = the process's Sync Wait Time")
-    check(t >= truth - 0.005, f"sync: the sync part holds the program's {truth:.4f} s of waiting for the lock")
+    check(t >= truth - gap - 1e-6, f"sync: the sync part holds the program's {truth:.4f} s of waiting for the lock "
+          f"but what the main thread spent on a CPU or waiting for one ({gap:.4f} s)")
 # the sync lane: the waiter's waits for the_lock, the holder's holds, a wait's tooltip
 import re
 def lock_items(row, name):

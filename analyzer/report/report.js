@@ -76,7 +76,7 @@
   }
 
   /* One color per name: MPI in blues (waits darker), OpenMP waits in reds, other OpenMP in
-   * greens, thread states by state, sync waits in purples, heap in teals, I/O in yellows,
+   * greens, thread states as where the time goes colors them, sync waits in magentas, heap in teals, I/O in yellows,
    * anything else in warm colors; a name keeps its color everywhere. */
   const colorCache = new Map();
   function color(name, layer) {
@@ -92,11 +92,13 @@
       else if (name === "omp parallel") c = "hsl(120, 35%, 80%)";
       else if (name === "omp implicit task") c = "hsl(125, 40%, 62%)";
       else c = `hsl(${140 + 40 * a}, 45%, ${45 + 12 * b}%)`;
-    } else if (layer === "states") { /* off-CPU: waiting for a CPU warm, asleep cool */
-      c = { "Wait CPU": "hsl(28, 85%, 60%)", "User Lock": "hsl(350, 60%, 58%)",
-            "Other Wait": "hsl(215, 14%, 66%)" }[name] || `hsl(${265 + 20 * a}, 35%, 62%)`;
+    } else if (layer === "states") { /* as "where the time goes" colors them */
+      const part = { "Wait CPU": "wait_cpu", "User Lock": "user_lock", "Text Page Fault": "page_faults",
+                     "Data Page Fault": "page_faults", "Other Wait": "other_wait" }[name];
+      const p = (D.parts || []).find((x) => x.key === part);
+      c = p ? p.color : `hsl(${265 + 20 * a}, 35%, 62%)`;
     } else if (layer === "sync") {
-      c = name === "mutex held" ? "hsl(290, 30%, 78%)" : `hsl(${285 + 25 * a}, 45%, ${48 + 10 * b}%)`;
+      c = name === "mutex held" ? "hsl(335, 30%, 80%)" : `hsl(${325 + 25 * a}, 55%, ${48 + 10 * b}%)`;
     } else if (layer === "heap") {
       c = /free|munmap/.test(name) ? "hsl(175, 25%, 45%)" : `hsl(${165 + 20 * a}, 50%, ${52 + 10 * b}%)`;
     } else if (layer === "io") {

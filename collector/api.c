@@ -125,6 +125,12 @@ hpcollect_capture_context_slots(hpc_thread *pub, int skip, uintptr_t *slots, int
     return node;
 }
 
+HPCOLLECT_API bool hpcollect_last_unwind_whole(hpc_thread *pub)
+{
+    hpc_thread_priv *t = (hpc_thread_priv *)pub;
+    return t && !t->unwind_gave_way;
+}
+
 /* The rank is recorded by the MPI layer's own mpi_init record; the collector keeps it
  * for its own use (names of later descendants stay as they were). */
 HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size)

@@ -93,6 +93,12 @@ HPCOLLECT_API uint64_t hpcollect_capture_context(hpc_thread *t, int skip);
 HPCOLLECT_API uint64_t hpcollect_capture_context_slots(hpc_thread *t, int skip, uintptr_t *slots,
                                                        int max, int *nslots);
 
+/* Did the thread's last hpcollect_capture_context* reach the stack's root, or was it cut
+ * short (it gave way to another dl_iterate_phdr caller, sigsafe.h rule 7: the frames it
+ * kept are the innermost only)? A cache keyed on the whole path must not learn a cut one
+ * (ompt/context.c). NOT signal-safe. */
+HPCOLLECT_API bool hpcollect_last_unwind_whole(hpc_thread *t);
+
 /* The MPI layer tells the collector this process's MPI_COMM_WORLD rank and size once
  * MPI_Init returns; the collector records it. NOT signal-safe. */
 HPCOLLECT_API void hpcollect_set_mpi_rank(int rank, int size);

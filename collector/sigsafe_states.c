@@ -21,7 +21,7 @@
  * The intervals read go into a window first; before anything is written the window is
  * settled against the thread's own clocks (sigsafe_states_window.c: the records overshoot each
  * interval a little and miss run-queue delay after wakeups), which needs its CPU time
- * and schedstat (two system calls and a /proc read, about 4 us): done only when a state
+ * and schedstat (two system calls and a pread of its kept /proc file): done only when a state
  * is due, never for a thread that did not leave the CPU. A state's acc is written when
  * it reaches the clock interval, pend at every clock sample, and what is left at the
  * thread's end.

@@ -160,7 +160,7 @@ __attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *
     int nslots = 0, max = (int)(sizeof slots / sizeof slots[0]);
     uint64_t node = hpcollect_capture_context_slots(t, 1, slots, max, &nslots);
     ctx_entry *e = victim(set);
-    int n = learn_path(e, enter, ra, slots, nslots, max);
+    int n = hpcollect_last_unwind_whole(t) ? learn_path(e, enter, ra, slots, nslots, max) : -1;
     if (n <= 0 || node == 0) {
         e->codeptr = 0;
         return node;

@@ -43,14 +43,17 @@ static long perf_open(struct perf_event_attr *a)
  * little keeps all of its own; 256 threads' room). Where there is no room there (the
  * hard limit) it stays where it is if that is within the first 16th of the program's
  * limit (a 20000 limit: 1250; a program limited to 16 keeps all of its own), else there
- * is no fault event (page-fault sleeps are Other Wait). Returns fd's final number, or -1
- * (closed). */
-static long keep_out(long fd)
+ * is no fault event (page-fault sleeps are Other Wait). The thread's schedstat (skip
+ * KEEP_SCHEDSTAT) goes to the 256 numbers above those, so that it never takes a fault
+ * event's room. Returns fd's final number, or -1 (closed). */
+#define KEEP_FAULTS    128
+#define KEEP_SCHEDSTAT (128 + 256)
+static long keep_out(long fd, unsigned skip)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
         return fd;
-    int high = hpc_fd_keep_high_at(fcntl((int)fd, F_DUPFD_CLOEXEC, 0), 128, 256);
+    int high = hpc_fd_keep_high_at(fcntl((int)fd, F_DUPFD_CLOEXEC, 0), skip, 256);
     if (high >= 0) {
         close((int)fd);
         return high;
@@ -122,7 +125,7 @@ static int open_faults(hpc_states *s)
         close((int)fd);
         return -err;
     }
-    if ((fd = keep_out(fd)) < 0)
+    if ((fd = keep_out(fd, KEEP_FAULTS)) < 0)
         return -EMFILE; /* "Too many open files": none above the program's limit */
     /* O_ASYNC last: the signal's si_fd is the number the descriptor had then */
     if (fcntl((int)fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
@@ -139,7 +142,7 @@ static int open_faults(hpc_states *s)
 
 /* A clock sample may come in the middle (a pending SIGPROF): the handler's way in is
  * the buffer pointer, so it goes first. */
-/* The thread's schedstat, opened in the thread and kept where keep_out puts the fault
+/* The thread's schedstat, opened in the thread and kept out of the program's range as the fault
  * event (sigsafe_states.c reads it at every window); where it cannot, every read opens
  * it. */
 static void keep_schedstat(hpc_states *s)
@@ -148,7 +151,7 @@ static void keep_schedstat(hpc_states *s)
     int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
-    int high = (int)keep_out(fd);
+    int high = (int)keep_out(fd, KEEP_SCHEDSTAT);
     if (high < 0)
         return;
     if (fstat(high, &st) != 0) {

@@ -10,7 +10,6 @@
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_Events.h>
 
-
 /* open(2) flags and the OTF2 flag each means; a creation flag unless status says so */
 static const struct {
     unsigned oflag, otf2;
@@ -54,7 +53,8 @@ static void set_flags(mg_ioh *h, unsigned oflags)
     else if (oflags & O_DIRECTORY)
         h->creation |= OTF2_IO_CREATION_FLAG_DIRECTORY;
     if ((oflags & O_SYNC) == O_SYNC)
-        h->status = (h->status | OTF2_IO_STATUS_FLAG_SYNC) & ~(uint32_t)OTF2_IO_STATUS_FLAG_DATA_SYNC;
+        h->status =
+            (h->status | OTF2_IO_STATUS_FLAG_SYNC) & ~(uint32_t)OTF2_IO_STATUS_FLAG_DATA_SYNC;
 }
 
 void mg_io_handle(mg_proc *p, const hpc_rec_io_handle *r)
@@ -64,9 +64,8 @@ void mg_io_handle(mg_proc *p, const hpc_rec_io_handle *r)
         return; /* pass 2, or a duplicate record: the first stands */
     uint32_t parent = r->parent && r->parent != r->handle ? mg_proc_ioh(p, r->parent) : UINT32_MAX;
     mg_ioh *h = &p->iohs[id]; /* after mg_proc_ioh, which may move the array */
-    h->paradigm = r->paradigm >= HPC_IO_POSIX && r->paradigm <= HPC_IO_MPIIO
-                      ? (uint8_t)r->paradigm
-                      : HPC_IO_POSIX;
+    h->paradigm = r->paradigm >= HPC_IO_POSIX && r->paradigm <= HPC_IO_MPIIO ? (uint8_t)r->paradigm
+                                                                             : HPC_IO_POSIX;
     h->found = (r->flags & HPC_IO_HANDLE_FOUND) != 0;
     h->parent = parent;
     set_flags(h, (unsigned)r->oflags);

@@ -354,10 +354,10 @@ static void unify_io(gdefs *g, mg_proc *p)
                    .precreated = pre,
                    .mode = h->mode,
                    .status = h->status};
-        g->used_io_par[paradigm - 1] = true;
     }
-    if (p->iofiles.n)
-        g->used_io_par[HPC_IO_POSIX - 1] = true; /* IoDeleteFile's paradigm */
+    if (p->iofiles.n || p->niohs) /* the I/O paradigms: all three, IoDeleteFile names them too */
+        for (size_t i = 0; i < HPC_IO_MPIIO; i++)
+            g->used_io_par[i] = true;
 }
 
 static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)

@@ -990,14 +990,22 @@ static uint32_t io_region(gen *g, unsigned fn)
                           MG_PAR_NONE);
 }
 
+/* An MPI-IO call's I/O record (mpi_wrap/io.c): a detail of the mpi_call before it, in
+ * whose region its I/O records go (it has no region of its own). */
+static bool mpiio_record(uint64_t fn)
+{
+    return hpc_io_fn_paradigm((unsigned)fn) == HPC_IO_MPIIO;
+}
+
 /*
  * One traced I/O call, as Score-P's I/O adapters write it: the call's region below its
  * caller and inside it what the call did to its handle: IoCreateHandle (an open that
  * succeeded), IoDestroyHandle (a close, which frees the handle even when it fails),
  * IoDuplicateHandle (dup), IoOperationBegin at the call's start and IoOperationComplete
  * at its end with the bytes asked and done (reads, writes; flushes as FLUSH), and
- * IoDeleteFile (unlink). A call without a handle (a descriptor the tracer does not
- * follow, EBADF) is its region alone; seeks, stat and mmap too.
+ * IoDeleteFile (unlink, MPI_File_delete). A call without a handle (a descriptor the tracer does not
+ * follow, EBADF) is its region alone; seeks, stat and mmap too. An MPI-IO call's records
+ * go into its MPI call's region instead, at its times.
  */
 static void io_op(gen *g, const hpc_rec_io_op *o)
 {
@@ -1005,8 +1013,14 @@ static void io_op(gen *g, const hpc_rec_io_op *o)
     uint64_t tb = ct(g, o->time), te = ct(g, o->time + o->duration);
     if (te < tb)
         te = tb;
-    uint32_t h = mg_io_op_handle(p, o), region = io_region(g, (unsigned)o->fn);
-    emit_enter(g, tb, region, leaf_caller_hint(g, o->node));
+    uint32_t h = mg_io_op_handle(p, o), region = UINT32_MAX;
+    if (mpiio_record(o->fn)) {
+        tb = detail_time(g, o->time); /* inside its MPI call's region */
+        te = detail_time(g, o->time + o->duration);
+    } else {
+        region = io_region(g, (unsigned)o->fn);
+        emit_enter(g, tb, region, leaf_caller_hint(g, o->node));
+    }
     bool ok = o->error == 0, has = h != UINT32_MAX;
     uint64_t match = ((uint64_t)g->loc->seq << 40) | g->io_ops++;
     unsigned act = hpc_io_fn_act((unsigned)o->fn);
@@ -1037,14 +1051,15 @@ static void io_op(gen *g, const hpc_rec_io_op *o)
             emit(g, te, MG_EV_IO_DUP, p->iohs[h].parent, h, 0, p->iohs[h].status, 0);
         break;
     case HPC_IO_ACT_META:
-        if (ok && o->fn == HPC_IO_FN_unlink && o->path.n)
-            emit(g, te, MG_EV_IO_DELETE, HPC_IO_POSIX - 1,
+        if (ok && (o->fn == HPC_IO_FN_unlink || o->fn == HPC_IO_FN_MPI_File_delete) && o->path.n)
+            emit(g, te, MG_EV_IO_DELETE, hpc_io_fn_paradigm((unsigned)o->fn) - 1,
                  mg_xintern(&p->iofiles, o->path.p, o->path.n), 0, 0, 0);
         break;
     default:
         break;
     }
-    emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
+    if (region != UINT32_MAX)
+        emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
 /* ------------------------------------------------------------ the stream */
@@ -1072,7 +1087,10 @@ static void thread_facts(gen *g, const hpc_record *r)
 
 static void dispatch(gen *g, const hpc_record *r)
 {
-    if (r->kind != HPC_K_mpi_p2p && r->kind != HPC_K_mpi_coll)
+    bool detail = r->kind == HPC_K_mpi_p2p || r->kind == HPC_K_mpi_coll ||
+                  (r->kind == HPC_K_io_op && mpiio_record(r->u.io_op.fn)) ||
+                  (r->kind == HPC_K_io_handle && r->u.io_handle.paradigm == HPC_IO_MPIIO);
+    if (!detail)
         close_call(g);
     /* the OpenMP timeline's clocks rule and its last time (before the call's Enter) */
     if (r->kind == HPC_K_mpi_call || r->kind == HPC_K_sample_clock ||

@@ -347,7 +347,9 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     memset(job, 0, sizeof(*job));
     job->path = mg_xstrdup(path);
     job->diag = diag;
-    int rc = hpc_exp_open(&job->exp, path, diag);
+    /* lean: a process's tables are read when it is merged (mg_proc_load), so that a merge
+     * rank holds its share of the job, not all of it */
+    int rc = hpc_exp_open_lean(&job->exp, path, diag);
     if (rc < 0)
         return rc; /* reported by hpc_exp_open */
     hpc_exp *e = job->exp;
@@ -424,17 +426,13 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
         mg_proc *p = &job->procs[i];
         p->index = (uint32_t)i;
         p->state_metric = UINT32_MAX;
-        if (p->hp) {
-            mg_clock_init(&p->clock, p->hp, diag);
-            load_tables(job, p);
-            load_facts(job, p);
-        } else {
+        if (!p->hp) {
             mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
             *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
         }
         init_locations(p);
         if (!job->command && p->hp && p->hp->has_begin)
-            job->command = mg_xstrdup(p->sum.argv);
+            job->command = argv_line(p->hp->begin.argv);
     }
     if (!job->command)
         job->command = mg_xstrdup("");
@@ -447,11 +445,32 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     return 0;
 }
 
-void mg_proc_free(mg_proc *p)
+int mg_proc_load(mg_job *job, mg_proc *p)
+{
+    if (!p->hp || p->loaded)
+        return 0;
+    /* damage in process.hpe was reported when the job was opened */
+    int rc = hpc_proc_load((hpc_proc *)p->hp, &(hpc_diag){.quiet = 1});
+    if (rc < 0) {
+        mg_job_problem(job, "%s: cannot read process.hpe again (%s); its tables are left out",
+                       p->hp->dir, hpc_strerror(rc));
+        return -1;
+    }
+    p->loaded = true;
+    mg_clock_init(&p->clock, p->hp, job->diag);
+    load_tables(job, p);
+    load_facts(job, p);
+    return 0;
+}
+
+/* The tables that events are generated with (not the definitions they produced). */
+static void free_tables(mg_proc *p)
 {
     for (size_t i = 0; i < p->nfns; i++)
         free(p->fns[i].name);
     free(p->fns);
+    p->fns = NULL;
+    p->nfns = p->capfns = 0;
     hpa_u64map_free(&p->fn_by_id);
     hpa_u64map_free(&p->comm_by_id);
     for (size_t i = 0; i < p->nctrs; i++) {
@@ -459,7 +478,25 @@ void mg_proc_free(mg_proc *p)
         free(p->ctrs[i].unit);
     }
     free(p->ctrs);
+    p->ctrs = NULL;
+    p->nctrs = p->capctrs = 0;
     hpa_u64map_free(&p->ctr_by_index);
+}
+
+void mg_proc_unload(mg_proc *p)
+{
+    free_tables(p);
+    hpa_u64map_free(&p->region_by_key);
+    hpa_u64map_free(&p->team_by_size);
+    for (size_t i = 0; i < p->nlocs; i++)
+        hpa_u64map_free(&p->locs[i].claim_set);
+    if (p->hp)
+        hpc_proc_unload((hpc_proc *)p->hp);
+}
+
+void mg_proc_free(mg_proc *p)
+{
+    free_tables(p);
     for (size_t i = 0; i < p->nregions; i++) {
         free(p->regions[i].name);
         free(p->regions[i].file);

@@ -63,8 +63,9 @@ struct mg_proc {
     int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
     char *name, *host;
     bool placeholder;
-    bool ompt; /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
-    bool mine; /* this merge rank processes it */
+    bool ompt;   /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
+    bool mine;   /* this merge rank processes it */
+    bool loaded; /* its tables and facts are read (mg_proc_load) */
     mg_clock clock;
     /* tables from process.hpe */
     mg_fninfo *fns;
@@ -151,6 +152,17 @@ mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index);
 #define MG_RKEY_FUNC(func)      ((3ull << 60) | (uint64_t)(func))
 #define MG_RKEY_SPECIAL(n)      ((4ull << 60) | (uint64_t)(n))
 #define MG_RKEY_SYNC(kind)      ((5ull << 60) | (uint64_t)(kind))
+
+/*
+ * A process's tables (MPI functions, communicators, counters), clock and facts, read
+ * from its process.hpe when it is merged, not when the job is opened: every merge rank
+ * opens every process lean (hpc_exp_open_lean) and holds all of one only while it merges
+ * it. mg_proc_load returns 0, or -1 after recording a problem (the process is merged
+ * without them). mg_proc_unload lets go of what only merging it needed (the records,
+ * the schema, the tables and lookup maps), keeping its definitions and summary.
+ */
+int mg_proc_load(mg_job *job, mg_proc *p);
+void mg_proc_unload(mg_proc *p);
 
 /* Free the process's definitions and summary (not hp). */
 void mg_proc_free(mg_proc *p);

@@ -386,6 +386,7 @@ static int merge_mine(run *R)
         mg_proc *p = &job->procs[i];
         if (!p->mine)
             continue;
+        mg_proc_load(job, p); /* a failure is a problem of the summary; merged as it is */
         for (size_t k = 0; k < p->nlocs; k++) {
             if (mg_interrupted)
                 return -1;
@@ -405,6 +406,7 @@ static int merge_mine(run *R)
         p->sym = NULL;
         mg_regtab_close(p->omptab);
         p->omptab = NULL;
+        mg_proc_unload(p);
     }
     return 0;
 }
@@ -529,7 +531,7 @@ static void report_done(run *R)
  */
 static void complete_archive(run *R)
 {
-    const hpc_exp *e = R->job.exp;
+    hpc_exp *e = R->job.exp;
     unsigned mode = 0;
     for (size_t i = 0; i < e->nprocs && !mode; i++)
         mode = (unsigned)e->procs[i].settings.archive;

@@ -109,8 +109,9 @@ typedef struct mg_job {
     char *command;         /* the profiled program's command line */
     char *collect_command; /* hpcollect's command line */
     char *job_id, *version;
-    uint64_t real_time; /* job creation, ns since the epoch */
-    uint64_t job_time;  /* job creation, monotonic ns (rank 0's clock) */
+    uint64_t real_time;      /* job creation, ns since the epoch */
+    uint64_t job_time;       /* job creation, monotonic ns (rank 0's clock) */
+    hpa_strtab member_lists; /* communicators' member lists (mg_job_members) */
     /* problems found, for the summary (stderr has them too) */
     char **problems;
     size_t nproblems, capproblems;
@@ -134,6 +135,10 @@ typedef struct mg_job {
  */
 int mg_job_open(mg_job *job, const char *path, hpc_diag *diag);
 void mg_job_close(mg_job *job);
+
+/* The job's copy of the member list m[0..n-1] (each distinct list is held once), and its
+ * id in *id. */
+const uint64_t *mg_job_members(mg_job *job, const uint64_t *m, uint32_t n, uint32_t *id);
 
 /* Record a problem for the summary and print it to stderr (printf-style). */
 void mg_job_problem(mg_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

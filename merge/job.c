@@ -499,6 +499,7 @@ void mg_proc_unload(mg_proc *p)
     hpa_u64map_free(&p->team_by_size);
     for (size_t i = 0; i < p->nlocs; i++)
         hpa_u64map_free(&p->locs[i].claim_set);
+    mg_psum_done(&p->sum);
     if (p->hp)
         hpc_proc_unload((hpc_proc *)p->hp);
 }

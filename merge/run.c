@@ -30,6 +30,26 @@
 
 volatile int mg_interrupted;
 
+/* ------------------------------------------------------------ phases (--stats) */
+
+/* Where a merge rank's wall time goes: what the scaling model in README.md is fit to. */
+#define MG_PHASES(X)                                                                               \
+    X(OPEN, "open")                                                                                \
+    X(MERGE, "merge")                                                                              \
+    X(GATHER, "gather")                                                                            \
+    X(DEFS, "definitions")                                                                         \
+    X(SUMMARY, "summary")
+#define MG_PHASE_ENUM(id, name) MG_PHASE_##id,
+enum { MG_PHASES(MG_PHASE_ENUM) MG_NPHASES };
+
+/* The phase that just ended took the time since the previous one ended. */
+#define PHASE_END(R, id)                                                                           \
+    do {                                                                                           \
+        double now_ = mg_now();                                                                    \
+        (R)->phase[MG_PHASE_##id] += now_ - (R)->t_phase;                                          \
+        (R)->t_phase = now_;                                                                       \
+    } while (0)
+
 typedef struct run {
     const mg_opts *opts;
     mg_par *par;
@@ -41,7 +61,9 @@ typedef struct run {
     bool progress;
     double t_start, t_tick;
     size_t locs_done, locs_mine;
-    long peak_anon_kb; /* RssAnon at the fullest point of each location */
+    long peak_anon_kb;        /* RssAnon at the fullest point of each location */
+    double phase[MG_NPHASES]; /* wall seconds of each phase (--stats) */
+    double t_phase;
     uint64_t mine_records, mine_events;
 } run;
 
@@ -507,6 +529,12 @@ static void report_stats(run *R)
             (unsigned long long)R->mine_events, wall, cpu,
             cpu > 0 ? R->mine_events / cpu / 1e6 : 0.0,
             wall > 0 ? R->mine_events / wall / 1e6 : 0.0, R->peak_anon_kb, mg_maxrss_kb());
+    static const char *const names[] = {
+#define MG_PHASE_NAME(id, name) name,
+        MG_PHASES(MG_PHASE_NAME)};
+    fprintf(stderr, "%s: stats: rank %d: phases (wall s):", MG_PROG, R->par->rank);
+    for (int i = 0; i < MG_NPHASES; i++)
+        fprintf(stderr, " %s %.3f%s", names[i], R->phase[i], i + 1 < MG_NPHASES ? "," : "\n");
     (void)job;
 }
 
@@ -548,7 +576,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
 {
     run R = {.opts = opts, .par = par};
     R.diag = (hpc_diag){.report = diag_report, .ctx = &R.job, .prog = MG_PROG};
-    R.t_start = mg_now();
+    R.t_start = R.t_phase = mg_now();
     int bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
     if (!bad && par->rank == 0)
         complete_archive(&R);
@@ -571,6 +599,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
     bad = open_archive(&R) != 0;
     if (mg_par_max(par, bad))
         goto out;
+    PHASE_END(&R, OPEN);
     bad = merge_mine(&R) != 0;
     if (R.progress)
         progress_line(&R, true);
@@ -579,14 +608,20 @@ int mg_run(const mg_opts *opts, mg_par *par)
             rc = MG_EXIT_INTERRUPTED;
         goto out;
     }
-    if (gather_parts(&R, first_problem) != 0 || write_definitions(&R) != 0)
+    PHASE_END(&R, MERGE);
+    if (gather_parts(&R, first_problem) != 0)
         goto out;
+    PHASE_END(&R, GATHER);
+    if (write_definitions(&R) != 0)
+        goto out;
+    PHASE_END(&R, DEFS);
     R.job.merge_seconds = mg_now() - R.t_start;
     bad = 0;
     if (par->rank == 0)
         bad = write_summaries(&R) != 0 || commit(&R) != 0;
     if (mg_par_max(par, bad))
         goto out;
+    PHASE_END(&R, SUMMARY);
     if (par->rank == 0 && !opts->quiet)
         report_done(&R);
     if (opts->stats)

@@ -706,5 +706,16 @@ int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *
 {
     if (!p || !t)
         return HPC_E_INVAL;
-    return hpc_reader_open_life(out, t->path, p->schema, d, t->offset);
+    if (p->schema || !p->lean)
+        return hpc_reader_open_life(out, t->path, p->schema, d, t->offset);
+    /* a lean process (hpc_exp_open_lean): its schema is read for this stream, which keeps
+     * a copy of it (reader_schema.c), and let go again; damage was reported at open */
+    hpc_reader *schema = NULL;
+    char *pp = path_cat(p->dir, HPC_PROCESS_FILE);
+    if (pp && hpc_reader_open(&schema, pp, NULL, &(hpc_diag){.quiet = 1}) != 0)
+        schema = NULL;
+    free(pp);
+    int rc = hpc_reader_open_life(out, t->path, schema, d, t->offset);
+    hpc_reader_close(schema);
+    return rc;
 }

@@ -837,7 +837,8 @@ HPC_API int hpc_proc_load(hpc_proc *p, hpc_diag *d);
 HPC_API void hpc_proc_unload(hpc_proc *p);
 HPC_API void hpc_exp_close(hpc_exp *e);
 
-/* Open thread t of process p for reading (its life in its stream, with p's schema).
+/* Open thread t of process p for reading (its life in its stream, with p's schema, read
+ * for the occasion when p is lean).
  * Returns 0 and *out, or a negative hpc_err after reporting to d. */
 HPC_API int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t,
                             hpc_diag *d);

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -64,6 +65,20 @@ void mg_par_bcast_u64(mg_par *par, uint64_t *v)
 {
     if (par->mpi)
         MPI_Bcast(v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+}
+
+void mg_par_wait(mg_par *par)
+{
+    if (!par->mpi || par->size == 1)
+        return;
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    for (int done = 0;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nanosleep(&(struct timespec){0, 1000000}, NULL); /* 1 ms: idle, not spinning */
+    }
 }
 
 int mg_par_max(mg_par *par, int v)

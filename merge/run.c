@@ -492,6 +492,7 @@ static int write_definitions(run *R)
         bad = otf2_fail("opening OTF2 definition files", orc);
     if (!bad && R->par->rank == 0 && mg_defs_write(&R->job, R->archive) != 0)
         bad = -1;
+    mg_par_wait(R->par); /* while rank 0 writes them */
     orc = OTF2_Archive_CloseDefFiles(R->archive);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("closing OTF2 definition files", orc);
@@ -603,6 +604,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
     bad = merge_mine(&R) != 0;
     if (R.progress)
         progress_line(&R, true);
+    mg_par_wait(par); /* until the slowest share is merged */
     if (mg_par_max(par, bad)) {
         if (mg_interrupted)
             rc = MG_EXIT_INTERRUPTED;
@@ -619,6 +621,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
     bad = 0;
     if (par->rank == 0)
         bad = write_summaries(&R) != 0 || commit(&R) != 0;
+    mg_par_wait(par); /* while rank 0 writes them */
     if (mg_par_max(par, bad))
         goto out;
     PHASE_END(&R, SUMMARY);

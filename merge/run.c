@@ -533,9 +533,13 @@ static void report_stats(run *R)
     static const char *const names[] = {
 #define MG_PHASE_NAME(id, name) name,
         MG_PHASES(MG_PHASE_NAME)};
-    fprintf(stderr, "%s: stats: rank %d: phases (wall s):", MG_PROG, R->par->rank);
-    for (int i = 0; i < MG_NPHASES; i++)
-        fprintf(stderr, " %s %.3f%s", names[i], R->phase[i], i + 1 < MG_NPHASES ? "," : "\n");
+    char line[256]; /* one write: merge ranks share stderr */
+    int n =
+        snprintf(line, sizeof line, "%s: stats: rank %d: phases (wall s):", MG_PROG, R->par->rank);
+    for (int i = 0; i < MG_NPHASES && n > 0 && (size_t)n < sizeof line; i++)
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s %.3f%s", names[i], R->phase[i],
+                      i + 1 < MG_NPHASES ? "," : "\n");
+    fputs(line, stderr);
     (void)job;
 }
 

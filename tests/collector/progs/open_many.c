@@ -2,8 +2,11 @@
  * open_many [SOFT]...: how many files a program can open, with 4 threads of its own
  * alive (and running) meanwhile. Each SOFT is first set as RLIMIT_NOFILE's soft limit (setrlimit,
  * the hard limit kept), then /dev/null is opened until EMFILE; the count is printed and the files
- * closed again. Without SOFT, once at the limit it started with.
+ * closed again. Without SOFT, once at the limit it started with. On stderr: how many
+ * descriptors it had open when it started (those its parent left open: the count it can
+ * open alone is the limit less these).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -36,8 +39,25 @@ static void count_files(void)
         close(fds[--n]);
 }
 
+/* Descriptors open below the soft limit (those above it take no place in it). */
+static int open_at_start(void)
+{
+    struct rlimit rl;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d || getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        int fd = atoi(e->d_name);
+        n += e->d_name[0] != '.' && fd != dirfd(d) && (rlim_t)fd < rl.rlim_cur;
+    }
+    closedir(d);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
+    fprintf(stderr, "open at start %d\n", open_at_start());
     pthread_t t[4];
     pthread_barrier_init(&started, NULL, 5);
     pthread_barrier_init(&done, NULL, 5);

@@ -453,27 +453,24 @@ static int setup_tmp(run *R)
     return mg_par_max(R->par, bad) ? -1 : 0;
 }
 
+static int take_part(hpa_buf *b, void *ctx)
+{
+    return mg_part_read(b, ctx);
+}
+
 static int gather_parts(run *R, size_t first_problem)
 {
-    hpa_buf mine = {0}, *all = NULL;
-    if (R->par->size > 1)
+    if (R->par->size == 1)
+        return 0;
+    hpa_buf mine = {0};
+    if (R->par->rank != 0)
         mg_part_write(&mine, &R->job, first_problem);
-    int rc = 0;
-    if (R->par->size > 1 && mg_par_gather(R->par, &mine, &all) != 0) {
-        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with fewer ranks\n",
+    int rc = mg_par_collect(R->par, &mine, take_part, &R->job);
+    if (rc < 0)
+        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with more ranks\n",
                 MG_PROG);
-        rc = -1;
-    }
-    if (rc == 0 && R->par->rank == 0 && R->par->size > 1)
-        for (int r = 1; r < R->par->size; r++)
-            if (mg_part_read(&all[r], &R->job) != 0) {
-                fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, r);
-                rc = -1;
-            }
-    if (all)
-        for (int r = 0; r < (R->par->rank == 0 ? R->par->size : 1); r++)
-            hpa_buf_free(&all[r]);
-    free(all);
+    else if (rc > 0)
+        fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, rc);
     hpa_buf_free(&mine);
     return mg_par_max(R->par, rc ? 1 : 0) ? -1 : 0;
 }

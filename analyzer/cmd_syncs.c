@@ -67,27 +67,6 @@ typedef struct syncs_model {
     int err;
 } syncs_model;
 
-static const char *const kind_names[] = {
-    [HPC_SYNC_MUTEX] = "mutex",
-    [HPC_SYNC_RWLOCK_RD] = "rwlock (read)",
-    [HPC_SYNC_RWLOCK_WR] = "rwlock (write)",
-    [HPC_SYNC_COND] = "condition variable",
-    [HPC_SYNC_BARRIER] = "barrier",
-    [HPC_SYNC_JOIN] = "thread join",
-    [HPC_SYNC_SEM] = "semaphore",
-    [HPC_SYNC_SPIN] = "spin lock",
-    [HPC_SYNC_OMP_LOCK] = "OpenMP lock",
-    [HPC_SYNC_OMP_CRITICAL] = "OpenMP critical",
-    [HPC_SYNC_OMP_ORDERED] = "OpenMP ordered",
-    [HPC_SYNC_OMP_ATOMIC] = "OpenMP atomic",
-    [HPC_SYNC_OMP_BARRIER] = "OpenMP barrier",
-};
-
-static const char *kind_name(uint32_t k)
-{
-    return k < HPC_SYNC_KIND_COUNT_ && kind_names[k] ? kind_names[k] : "unknown";
-}
-
 /* ---------------------------------------------------------------- reading */
 
 static void *grow(void *v, size_t *cap, size_t n, size_t size)
@@ -153,24 +132,13 @@ static int hold_order(const void *a, const void *b)
 
 /* ---------------------------------------------------------------- stacks */
 
-/* The line where a stack leaves the module of its leaf (the waiting function's library):
- * the program's call. A stack all in one module: its leaf. */
+/* The line of a wait's call site (hpa_call_site). */
 static uint32_t call_site(const hpa_profile *p, uint32_t proc, uint32_t th, uint64_t node)
 {
     const hpa_process *pr = &p->procs[proc];
-    const hpa_thread *t = &pr->threads[th];
-    if (node == 0 || node >= t->nnodes)
+    hpa_loc loc = hpa_call_site(p, pr, &pr->threads[th], node, true);
+    if (!loc.func)
         return hpa_symtab_func_line(p->syms, HPA_FUNC_UNKNOWN);
-    uint32_t n = (uint32_t)node;
-    const char *leaf = hpa_modmap_module_of(pr->map, t->pc[n]);
-    for (uint32_t k = n, steps = 0; k && k < t->nnodes && steps < 256; k = t->parent[k], steps++) {
-        const char *mod = hpa_modmap_module_of(pr->map, t->pc[k]);
-        if (!leaf || !mod || strcmp(mod, leaf)) {
-            n = k;
-            break;
-        }
-    }
-    hpa_loc loc = hpa_modmap_resolve(pr->map, t->pc[n]);
     return loc.line ? loc.line : hpa_symtab_func_line(p->syms, loc.func);
 }
 
@@ -401,7 +369,8 @@ static void text_report(const hpa_ctx *ctx, const syncs_model *m, FILE *f)
     }
     for (size_t i = 0; i < shown(ctx, m->nobjs); i++) {
         const object_row *o = &m->objs[i];
-        fprintf(f, "\n%zu. %s %s (0x%" PRIx64 ")", i + 1, kind_name(o->kind), o->name, o->object);
+        fprintf(f, "\n%zu. %s %s (0x%" PRIx64 ")", i + 1, hpa_sync_kind_name(o->kind), o->name,
+                o->object);
         if (m->prof->nprocs > 1)
             fprintf(f, ", process %s", m->prof->procs[o->proc].proc->name);
         fprintf(f, "\n   Waits %" PRIu64 ", wait time %.6f s, longest %.6f s\n", o->waits,
@@ -458,7 +427,7 @@ static void json_report(const hpa_ctx *ctx, const syncs_model *m, FILE *f)
         snprintf(buf, sizeof buf, "0x%" PRIx64, o->object);
         hpa_json_kstr(&j, "address", buf);
         hpa_json_kstr(&j, "name", o->name);
-        hpa_json_kstr(&j, "kind", kind_name(o->kind));
+        hpa_json_kstr(&j, "kind", hpa_sync_kind_name(o->kind));
         hpa_json_ku64(&j, "waits", o->waits);
         hpa_json_kdouble(&j, "wait_s", secs(o->wait_ns));
         hpa_json_kdouble(&j, "max_s", secs(o->max_ns));
@@ -485,7 +454,7 @@ static void csv_report(const hpa_ctx *ctx, const syncs_model *m, FILE *f)
         snprintf(buf, sizeof buf, "0x%" PRIx64, o->object);
         hpa_csv_field(f, buf, ',');
         hpa_csv_field(f, o->name, ',');
-        hpa_csv_field(f, kind_name(o->kind), ',');
+        hpa_csv_field(f, hpa_sync_kind_name(o->kind), ',');
         hpa_csv_u64(f, o->waits, ',');
         hpa_csv_double(f, secs(o->wait_ns), ',');
         hpa_csv_double(f, secs(o->max_ns), ',');

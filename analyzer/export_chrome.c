@@ -119,6 +119,11 @@ static void slice_args(chrome *C, const hpa_tl_slice *x)
         qstr(C->out, where);
         any = true;
     }
+    if (x->note_key && x->note) {
+        fprintf(C->out, "%s\"%s\":", any ? "," : "", x->note_key);
+        qstr(C->out, x->note);
+        any = true;
+    }
     if (x->clipped)
         fprintf(C->out, "%s\"clipped_us\":%" PRIu64, any ? "," : "", x->clipped);
 }

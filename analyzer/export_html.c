@@ -247,7 +247,7 @@ static const struct part {
     {"user_lock", "User lock", "#6d4c41", "user_lock", false},
     {"page_faults", "Page faults", "#00897b", "text_pf:data_pf", false},
     {"sync", "Sync waits", "#795548", "sync_wait", true},
-    {"io", "I/O", "#26a69a", "io_time", true},
+    {"io", "I/O", "#26a69a", "ioreadtime:iowritetime:ioothertime:ioerrortime", true},
     {"other_wait", "Other wait (asleep)", "#9e9e9e", "other_wait", false},
     {"rest", "Off CPU or not sampled", "#d6d6d6", NULL, false},
 };
@@ -478,7 +478,10 @@ static const struct tracer {
     {"sync", "Synchronization waits", "sync_wait:sync_count", "sync_", "syncs", "sync",
      "hpcollect -s on"},
     {"heap", "Heap", NULL, "heap_", "heap:leaks", "heap", "hpcollect -H on"},
-    {"io", "I/O", NULL, "io_", "ioactivity", "io", "hpcollect -i on"},
+    {"io", "I/O",
+     "ioreadtime:iowritetime:ioothertime:ioerrortime:ioreadbytes:iowritebytes:ioreadcnt:"
+     "iowritecnt:ioothercnt:ioerrorcnt",
+     NULL, "ioactivity", "io", "hpcollect -i on"},
 };
 
 /* Whether metric m is tracer tr's. */

@@ -12,11 +12,13 @@
  * Messages: at most TL_MAX_MSGS, every k-th beyond (the page says k).
  *
  * Layout ("timeline" member; times in ns from the origin, each row's begins as deltas):
- *   layers [{key, title}], names [], sites [], kinds [[key...]] (kind 0: none),
+ *   layers [{key, title}], names [], sites [], site_keys [what each site is: "call_site",
+ *   "location"], kinds [[key...]] (kind 0: none),
  *   rows [{r: row, alive: [b, e], slices: n recorded, bin_ns: w or 0,
  *          b, d, nm, l, p (depth in its layer), c (slices held: 1, or a bin's count),
  *          s (site + 1, 0 none), k (kind), v (each item's numbers, as many as its kind's
- *          keys, one after another)}],
+ *          keys, one after another), and when a slice of the row has a note: x (its text
+ *          + 1 in names, 0 none), xk (its key + 1 in names)}],
  *   msgs {from, to (rows), send, recv (ns), bytes, tag, total, every}, t_end, max_items.
  */
 #include <inttypes.h>
@@ -40,9 +42,16 @@ static const char *const keys_bin[] = {"busy_ns", NULL};
 typedef struct item {
     uint64_t b, e, busy;
     uint32_t name, kind, site, count;
+    uint32_t note, note_key; /* ids + 1 in names, 0 = none */
     unsigned layer, depth, nv;
     int64_t v[HPA_TL_NV];
 } item;
+
+/* A site: where, and what the slices call it (index into site_keys). */
+typedef struct site_at {
+    hpa_loc loc;
+    unsigned key;
+} site_at;
 
 typedef struct tmsg {
     uint32_t from, to;
@@ -59,8 +68,10 @@ typedef struct tl_page {
     hpa_u64map kind_ids; /* keys pointer -> kind */
     const char *const **kinds;
     uint32_t nkinds;
-    hpa_u64map site_ids; /* (func, line) -> site id */
-    hpa_loc *sites;
+    hpa_u64map site_ids; /* (func, line, site key) -> site id */
+    site_at *sites;
+    const char *site_keys[8]; /* the slices' site_key strings met */
+    unsigned nsite_keys;
     uint32_t nsites;
     item *items;
     size_t nitems, items_cap;
@@ -103,21 +114,34 @@ static uint32_t kind_id(tl_page *T, const char *const *keys)
     return T->nkinds++;
 }
 
+/* The index of a slice's site key ("call_site", "location") among those met (at most
+ * 8: the layers' few). */
+static unsigned site_key_index(tl_page *T, const char *key)
+{
+    unsigned k = 0;
+    while (k < T->nsite_keys && strcmp(T->site_keys[k], key) != 0)
+        k++;
+    if (k == T->nsite_keys && k < 8)
+        T->site_keys[T->nsite_keys++] = key;
+    return k < 8 ? k : 7;
+}
+
 /* Site id + 1 of a slice's location, 0 for none. */
 static uint32_t site_id(tl_page *T, const hpa_tl_slice *s)
 {
     if (!s->site_key || !s->site.func)
         return 0;
-    uint64_t key = (uint64_t)s->site.func << 32 | s->site.line, id;
+    unsigned sk = site_key_index(T, s->site_key);
+    uint64_t key = (uint64_t)s->site.func << 35 | (uint64_t)s->site.line << 3 | sk, id;
     if (hpa_u64map_get(&T->site_ids, key, &id))
         return (uint32_t)id + 1;
-    hpa_loc *v = realloc(T->sites, sizeof(*v) * (T->nsites + 1));
+    site_at *v = realloc(T->sites, sizeof(*v) * (T->nsites + 1));
     if (!v || hpa_u64map_put(&T->site_ids, key, T->nsites)) {
         T->err = HPC_E_NOMEM;
         return 0;
     }
     T->sites = v;
-    T->sites[T->nsites] = s->site;
+    T->sites[T->nsites] = (site_at){s->site, sk};
     return ++T->nsites;
 }
 
@@ -155,6 +179,8 @@ static void add_slice(tl_page *T, const hpa_tl_slice *s)
                  .kind = kind_id(T, s->keys),
                  .site = site_id(T, s),
                  .count = 1,
+                 .note = s->note && s->note_key ? name_id(T, s->note) + 1 : 0,
+                 .note_key = s->note && s->note_key ? name_id(T, s->note_key) + 1 : 0,
                  .layer = s->layer,
                  .depth = s->depth,
                  .nv = nkeys(s->keys)};
@@ -163,23 +189,27 @@ static void add_slice(tl_page *T, const hpa_tl_slice *s)
 
 /* ------------------------------------------------------------------ one row */
 
-/* Each slice's depth among the slices of its own layer (they nest: hpa_tl_nest). */
-static int layer_depths(hpa_tl_slice *s, size_t n)
+/* Outer slices first within each layer: by layer, then as made (hpa_tl_nest sorts each). */
+static int by_layer(const void *pa, const void *pb)
 {
-    uint64_t *open = malloc(sizeof(uint64_t) * (n + 1) * hpa_tl_nlayers);
-    size_t depth[16] = {0};
-    if (!open)
-        return HPC_E_NOMEM;
-    for (size_t k = 0; k < n; k++) {
-        unsigned l = s[k].layer < 16 ? s[k].layer : 15;
-        uint64_t *st = open + (size_t)l * (n + 1);
-        while (depth[l] && st[depth[l] - 1] <= s[k].b &&
-               !(st[depth[l] - 1] == s[k].b && s[k].e == s[k].b))
-            depth[l]--;
-        s[k].depth = (unsigned)depth[l];
-        st[depth[l]++] = s[k].e;
+    const hpa_tl_slice *a = pa, *b = pb;
+    if (a->layer != b->layer)
+        return a->layer < b->layer ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Each layer's slices nested among themselves: a layer has its own lane, so one layer's
+ * slice is never cut to fit another's (export chrome nests them all together). */
+static int nest_layers(hpa_tl_slice *s, size_t n)
+{
+    qsort(s, n, sizeof(*s), by_layer);
+    for (size_t k = 0, end; k < n; k = end) {
+        for (end = k + 1; end < n && s[end].layer == s[k].layer;)
+            end++;
+        int rc = hpa_tl_nest(s + k, end - k);
+        if (rc)
+            return rc;
     }
-    free(open);
     return 0;
 }
 
@@ -250,6 +280,8 @@ static void make_items(tl_page *T, const hpa_tl_slice *s, size_t n, uint64_t w)
         if (dur > longest[l]) { /* the bin is named after its longest slice */
             longest[l] = dur;
             bin->name = name_id(T, x->name);
+            bin->note = x->note && x->note_key ? name_id(T, x->note) + 1 : 0;
+            bin->note_key = x->note && x->note_key ? name_id(T, x->note_key) + 1 : 0;
             bin->site = site_id(T, x);
         }
         bin->v[0] = (int64_t)bin->busy;
@@ -305,6 +337,13 @@ static void write_row(tl_page *T, const hpa_process *pr, const hpa_thread *t, si
     ROW_ARRAY("c", it->count);
     ROW_ARRAY("s", it->site);
     ROW_ARRAY("k", it->kind);
+    bool notes = false;
+    for (size_t k = 0; k < T->nitems && !notes; k++)
+        notes = T->items[k].note != 0;
+    if (notes) {
+        ROW_ARRAY("x", it->note);
+        ROW_ARRAY("xk", it->note_key);
+    }
     hpa_json_key(j, "v");
     FILE *f = hpa_json_raw(j);
     fputc('[', f);
@@ -322,9 +361,7 @@ static void thread_slices(void *arg, const hpa_process *pr, const hpa_thread *t,
     tl_page *T = arg;
     if (T->err)
         return;
-    int rc = hpa_tl_nest(s, n);
-    if (rc == 0)
-        rc = layer_depths(s, n);
+    int rc = nest_layers(s, n);
     if (rc) {
         T->err = rc;
         return;
@@ -413,9 +450,14 @@ static void write_tables(tl_page *T)
     hpa_json_key(j, "sites");
     hpa_json_begin_arr(j);
     for (uint32_t i = 0; i < T->nsites; i++) {
-        hpa_loc_text(T->pg->p->syms, T->sites[i], where, sizeof where);
+        hpa_loc_text(T->pg->p->syms, T->sites[i].loc, where, sizeof where);
         hpa_json_str(j, where);
     }
+    hpa_json_end_arr(j);
+    hpa_json_key(j, "site_keys");
+    hpa_json_begin_arr(j);
+    for (uint32_t i = 0; i < T->nsites; i++)
+        hpa_json_str(j, T->site_keys[T->sites[i].key]);
     hpa_json_end_arr(j);
     hpa_json_key(j, "kinds");
     hpa_json_begin_arr(j);

@@ -53,6 +53,14 @@ static const struct {
     {"wall", "Wall", HPA_MS_ALL, true},
 };
 
+const char *hpa_mstate_title(unsigned mstate)
+{
+    for (size_t i = 0; mstate < HPC_NMSTATES && i < sizeof defs / sizeof defs[0]; i++)
+        if (defs[i].mstates == HPA_MS(mstate))
+            return defs[i].title;
+    return "Unknown state";
+}
+
 static int add(hpa_profile *p, const char *key, const char *title, hpa_metric m)
 {
     m.key = key;

@@ -195,6 +195,8 @@ int hpa_metrics_from_records(hpa_profile *p);
 bool hpa_states_recorded(const hpa_profile *p);
 int hpa_states_add_metrics(hpa_profile *p, bool mpi);
 void hpa_states_loaded(hpa_profile *p);
+/* The title of an off-CPU hpc_mstate ("Wait CPU", "User Lock" ...), "Unknown state". */
+const char *hpa_mstate_title(unsigned mstate);
 
 /* Sum of every bucket's vals into total (metrics.n entries). */
 void hpa_profile_total(const hpa_profile *p, uint64_t *total);

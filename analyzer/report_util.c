@@ -110,6 +110,51 @@ void hpa_loc_text(const hpa_symtab *st, hpa_loc loc, char *buf, size_t cap)
         snprintf(buf, cap, "%s", hpa_symtab_func(st, loc.func)->name);
 }
 
+/* Whether pc is in the collector's own libraries (its interposers and their helpers). */
+static bool ours(const hpa_profile *p, hpa_modmap *map, uint64_t pc)
+{
+    hpa_loc loc = hpa_modmap_resolve(map, pc);
+    return loc.func && hpa_symtab_func(p->syms, loc.func)->collector;
+}
+
+hpa_loc hpa_call_site(const hpa_profile *p, const hpa_process *pr, const hpa_thread *t,
+                      uint64_t node, bool in_callee)
+{
+    if (node == 0 || node >= t->nnodes)
+        return (hpa_loc){0};
+    uint32_t n = (uint32_t)node;
+    const char *leaf = in_callee ? hpa_modmap_module_of(pr->map, t->pc[n]) : NULL;
+    for (uint32_t k = n, steps = 0; k && k < t->nnodes && steps < 256; k = t->parent[k], steps++) {
+        const char *mod = hpa_modmap_module_of(pr->map, t->pc[k]);
+        bool callee = in_callee && (!leaf || !mod || strcmp(mod, leaf) == 0);
+        if (!callee && !ours(p, pr->map, t->pc[k])) {
+            n = k;
+            break;
+        }
+    }
+    return hpa_modmap_resolve(pr->map, t->pc[n]);
+}
+
+const char *hpa_sync_kind_name(unsigned kind)
+{
+    static const char *const names[] = {
+        [HPC_SYNC_MUTEX] = "mutex",
+        [HPC_SYNC_RWLOCK_RD] = "rwlock (read)",
+        [HPC_SYNC_RWLOCK_WR] = "rwlock (write)",
+        [HPC_SYNC_COND] = "condition variable",
+        [HPC_SYNC_BARRIER] = "barrier",
+        [HPC_SYNC_JOIN] = "thread join",
+        [HPC_SYNC_SEM] = "semaphore",
+        [HPC_SYNC_SPIN] = "spin lock",
+        [HPC_SYNC_OMP_LOCK] = "OpenMP lock",
+        [HPC_SYNC_OMP_CRITICAL] = "OpenMP critical",
+        [HPC_SYNC_OMP_ORDERED] = "OpenMP ordered",
+        [HPC_SYNC_OMP_ATOMIC] = "OpenMP atomic",
+        [HPC_SYNC_OMP_BARRIER] = "OpenMP barrier",
+    };
+    return kind < HPC_SYNC_KIND_COUNT_ && names[kind] ? names[kind] : "unknown";
+}
+
 /* Calls fn for every loss of every process in the profile (a filter may leave some out). */
 static void each_loss(const hpa_profile *p, void (*fn)(void *, const hpc_proc *, const hpc_loss *),
                       void *arg)

@@ -50,6 +50,18 @@ void hpa_line_name(const hpa_symtab *st, uint32_t id, char *buf, size_t cap);
  * for function 0. */
 void hpa_loc_text(const hpa_symtab *st, hpa_loc loc, char *buf, size_t cap);
 
+/* The program's call in a stack of thread t that ends in a call it made: the first frame
+ * from the leaf outside the collector's interposers and, when in_callee (the leaf is the
+ * called function: a sync wait, a blocking call's off-CPU time), outside the leaf's module
+ * (the threads library, the OpenMP runtime, libc); else (the leaf is the caller: heap and
+ * I/O calls) the first frame outside the collector. A stack all in those: its leaf. Node
+ * 0 or unknown: func 0. */
+hpa_loc hpa_call_site(const hpa_profile *p, const hpa_process *pr, const hpa_thread *t,
+                      uint64_t node, bool in_callee);
+
+/* The name of an hpc_sync_kind: "mutex", "condition variable" ..., "unknown". */
+const char *hpa_sync_kind_name(unsigned kind);
+
 /* True if any of the nm values is non-zero. */
 static inline int hpa_any(const uint64_t *v, unsigned nm)
 {

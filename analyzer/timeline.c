@@ -13,7 +13,9 @@
 
 #include "omp_proc.h"
 
-const hpa_tl_layer *const hpa_tl_layers[] = {&hpa_tl_layer_mpi, &hpa_tl_layer_omp};
+const hpa_tl_layer *const hpa_tl_layers[] = {&hpa_tl_layer_mpi,    &hpa_tl_layer_omp,
+                                             &hpa_tl_layer_states, &hpa_tl_layer_sync,
+                                             &hpa_tl_layer_heap,   &hpa_tl_layer_io};
 const unsigned hpa_tl_nlayers = sizeof hpa_tl_layers / sizeof hpa_tl_layers[0];
 
 /* A process's clock correction: offsets measured at MPI_Init and MPI_Finalize. */

@@ -4,9 +4,11 @@
  * (export chrome, export html).
  *
  * A layer is one kind of record turned into slices: MPI calls (timeline_mpi.c), OpenMP
- * regions, constructs and waits (timeline_omp.c). A tracer adding records (I/O, sync
- * waits, thread states, heap) adds a layer: a file timeline_<kind>.c defining an
- * hpa_tl_layer, listed in timeline.c's table; every timeline export then shows it.
+ * regions, constructs and waits (timeline_omp.c), and the tracers' records: thread
+ * states' off-CPU time (timeline_states.c), sync waits and holds (timeline_sync.c), heap
+ * calls (timeline_heap.c), I/O calls (timeline_io.c). A tracer adding records adds a
+ * layer: a file timeline_<kind>.c defining an hpa_tl_layer, listed in timeline.c's table;
+ * every timeline export then shows it.
  *
  * Times are nanoseconds from the origin (the earliest start of a kept process) on rank
  * 0's clock: when the processes ran on several hosts, each process's times are corrected
@@ -39,6 +41,8 @@ typedef struct hpa_tl_slice {
     int64_t v[HPA_TL_NV];
     const char *site_key; /* what site is: "call_site", "location"; NULL = no site */
     hpa_loc site;         /* where it is in the source (func 0: unknown) */
+    const char *note_key; /* what note is ("file"); NULL = no note */
+    const char *note;     /* a text of the slice (a file's path): valid for the whole walk */
     uint64_t order;       /* creation order in its thread (stable sorting) */
     uint64_t clipped;     /* set by hpa_tl_nest: time cut off its end to nest in its parent */
     unsigned depth;       /* set by hpa_tl_nest: slices it lies in, 0 = outermost */
@@ -94,7 +98,8 @@ typedef struct hpa_tl_layer {
 /* The layers, in the order they see each record. */
 extern const hpa_tl_layer *const hpa_tl_layers[];
 extern const unsigned hpa_tl_nlayers;
-extern const hpa_tl_layer hpa_tl_layer_mpi, hpa_tl_layer_omp;
+extern const hpa_tl_layer hpa_tl_layer_mpi, hpa_tl_layer_omp, hpa_tl_layer_states,
+    hpa_tl_layer_sync, hpa_tl_layer_heap, hpa_tl_layer_io;
 
 /* Prepare a walk over the loaded profile p (its filters): clock corrections, origin,
  * window. Returns 0 or HPC_E_NOMEM. */

@@ -76,7 +76,8 @@
   }
 
   /* One color per name: MPI in blues (waits darker), OpenMP waits in reds, other OpenMP in
-   * greens, anything else in warm colors; a name keeps its color everywhere. */
+   * greens, thread states as where the time goes colors them, sync waits in magentas, heap in teals, I/O in yellows,
+   * anything else in warm colors; a name keeps its color everywhere. */
   const colorCache = new Map();
   function color(name, layer) {
     const key = layer + "\u0001" + name;
@@ -91,6 +92,17 @@
       else if (name === "omp parallel") c = "hsl(120, 35%, 80%)";
       else if (name === "omp implicit task") c = "hsl(125, 40%, 62%)";
       else c = `hsl(${140 + 40 * a}, 45%, ${45 + 12 * b}%)`;
+    } else if (layer === "states") { /* as "where the time goes" colors them */
+      const part = { "Wait CPU": "wait_cpu", "User Lock": "user_lock", "Text Page Fault": "page_faults",
+                     "Data Page Fault": "page_faults", "Other Wait": "other_wait" }[name];
+      const p = (D.parts || []).find((x) => x.key === part);
+      c = p ? p.color : `hsl(${265 + 20 * a}, 35%, 62%)`;
+    } else if (layer === "sync") {
+      c = name === "mutex held" ? "hsl(335, 30%, 80%)" : `hsl(${325 + 25 * a}, 55%, ${48 + 10 * b}%)`;
+    } else if (layer === "heap") {
+      c = /free|munmap/.test(name) ? "hsl(175, 25%, 45%)" : `hsl(${165 + 20 * a}, 50%, ${52 + 10 * b}%)`;
+    } else if (layer === "io") {
+      c = `hsl(${42 + 14 * a}, 80%, ${50 + 10 * b}%)`;
     } else if (name.startsWith("<")) {
       c = `hsl(0, 0%, ${72 + 12 * a}%)`;
     } else {
@@ -330,7 +342,7 @@
         vo[i] = o;
         o += nv[r.k[i]] || 0;
       }
-      out[r.r] = { b, e, nm: r.nm, l: r.l, p: r.p, c: r.c, s: r.s, k: r.k, v: r.v, vo, maxDur,
+      out[r.r] = { b, e, nm: r.nm, l: r.l, p: r.p, c: r.c, s: r.s, k: r.k, v: r.v, vo, maxDur, x: r.x, xk: r.xk,
                    alive: r.alive, slices: r.slices, bin: r.bin_ns };
     }
     return out;
@@ -371,7 +383,8 @@
     const cv = el("canvas", { id: "tl-canvas" });
     box.append(cv);
     const layerLegend = layers.filter((L, l) => data.some((r) => r && r.l.includes(l)))
-      .map((L) => [L.title, L.key === "mpi" ? color("MPI_Send", "mpi") : L.key === "omp" ? color("omp for", "omp") : color(L.title, L.key)]);
+      .map((L) => [L.title, color({ mpi: "MPI_Send", omp: "omp for", states: "Wait CPU", sync: "mutex wait", heap: "malloc",
+                                    io: "read" }[L.key] || L.title, L.key)]);
     s.append(el("p", { class: "note", text:
       "A row per rank and thread, a lane per kind of record. Wheel or buttons zoom, drag pans, " +
       "hover for details." + (binned.length ? ` Binned for size: ${binned.length} rows keep the ` +
@@ -556,10 +569,17 @@
           const val = r.v[r.vo[k] + j];
           if (key.startsWith("bytes")) lines.push([key.replace(/_/g, " "), fmtBytes(val) + (val >= 1024 ? ` (${fmtNum(val)} B)` : "")]);
           else if (key === "peer") lines.push(["peer", "rank " + val]);
+          else if (key === "address") lines.push(["address", "0x" + val.toString(16)]);
+          else if (key === "offset") lines.push(["offset", val < 0 ? "unknown" : fmtNum(val)]);
+          else if (key.endsWith("_ns")) lines.push([key.slice(0, -3).replace(/_/g, " "), fmtS(val * 1e-9)]);
           else lines.push([key.replace(/_/g, " "), fmtNum(val)]);
         });
       }
-      if (r.s[k]) lines.push([r.l[k] === layers.findIndex((x) => x.key === "mpi") ? "call site" : "location", TL.sites[r.s[k] - 1]]);
+      if (r.x && r.x[k]) lines.push([TL.names[r.xk[k] - 1], TL.names[r.x[k] - 1]]);
+      if (r.s[k]) {
+        const key = TL.site_keys ? TL.site_keys[r.s[k] - 1] : r.l[k] === layers.findIndex((x) => x.key === "mpi") ? "call_site" : "location";
+        lines.push([key.replace(/_/g, " "), TL.sites[r.s[k] - 1]]);
+      }
       lines.push(["duration", fmtS((r.e[k] - r.b[k]) * 1e-9)], ["begins", fmtS(r.b[k] * 1e-9)],
                  ["thread", rows[i].label + (rows[i].role ? " (" + rows[i].role + ")" : "")]);
       return { title: r.c[k] > 1 ? "Binned " + (layers[r.l[k]] || {}).title : name, lines };
@@ -579,15 +599,17 @@
       view: () => [v0, v1],
       setView,
       messages: (on) => { msgBox.checked = !!on; draw(); },
-      /* The longest item named name in row: its times, and page coordinates of the middle
+      /* The longest item named name in row (whose site contains site, when given): its
+       * times, and page coordinates of the middle
        * of its widest part in view that no deeper item of its layer covers (there the
        * tooltip is its own: free, its times; free_px, its width), or null. */
-      find(name, row) {
+      find(name, row, site) {
         const r = data[row];
         if (!r) return null;
         let best = -1;
         for (let k = 0; k < r.b.length; k++)
-          if (TL.names[r.nm[k]] === name && (best < 0 || r.e[k] - r.b[k] > r.e[best] - r.b[best])) best = k;
+          if (TL.names[r.nm[k]] === name && (!site || (r.s[k] && TL.sites[r.s[k] - 1].includes(site))) &&
+              (best < 0 || r.e[k] - r.b[k] > r.e[best] - r.b[best])) best = k;
         if (best < 0) return null;
         const a = Math.max(r.b[best], v0), z = Math.min(r.e[best], v1);
         let gap = [a, a], from = a;
@@ -604,6 +626,21 @@
         const lane = L.laneOf[r.l[best]];
         return { x: rect.left + px((gap[0] + gap[1]) / 2), y: rect.top + L.y + PAD + lane * LANE + LANE / 2 - 1,
                  begin: r.b[best], end: r.e[best], free: gap, free_px: px(gap[1]) - px(gap[0]) };
+      },
+      /* The items of layer (its key) in row as the page holds them: name, times (ns), how
+       * many slices (a bin: more than 1), numbers by key, note and site as the tooltip
+       * says them. */
+      items(layer, row) {
+        const r = data[row], l = layers.findIndex((x) => x.key === layer), out = [];
+        if (!r || l < 0) return out;
+        for (let k = 0; k < r.b.length; k++) {
+          if (r.l[k] !== l) continue;
+          const kind = r.c[k] > 1 ? ["busy_ns"] : TL.kinds[r.k[k]] || [], v = {};
+          kind.forEach((key, j) => (v[key] = r.v[r.vo[k] + j]));
+          out.push({ name: TL.names[r.nm[k]], begin: r.b[k], end: r.e[k], count: r.c[k], v,
+                     note: r.x && r.x[k] ? TL.names[r.x[k] - 1] : "", site: r.s[k] ? TL.sites[r.s[k] - 1] : "" });
+        }
+        return out;
       },
       /* How many items named name row holds (bins count as one). */
       count(name, row) {

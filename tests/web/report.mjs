@@ -3,7 +3,8 @@
 // sort) and print what each page showed as a JSON array on stdout, one object per page:
 //   {page, console: [{type, text}], requests: [urls other than file: and data:], drawn_ms,
 //    rows: the timeline's rows as drawn, hovers: [{name, row, found, tip}],
-//    counts: [{name, row, n}], summary: [{rank, part, tip}], matrix: [{from, to, tip}],
+//    counts: [{name, row, n}], items: [{layer, row, items: timeline.items(layer, row)}],
+//    summary: [{rank, part, tip}], matrix: [{from, to, tip}],
 //    flame: [{scope, metric, total}], texts: {selector: [innerText...]},
 //    tables: {name: {head: [], rows: [[cell text...]]}},
 //    functions: {rows, after_search, sorted, sorted_again: the column's cells, names}}
@@ -11,8 +12,9 @@
 // timeline.png: the tooltip over the first hovered call; matrix.png).
 //
 //   node report.mjs PLAN.json
-// PLAN: [{"page": "a.html", "out": "dir", "hover": [{"name": "MPI_Recv", "row": 0}],
-//         "counts": [{"name": "omp parallel", "row": 0}], "summary": true, "matrix": true,
+// PLAN: [{"page": "a.html", "out": "dir", "hover": [{"name": "MPI_Recv", "row": 0, "site": "f.c:1"}],
+//         "counts": [{"name": "omp parallel", "row": 0}], "items": [{"layer": "io", "row": 0}],
+//         "summary": true, "matrix": true,
 //         "flame": [["all", "cpu"], ["r0", "mpi_time"]], "texts": ["#omp-bars"],
 //         "tables": ["mpi-calls"], "search": "MPI_", "sort": "Excl. Total CPU (s)",
 //         "messages": true}, ...]
@@ -31,22 +33,23 @@ const browser = await puppeteer.launch({
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const results = [];
 
-// Hover over the longest call `name` of `row` on the timeline, zoomed so that it spans a
+// Hover over the longest call `name` of `row` (at a site containing `site`, when the plan
+// gives one) on the timeline, zoomed so that it spans a
 // third of the view (or, when deeper calls cover most of it, so that its widest part of
 // its own does), and read the tooltip.
 async function hover(page, h, out, first) {
-  const at = await page.evaluate((n, r) => {
+  const at = await page.evaluate((n, r, site) => {
     document.getElementById("tl-canvas").scrollIntoView({ block: "center" });
     const zoom = (a, z) => {
       const w = Math.max(3 * (z - a), 3000), mid = (a + z) / 2;
       hpaReport.timeline.setView(mid - w / 2, mid + w / 2);
-      return hpaReport.timeline.find(n, r);
+      return hpaReport.timeline.find(n, r, site);
     };
-    let f = hpaReport.timeline.find(n, r);
+    let f = hpaReport.timeline.find(n, r, site);
     if (f) f = zoom(f.begin, f.end);
     if (f && f.free_px < 30) f = zoom(f.free[0], f.free[1]);
     return f;
-  }, h.name, h.row);
+  }, h.name, h.row, h.site || "");
   const got = { name: h.name, row: h.row, found: !!at, tip: "" };
   if (at) {
     await page.mouse.move(at.x, at.y);
@@ -59,7 +62,7 @@ async function hover(page, h, out, first) {
 }
 
 async function run(plan) {
-  const out = { page: plan.page, console: [], requests: [], hovers: [], counts: [], summary: [],
+  const out = { page: plan.page, console: [], requests: [], hovers: [], counts: [], items: [], summary: [],
                 matrix: [], flame: [], texts: {}, tables: {} };
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 1000 });
@@ -76,6 +79,8 @@ async function run(plan) {
   for (const h of plan.hover || []) out.hovers.push(await hover(page, h, plan.out, !out.hovers.length));
   for (const c of plan.counts || [])
     out.counts.push({ ...c, n: await page.evaluate((n, r) => hpaReport.timeline.count(n, r), c.name, c.row) });
+  for (const c of plan.items || [])
+    out.items.push({ ...c, items: await page.evaluate((l, r) => hpaReport.timeline.items(l, r), c.layer, c.row) });
   if (plan.messages) {
     await page.evaluate(() => { hpaReport.timeline.messages(true); document.getElementById("tl-canvas").scrollIntoView(); });
     await page.screenshot({ path: path.join(plan.out, "messages.png") });

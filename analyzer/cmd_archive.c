@@ -28,7 +28,7 @@ int cmd_archive(hpa_ctx *ctx, int argc, char **argv)
         hpa_json_begin_report_list(&j, ctx->out, "archive", "experiments");
     int rc = HPA_EXIT_OK;
     for (unsigned i = 0; i < p->nexps; i++) {
-        const hpc_exp *e = p->exps[i];
+        hpc_exp *e = p->exps[i];
         unsigned mode = asked > 0 ? (unsigned)asked
                         : e->nprocs && e->procs[0].settings.archive
                             ? (unsigned)e->procs[0].settings.archive

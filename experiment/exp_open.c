@@ -298,6 +298,7 @@ static void proc_derive(hpc_proc *p)
 {
     bool has_mpi_init = false, aborted = false, has_launcher_begin = false;
     p->rank = -1;
+    p->has_begin = p->has_end = p->has_launcher_exit = false; /* derived again: unload */
     for (size_t i = 0; i < p->nrecords; i++) {
         const hpc_record *r = &p->records[i];
         switch (r->kind) {
@@ -359,6 +360,38 @@ static void stats_add(uint64_t *sum, const hpc_reader *r)
     sum[HPC_STAT_TORN] += r->torn;
 }
 
+/* Open process.hpe (its schema reader stays open in p->schema) and launcher.hpe, and load
+ * their records into p->records; add their live stats to p->stats when stats. */
+static int proc_records_open(hpc_proc *p, hpc_diag *d, bool stats)
+{
+    char *pp = path_cat(p->dir, HPC_PROCESS_FILE), *lp = path_cat(p->dir, HPC_LAUNCHER_FILE);
+    hpc_reader *launcher = NULL;
+    int rc = 0;
+    if (!pp || !lp) {
+        rc = HPC_E_NOMEM;
+        goto out;
+    }
+    rc = hpc_reader_open(&p->schema, pp, NULL, d);
+    if (rc) {
+        DIAG(d, HPC_WARNING, p->dir, "process %s left out: %s", p->name, hpc_strerror(rc));
+        goto out;
+    }
+    if (exists(p->dir, HPC_LAUNCHER_FILE) && hpc_reader_open(&launcher, lp, p->schema, d) != 0)
+        launcher = NULL; /* reported; the process is still usable */
+    hpc_reader *readers[2] = {p->schema, launcher};
+    rc = records_load(p, readers, launcher ? 2 : 1);
+    if (rc == 0 && stats) {
+        stats_add(p->stats, p->schema);
+        if (launcher)
+            stats_add(p->stats, launcher);
+    }
+out:
+    hpc_reader_close(launcher);
+    free(pp);
+    free(lp);
+    return rc;
+}
+
 /*
  * Load the process in directory `dir` named `name`. Returns 0, a negative hpc_err when
  * it cannot be used (reported), or 1 when the directory is no sub-experiment at all.
@@ -368,10 +401,8 @@ static int proc_load(hpc_proc *p, const char *dir, const char *name, hpc_diag *d
     memset(p, 0, sizeof *p);
     p->dir = strdup(dir);
     p->name = strdup(name);
-    char *pp = path_cat(dir, HPC_PROCESS_FILE), *lp = path_cat(dir, HPC_LAUNCHER_FILE);
-    hpc_reader *launcher = NULL;
     int rc = 0;
-    if (!p->dir || !p->name || !pp || !lp) {
+    if (!p->dir || !p->name) {
         rc = HPC_E_NOMEM;
         goto out;
     }
@@ -380,35 +411,94 @@ static int proc_load(hpc_proc *p, const char *dir, const char *name, hpc_diag *d
             rc = 1; /* not a sub-experiment (otf2/, ...) */
             goto out;
         }
-        DIAG(d, HPC_WARNING, pp, "missing; process %s left out", name);
+        char *pp = path_cat(dir, HPC_PROCESS_FILE);
+        DIAG(d, HPC_WARNING, pp ? pp : dir, "missing; process %s left out", name);
+        free(pp);
         rc = HPC_E_NOTFOUND;
         goto out;
     }
-    rc = hpc_reader_open(&p->schema, pp, NULL, d);
-    if (rc) {
-        DIAG(d, HPC_WARNING, dir, "process %s left out: %s", name, hpc_strerror(rc));
-        goto out;
-    }
-    if (exists(dir, HPC_LAUNCHER_FILE) && hpc_reader_open(&launcher, lp, p->schema, d) != 0)
-        launcher = NULL; /* reported; the process is still usable */
-    hpc_reader *readers[2] = {p->schema, launcher};
-    rc = records_load(p, readers, launcher ? 2 : 1);
+    rc = proc_records_open(p, d, true);
     if (rc)
         goto out;
-    stats_add(p->stats, p->schema);
-    if (launcher)
-        stats_add(p->stats, launcher);
     rc = threads_list(p, d);
     if (rc)
         goto out;
     proc_derive(p);
 out:
-    hpc_reader_close(launcher);
-    free(pp);
-    free(lp);
     if (rc)
         proc_free(p);
     return rc;
+}
+
+/* The kinds proc_derive reads: what a lean process keeps of its records. */
+static bool fact_kind(unsigned kind)
+{
+    switch (kind) {
+    case HPC_K_proc_begin:
+    case HPC_K_settings:
+    case HPC_K_proc_end:
+    case HPC_K_launcher_exit:
+    case HPC_K_launcher_begin:
+    case HPC_K_mpi_init:
+    case HPC_K_mpi_abort:
+        return true;
+    }
+    return false;
+}
+
+void hpc_proc_unload(hpc_proc *p)
+{
+    if (!p || p->lean)
+        return;
+    size_t n = 0, bytes = 0;
+    for (size_t i = 0; i < p->nrecords; i++)
+        if (fact_kind(p->records[i].kind)) {
+            n++;
+            bytes += p->records[i].raw.n;
+        }
+    hpc_record *recs = malloc(n * sizeof *recs + bytes + 1);
+    if (!recs)
+        return; /* stays loaded: correct, only larger */
+    char *payload = (char *)(recs + n);
+    size_t k = 0;
+    for (size_t i = 0; i < p->nrecords; i++)
+        if (fact_kind(p->records[i].kind)) {
+            recs[k] = p->records[i];
+            record_rebase(&recs[k], payload);
+            payload += recs[k++].raw.n;
+        }
+    free(p->records);
+    p->records = recs;
+    p->nrecords = k;
+    hpc_reader_close(p->schema);
+    p->schema = NULL;
+    p->lean = true;
+    proc_derive(p); /* the facts now point into the kept records */
+}
+
+int hpc_proc_load(hpc_proc *p, hpc_diag *d)
+{
+    if (!p)
+        return HPC_E_INVAL;
+    if (!p->lean)
+        return 0;
+    hpc_record *facts = p->records;
+    size_t nfacts = p->nrecords;
+    p->records = NULL;
+    p->nrecords = 0;
+    int rc = proc_records_open(p, d, false);
+    if (rc) {
+        hpc_reader_close(p->schema);
+        p->schema = NULL;
+        free(p->records);
+        p->records = facts; /* still lean, still consistent */
+        p->nrecords = nfacts;
+        return rc;
+    }
+    free(facts);
+    p->lean = false;
+    proc_derive(p);
+    return 0;
 }
 
 /* Read job.hpe's job_begin into e->job (strings copied). */
@@ -460,7 +550,7 @@ static const char *base_name(const char *path)
 }
 
 /* Load every sub-experiment directory of a job. Returns how many looked like one. */
-static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err)
+static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err, bool lean)
 {
     DIR *dir = opendir(e->path);
     size_t cap = 0;
@@ -485,6 +575,8 @@ static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err)
         if (rc == 1)
             continue;
         seen++;
+        if (rc == 0 && lean)
+            hpc_proc_unload(&p);
         if (rc == HPC_E_NOMEM)
             *err = rc;
         else if (rc == 0 && (*err = procs_add(e, &cap, &p)) != 0)
@@ -494,7 +586,7 @@ static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err)
     return seen;
 }
 
-int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
+static int exp_open(hpc_exp **out, const char *path, hpc_diag *d, bool lean)
 {
     if (!out || !path)
         return HPC_E_INVAL;
@@ -522,6 +614,8 @@ int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
         hpc_proc p; /* a single sub-experiment */
         err = proc_load(&p, path, base_name(path), d);
         seen = 1;
+        if (err == 0 && lean)
+            hpc_proc_unload(&p);
         if (err == 0) {
             size_t cap = 0;
             err = procs_add(e, &cap, &p);
@@ -534,7 +628,7 @@ int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
             free(jp);
             seen = 1;
         }
-        seen += job_procs_load(e, d, &err);
+        seen += job_procs_load(e, d, &err, lean);
     }
     if (err == 0 && e->nprocs == 0 && !e->has_job) {
         if (!seen)
@@ -554,6 +648,16 @@ int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
         qsort(e->procs, e->nprocs, sizeof *e->procs, proc_cmp);
     *out = e;
     return 0;
+}
+
+int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
+{
+    return exp_open(out, path, d, false);
+}
+
+int hpc_exp_open_lean(hpc_exp **out, const char *path, hpc_diag *d)
+{
+    return exp_open(out, path, d, true);
 }
 
 void hpc_exp_close(hpc_exp *e)
@@ -602,5 +706,16 @@ int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *
 {
     if (!p || !t)
         return HPC_E_INVAL;
-    return hpc_reader_open_life(out, t->path, p->schema, d, t->offset);
+    if (p->schema || !p->lean)
+        return hpc_reader_open_life(out, t->path, p->schema, d, t->offset);
+    /* a lean process (hpc_exp_open_lean): its schema is read for this stream, which keeps
+     * a copy of it (reader_schema.c), and let go again; damage was reported at open */
+    hpc_reader *schema = NULL;
+    char *pp = path_cat(p->dir, HPC_PROCESS_FILE);
+    if (pp && hpc_reader_open(&schema, pp, NULL, &(hpc_diag){.quiet = 1}) != 0)
+        schema = NULL;
+    free(pp);
+    int rc = hpc_reader_open_life(out, t->path, schema, d, t->offset);
+    hpc_reader_close(schema);
+    return rc;
 }

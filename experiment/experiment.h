@@ -800,6 +800,7 @@ typedef struct hpc_proc {
     bool ended_early;          /* no proc_end, or death by signal / MPI_Abort */
     size_t nrecords;           /* every record of process.hpe and launcher.hpe, in order */
     hpc_record *records;
+    bool lean; /* records holds only the facts' records, schema is NULL: hpc_proc_load */
     size_t nthreads;
     hpc_thread_file *threads;   /* sorted by seq */
     uint64_t stats[HPC_NSTATS]; /* sum over all streams of the process */
@@ -821,9 +822,23 @@ typedef struct hpc_exp {
  * to d as an HPC_ERROR: callers need not print it again.
  */
 HPC_API int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d);
+/*
+ * The same, but every process is opened lean: of its records it keeps only those the
+ * facts above point into (proc_begin, settings, proc_end, launcher_*, mpi_init,
+ * mpi_abort), and no schema reader, so a job of many thousands of processes opens in
+ * memory of about a kilobyte per process. hpc_proc_load reads the rest when needed.
+ */
+HPC_API int hpc_exp_open_lean(hpc_exp **out, const char *path, hpc_diag *d);
+/* Read all of a lean process's records and open its schema again (damage is reported
+ * to d again: pass a quiet one when it was reported at open). Returns 0 (also when p was
+ * not lean), or a negative hpc_err; p is then still lean and usable as such. */
+HPC_API int hpc_proc_load(hpc_proc *p, hpc_diag *d);
+/* Make p lean again (hpc_exp_open_lean): its other records and schema are freed. */
+HPC_API void hpc_proc_unload(hpc_proc *p);
 HPC_API void hpc_exp_close(hpc_exp *e);
 
-/* Open thread t of process p for reading (its life in its stream, with p's schema).
+/* Open thread t of process p for reading (its life in its stream, with p's schema, read
+ * for the occasion when p is lean).
  * Returns 0 and *out, or a negative hpc_err after reporting to d. */
 HPC_API int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t,
                             hpc_diag *d);

@@ -132,6 +132,23 @@ static uint32_t group_id(gdefs *g, const char *name, uint8_t type, uint8_t parad
     return id;
 }
 
+/* The group of an MPI communicator's members, keyed by the job's id of the list (each
+ * distinct list has one): no key as long as the list per process and communicator. */
+static uint32_t members_group_id(gdefs *g, const mg_comm *c)
+{
+    uint64_t key[3] = {UINT64_MAX, OTF2_GROUP_TYPE_COMM_GROUP, c->mlist};
+    uint32_t id = key_of(&g->group_keys, key, sizeof(key));
+    if (id == g->ngroups) {
+        ggroup *gg = MG_PUSH(g->groups, g->ngroups, g->capgroups);
+        *gg = (ggroup){str(g, ""), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, c->size, NULL};
+        if (c->size) {
+            gg->members = mg_xmalloc(c->size * sizeof(uint64_t));
+            memcpy(gg->members, c->members, c->size * sizeof(uint64_t));
+        }
+    }
+    return id;
+}
+
 /* Get or create the comm with this key; *fresh says whether it was created. */
 static uint32_t comm_slot(gdefs *g, const void *key, size_t n, bool *fresh)
 {
@@ -175,19 +192,11 @@ static uint32_t mpi_comm_id(gdefs *g, mg_proc *p, const mg_comm *c)
         }
         return id;
     }
-    /* (gid_root, gid_seq) names the communicator in every member; its members are part
-     * of the key too, so a damaged record in one process cannot give the others' events
-     * a group they do not fit */
-    hpa_buf k = {0};
-    hpa_buf_u64(&k, 1);
-    hpa_buf_u64(&k, c->gid_root);
-    hpa_buf_u64(&k, c->gid_seq);
-    hpa_buf_u64(&k, c->size);
-    for (uint32_t i = 0; i < c->size; i++)
-        hpa_buf_u64(&k, c->members[i]);
-    mg_xbuf(&k);
-    uint32_t id = comm_slot(g, k.p, k.n, &fresh);
-    hpa_buf_free(&k);
+    /* (gid_root, gid_seq) names the communicator in every member; its members (the job's
+     * id of their list) are part of the key too, so a damaged record in one process
+     * cannot give the others' events a group they do not fit */
+    uint64_t key[5] = {1, c->gid_root, c->gid_seq, c->size, c->mlist};
+    uint32_t id = comm_slot(g, key, sizeof(key), &fresh);
     if (fresh) {
         need_mpi_locations(g);
         for (uint32_t k = 0; k < c->size; k++)
@@ -204,8 +213,7 @@ static uint32_t mpi_comm_id(gdefs *g, mg_proc *p, const mg_comm *c)
                 return id;
             }
         g->comms[id].name = str(g, c->name);
-        g->comms[id].group =
-            group_id(g, "", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, c->members, c->size);
+        g->comms[id].group = members_group_id(g, c);
         g->comms[id].paradigm = OTF2_PARADIGM_MPI;
     }
     return id;

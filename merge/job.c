@@ -36,6 +36,12 @@ void mg_job_problem(mg_job *job, const char *fmt, ...)
     *MG_PUSH(job->problems, job->nproblems, job->capproblems) = msg;
 }
 
+const uint64_t *mg_job_members(mg_job *job, const uint64_t *m, uint32_t n, uint32_t *id)
+{
+    *id = mg_xintern(&job->member_lists, (const char *)m, (size_t)n * sizeof(uint64_t));
+    return (const uint64_t *)(const void *)hpa_strtab_get(&job->member_lists, *id);
+}
+
 /* NUL-separated argv -> one line with spaces. */
 static char *argv_line(hpc_str a)
 {
@@ -68,6 +74,7 @@ uint32_t mg_proc_team(mg_proc *p, uint32_t team_size)
     mg_comm *c = MG_PUSH(p->comms, p->ncomms, p->capcomms);
     *c = (mg_comm){.type = MG_COMM_OMP,
                    .parent = -1,
+                   .mlist = UINT32_MAX,
                    .size = team_size,
                    .name = mg_xasprintf("OpenMP team of %u", team_size)};
     return (uint32_t)(p->ncomms - 1);
@@ -155,27 +162,29 @@ static void load_comm(mg_job *job, mg_proc *p, const hpc_record *r, uint64_t *pa
                  .gid_seq = c->gid_seq,
                  .parent = -1,
                  .size = (uint32_t)c->size};
-    m.members = mg_xcalloc(c->size, sizeof(uint64_t));
-    long got = hpc_varints_decode(c->members, m.members, c->size);
+    uint64_t *members = mg_xcalloc(c->size, sizeof(uint64_t));
+    long got = hpc_varints_decode(c->members, members, c->size);
     if (m.type == MG_COMM_MPI && got != (long)c->size) {
         mg_job_problem(job, "%s: offset %llu: communicator %llu lists %ld of %llu members; ignored",
                        p->hp->dir, (unsigned long long)r->offset, (unsigned long long)c->id, got,
                        (unsigned long long)c->size);
-        free(m.members);
+        free(members);
         return;
     }
     /* members must be ranks of this job, and this process must be member `rank` */
     for (uint64_t k = 0; m.type == MG_COMM_MPI && k < c->size; k++)
-        if ((job->world_size > 0 && m.members[k] >= (uint64_t)job->world_size) ||
-            (k == c->rank && p->rank >= 0 && m.members[k] != (uint64_t)p->rank)) {
+        if ((job->world_size > 0 && members[k] >= (uint64_t)job->world_size) ||
+            (k == c->rank && p->rank >= 0 && members[k] != (uint64_t)p->rank)) {
             mg_job_problem(job,
                            "%s: offset %llu: communicator %llu lists world rank %llu as "
                            "member %llu, which cannot be; ignored",
                            p->hp->dir, (unsigned long long)r->offset, (unsigned long long)c->id,
-                           (unsigned long long)m.members[k], (unsigned long long)k);
-            free(m.members);
+                           (unsigned long long)members[k], (unsigned long long)k);
+            free(members);
             return;
         }
+    m.members = mg_job_members(job, members, m.size, &m.mlist);
+    free(members);
     m.name = c->name.n ? mg_strdup_n(c->name.p, c->name.n) : mg_xstrdup(comm_kind_name(c->kind));
     mg_xput(&p->comm_by_id, c->id, p->ncomms);
     parent_id[p->ncomms] = c->parent;
@@ -347,7 +356,9 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     memset(job, 0, sizeof(*job));
     job->path = mg_xstrdup(path);
     job->diag = diag;
-    int rc = hpc_exp_open(&job->exp, path, diag);
+    /* lean: a process's tables are read when it is merged (mg_proc_load), so that a merge
+     * rank holds its share of the job, not all of it */
+    int rc = hpc_exp_open_lean(&job->exp, path, diag);
     if (rc < 0)
         return rc; /* reported by hpc_exp_open */
     hpc_exp *e = job->exp;
@@ -424,17 +435,13 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
         mg_proc *p = &job->procs[i];
         p->index = (uint32_t)i;
         p->state_metric = UINT32_MAX;
-        if (p->hp) {
-            mg_clock_init(&p->clock, p->hp, diag);
-            load_tables(job, p);
-            load_facts(job, p);
-        } else {
+        if (!p->hp) {
             mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
             *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
         }
         init_locations(p);
         if (!job->command && p->hp && p->hp->has_begin)
-            job->command = mg_xstrdup(p->sum.argv);
+            job->command = argv_line(p->hp->begin.argv);
     }
     if (!job->command)
         job->command = mg_xstrdup("");
@@ -447,11 +454,32 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     return 0;
 }
 
-void mg_proc_free(mg_proc *p)
+int mg_proc_load(mg_job *job, mg_proc *p)
+{
+    if (!p->hp || p->loaded)
+        return 0;
+    /* damage in process.hpe was reported when the job was opened */
+    int rc = hpc_proc_load((hpc_proc *)p->hp, &(hpc_diag){.quiet = 1});
+    if (rc < 0) {
+        mg_job_problem(job, "%s: cannot read process.hpe again (%s); its tables are left out",
+                       p->hp->dir, hpc_strerror(rc));
+        return -1;
+    }
+    p->loaded = true;
+    mg_clock_init(&p->clock, p->hp, job->diag);
+    load_tables(job, p);
+    load_facts(job, p);
+    return 0;
+}
+
+/* The tables that events are generated with (not the definitions they produced). */
+static void free_tables(mg_proc *p)
 {
     for (size_t i = 0; i < p->nfns; i++)
         free(p->fns[i].name);
     free(p->fns);
+    p->fns = NULL;
+    p->nfns = p->capfns = 0;
     hpa_u64map_free(&p->fn_by_id);
     hpa_u64map_free(&p->comm_by_id);
     for (size_t i = 0; i < p->nctrs; i++) {
@@ -459,17 +487,34 @@ void mg_proc_free(mg_proc *p)
         free(p->ctrs[i].unit);
     }
     free(p->ctrs);
+    p->ctrs = NULL;
+    p->nctrs = p->capctrs = 0;
     hpa_u64map_free(&p->ctr_by_index);
+}
+
+void mg_proc_unload(mg_proc *p)
+{
+    free_tables(p);
+    hpa_u64map_free(&p->region_by_key);
+    hpa_u64map_free(&p->team_by_size);
+    for (size_t i = 0; i < p->nlocs; i++)
+        hpa_u64map_free(&p->locs[i].claim_set);
+    mg_psum_done(&p->sum);
+    if (p->hp)
+        hpc_proc_unload((hpc_proc *)p->hp);
+}
+
+void mg_proc_free(mg_proc *p)
+{
+    free_tables(p);
     for (size_t i = 0; i < p->nregions; i++) {
         free(p->regions[i].name);
         free(p->regions[i].file);
     }
     free(p->regions);
     hpa_u64map_free(&p->region_by_key);
-    for (size_t i = 0; i < p->ncomms; i++) {
-        free(p->comms[i].members);
+    for (size_t i = 0; i < p->ncomms; i++)
         free(p->comms[i].name);
-    }
     free(p->comms);
     hpa_u64map_free(&p->team_by_size);
     for (size_t i = 0; i < p->nigens; i++)
@@ -507,6 +552,7 @@ void mg_job_close(mg_job *job)
     for (size_t i = 0; i < job->nproblems; i++)
         free(job->problems[i]);
     free(job->problems);
+    hpa_strtab_free(&job->member_lists);
     hpc_exp_close(job->exp);
     mg_syms_close(job->syms);
     free(job->path);

@@ -63,8 +63,9 @@ struct mg_proc {
     int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
     char *name, *host;
     bool placeholder;
-    bool ompt; /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
-    bool mine; /* this merge rank processes it */
+    bool ompt;   /* an OMPT tool recorded OpenMP states (omp_runtime.ompt) */
+    bool mine;   /* this merge rank processes it */
+    bool loaded; /* its tables and facts are read (mg_proc_load) */
     mg_clock clock;
     /* tables from process.hpe */
     mg_fninfo *fns;
@@ -108,8 +109,9 @@ typedef struct mg_job {
     char *command;         /* the profiled program's command line */
     char *collect_command; /* hpcollect's command line */
     char *job_id, *version;
-    uint64_t real_time; /* job creation, ns since the epoch */
-    uint64_t job_time;  /* job creation, monotonic ns (rank 0's clock) */
+    uint64_t real_time;      /* job creation, ns since the epoch */
+    uint64_t job_time;       /* job creation, monotonic ns (rank 0's clock) */
+    hpa_strtab member_lists; /* communicators' member lists (mg_job_members) */
     /* problems found, for the summary (stderr has them too) */
     char **problems;
     size_t nproblems, capproblems;
@@ -134,6 +136,10 @@ typedef struct mg_job {
 int mg_job_open(mg_job *job, const char *path, hpc_diag *diag);
 void mg_job_close(mg_job *job);
 
+/* The job's copy of the member list m[0..n-1] (each distinct list is held once), and its
+ * id in *id. */
+const uint64_t *mg_job_members(mg_job *job, const uint64_t *m, uint32_t n, uint32_t *id);
+
 /* Record a problem for the summary and print it to stderr (printf-style). */
 void mg_job_problem(mg_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -151,6 +157,17 @@ mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index);
 #define MG_RKEY_FUNC(func)      ((3ull << 60) | (uint64_t)(func))
 #define MG_RKEY_SPECIAL(n)      ((4ull << 60) | (uint64_t)(n))
 #define MG_RKEY_SYNC(kind)      ((5ull << 60) | (uint64_t)(kind))
+
+/*
+ * A process's tables (MPI functions, communicators, counters), clock and facts, read
+ * from its process.hpe when it is merged, not when the job is opened: every merge rank
+ * opens every process lean (hpc_exp_open_lean) and holds all of one only while it merges
+ * it. mg_proc_load returns 0, or -1 after recording a problem (the process is merged
+ * without them). mg_proc_unload lets go of what only merging it needed (the records,
+ * the schema, the tables and lookup maps), keeping its definitions and summary.
+ */
+int mg_proc_load(mg_job *job, mg_proc *p);
+void mg_proc_unload(mg_proc *p);
 
 /* Free the process's definitions and summary (not hp). */
 void mg_proc_free(mg_proc *p);

@@ -75,7 +75,11 @@ typedef struct mg_comm {
     uint64_t gid_root, gid_seq; /* MPI: the same in every member */
     int64_t parent;             /* index in the process's comm list, -1 = none */
     uint32_t size;              /* MPI: members; OMP: team size */
-    uint64_t *members;          /* MPI: world ranks of comm ranks 0..size-1 */
+    /* MPI: world ranks of comm ranks 0..size-1, held once per distinct list by the job
+     * (mg_job_members: every member of a communicator records the same list, and N
+     * copies of N members would make memory quadratic in the job); not owned */
+    const uint64_t *members;
+    uint32_t mlist; /* the list's id in the job, UINT32_MAX: none */
     char *name;
 } mg_comm;
 

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -66,6 +67,20 @@ void mg_par_bcast_u64(mg_par *par, uint64_t *v)
         MPI_Bcast(v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 }
 
+void mg_par_wait(mg_par *par)
+{
+    if (!par->mpi || par->size == 1)
+        return;
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    for (int done = 0;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nanosleep(&(struct timespec){0, 1000000}, NULL); /* 1 ms: idle, not spinning */
+    }
+}
+
 int mg_par_max(mg_par *par, int v)
 {
     int out = v;
@@ -74,49 +89,33 @@ int mg_par_max(mg_par *par, int v)
     return out;
 }
 
-int mg_par_gather(mg_par *par, const hpa_buf *mine, hpa_buf **all)
+int mg_par_collect(mg_par *par, const hpa_buf *mine, int (*take)(hpa_buf *b, void *ctx), void *ctx)
 {
-    *all = NULL;
-    if (!par->mpi || par->size == 1) {
-        *all = mg_xcalloc(1, sizeof(hpa_buf));
-        hpa_buf_put(&(*all)[0], mine->p, mine->n);
-        mg_xbuf(&(*all)[0]);
+    if (!par->mpi || par->size == 1)
+        return 0;
+    int bad = 0;
+    if (par->rank != 0) {
+        uint64_t n = mine->n;
+        MPI_Send(&n, 1, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD);
+        if (n <= INT_MAX)
+            MPI_Send(mine->p, (int)n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
         return 0;
     }
-    int n = mine->n > INT_MAX ? -1 : (int)mine->n;
-    int *counts = par->rank == 0 ? mg_xcalloc((size_t)par->size, sizeof(int)) : NULL;
-    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int bad = n < 0;
-    int *displs = NULL;
-    char *recv = NULL;
-    if (par->rank == 0) {
-        displs = mg_xcalloc((size_t)par->size, sizeof(int));
-        long long total = 0;
-        for (int r = 0; r < par->size; r++) {
-            if (counts[r] < 0 || total + counts[r] > INT_MAX)
-                bad = 1;
-            displs[r] = bad ? 0 : (int)total;
-            total += counts[r] < 0 ? 0 : counts[r];
+    /* one rank's part at a time, in rank order: rank 0 never holds more than one */
+    for (int r = 1; r < par->size; r++) {
+        uint64_t n = 0;
+        MPI_Recv(&n, 1, MPI_UINT64_T, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (n > INT_MAX) {
+            bad = -1;
+            continue;
         }
-        recv = mg_xmalloc(bad ? 1 : (size_t)total + 1);
+        hpa_buf b = {0};
+        b.p = mg_xmalloc(n + 1);
+        b.n = b.cap = n;
+        MPI_Recv(b.p, (int)n, MPI_BYTE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (!bad && take(&b, ctx) != 0)
+            bad = r;
+        hpa_buf_free(&b);
     }
-    bad = mg_par_max(par, bad);
-    if (bad) {
-        free(counts);
-        free(displs);
-        free(recv);
-        return -1;
-    }
-    MPI_Gatherv(mine->p, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (par->rank == 0) {
-        *all = mg_xcalloc((size_t)par->size, sizeof(hpa_buf));
-        for (int r = 0; r < par->size; r++) {
-            hpa_buf_put(&(*all)[r], recv + displs[r], (size_t)counts[r]);
-            mg_xbuf(&(*all)[r]);
-        }
-    }
-    free(counts);
-    free(displs);
-    free(recv);
-    return 0;
+    return bad;
 }

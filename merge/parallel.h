@@ -35,10 +35,17 @@ OTF2_ErrorCode mg_par_archive_callbacks(mg_par *par, OTF2_Archive *a);
 
 /* Rank 0's value of *v on every rank. */
 void mg_par_bcast_u64(mg_par *par, uint64_t *v);
+/* Wait until every rank got here, asleep: MPI's own waits spin, and a rank that spins
+ * while the others work (merge ranks that finished their share, all but rank 0 while it
+ * writes the definitions and the summary) takes a core from them on an oversubscribed
+ * node. */
+void mg_par_wait(mg_par *par);
 /* Maximum of v over the ranks, on every rank (to agree on failure). */
 int mg_par_max(mg_par *par, int v);
-/* Gather every rank's buffer at rank 0: (*all)[r] is rank r's (rank 0 gets size
- * buffers, its own copied; others get NULL). Returns 0 or -1 (a buffer over 2 GiB). */
-int mg_par_gather(mg_par *par, const hpa_buf *mine, hpa_buf **all);
+/* Every other rank's buffer to rank 0, one at a time in rank order: take(b, ctx) reads
+ * rank r's (returns 0, or non-zero when it is damaged). Other ranks send theirs. Returns 0
+ * on every rank but rank 0; there -1 when a buffer was over 2 GiB, or the first rank
+ * whose buffer take refused. */
+int mg_par_collect(mg_par *par, const hpa_buf *mine, int (*take)(hpa_buf *b, void *ctx), void *ctx);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * part.c - what one merge rank learned about its processes, as bytes for rank 0.
  *
- * A part holds, for each process the rank merged: its process-local definitions
+ * A part holds the member lists of the MPI communicators its processes use, each once
+ * (a communicator's members record the same list), then, for each process the rank
+ * merged: its process-local definitions
  * (regions, communicators and teams, interrupt generators, metrics), its summary, and
  * per location the calling contexts, OpenMP team claims and thread summary; then the
  * problems the rank found. Rank 0 reads every part into its own job, which then equals
@@ -14,7 +16,13 @@
 
 #define PART_MAGIC 0x4d475054u /* "MGPT" */
 
-static void put_proc(hpa_buf *b, const mg_proc *p)
+/* The job's member list id -> its number in this part + 1 (0: not in it yet). */
+typedef struct part_lists {
+    hpa_u64map index;
+    uint32_t n;
+} part_lists;
+
+static void put_proc(hpa_buf *b, const mg_proc *p, hpa_u64map *lists)
 {
     hpa_buf_u64(b, p->index);
     hpa_buf_u64(b, p->nregions);
@@ -34,10 +42,10 @@ static void put_proc(hpa_buf *b, const mg_proc *p)
         hpa_buf_u64(b, c->gid_seq);
         hpa_buf_s64(b, c->parent);
         hpa_buf_u64(b, c->size);
-        uint64_t nm = c->members ? c->size : 0;
-        hpa_buf_u64(b, nm);
-        for (uint64_t k = 0; k < nm; k++)
-            hpa_buf_u64(b, c->members[k]);
+        uint64_t list = 0;
+        if (c->mlist != UINT32_MAX)
+            hpa_u64map_get(lists, c->mlist, &list);
+        hpa_buf_u64(b, list); /* its number in the part's lists + 1, 0 = none */
         hpa_buf_str(b, c->name);
     }
     hpa_buf_u64(b, p->nigens);
@@ -71,13 +79,35 @@ static void put_proc(hpa_buf *b, const mg_proc *p)
 void mg_part_write(hpa_buf *b, const mg_job *job, size_t first_problem)
 {
     hpa_buf_u64(b, PART_MAGIC);
+    /* the member lists the processes use, each once, in order of first use */
+    hpa_u64map lists = {0};
+    uint32_t *order = NULL;
+    size_t nlists = 0, caplists = 0;
+    for (size_t i = 0; i < job->nprocs; i++)
+        for (size_t k = 0; job->procs[i].mine && k < job->procs[i].ncomms; k++) {
+            uint32_t id = job->procs[i].comms[k].mlist;
+            if (id == UINT32_MAX || hpa_u64map_get(&lists, id, NULL))
+                continue;
+            *MG_PUSH(order, nlists, caplists) = id;
+            mg_xput(&lists, id, nlists);
+        }
+    hpa_buf_u64(b, nlists);
+    for (size_t l = 0; l < nlists; l++) {
+        size_t n = job->member_lists.lens[order[l]] / sizeof(uint64_t);
+        const uint64_t *m = (const uint64_t *)(const void *)job->member_lists.strs[order[l]];
+        hpa_buf_u64(b, n);
+        for (size_t k = 0; k < n; k++)
+            hpa_buf_u64(b, m[k]);
+    }
+    free(order);
     size_t n = 0;
     for (size_t i = 0; i < job->nprocs; i++)
         n += job->procs[i].mine;
     hpa_buf_u64(b, n);
     for (size_t i = 0; i < job->nprocs; i++)
         if (job->procs[i].mine)
-            put_proc(b, &job->procs[i]);
+            put_proc(b, &job->procs[i], &lists);
+    hpa_u64map_free(&lists);
     hpa_buf_u64(b, job->nproblems - first_problem);
     for (size_t i = first_problem; i < job->nproblems; i++)
         hpa_buf_str(b, job->problems[i]);
@@ -93,10 +123,8 @@ static void clear_defs(mg_proc *p)
         free(p->regions[i].file);
     }
     p->nregions = 0;
-    for (size_t i = 0; i < p->ncomms; i++) {
-        free(p->comms[i].members);
+    for (size_t i = 0; i < p->ncomms; i++)
         free(p->comms[i].name);
-    }
     p->ncomms = 0;
     for (size_t i = 0; i < p->nigens; i++)
         free(p->igens[i].name);
@@ -109,7 +137,13 @@ static void clear_defs(mg_proc *p)
     p->nmetrics = 0;
 }
 
-static void get_proc(hpa_buf *b, mg_proc *p)
+/* The part's member lists, as the job's: ids[k] is list k's id in job->member_lists. */
+typedef struct got_lists {
+    uint32_t *ids;
+    size_t n;
+} got_lists;
+
+static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const got_lists *lists)
 {
     clear_defs(p);
     size_t n = hpa_buf_get_count(b);
@@ -129,11 +163,18 @@ static void get_proc(hpa_buf *b, mg_proc *p)
         c->gid_seq = hpa_buf_get_u64(b);
         c->parent = hpa_buf_get_s64(b);
         c->size = (uint32_t)hpa_buf_get_u64(b);
-        size_t nm = hpa_buf_get_count(b);
-        c->members = nm ? mg_xcalloc(nm, sizeof(uint64_t)) : NULL;
-        for (size_t k = 0; k < nm; k++)
-            c->members[k] = hpa_buf_get_u64(b);
-        if (nm != c->size && c->type == MG_COMM_MPI)
+        uint64_t list = hpa_buf_get_u64(b);
+        c->members = NULL;
+        c->mlist = UINT32_MAX;
+        if (list > lists->n)
+            b->bad = true;
+        else if (list) {
+            c->mlist = lists->ids[list - 1];
+            c->members = (const uint64_t *)(const void *)job->member_lists.strs[c->mlist];
+            if (job->member_lists.lens[c->mlist] != (size_t)c->size * sizeof(uint64_t))
+                b->bad = true;
+        }
+        if (!c->members && c->type == MG_COMM_MPI)
             b->bad = true;
         c->name = mg_xbuf_str(b);
     }
@@ -180,6 +221,22 @@ int mg_part_read(hpa_buf *b, mg_job *job)
     b->pos = 0;
     if (hpa_buf_get_u64(b) != PART_MAGIC)
         return -1;
+    got_lists lists = {0};
+    lists.n = hpa_buf_get_count(b);
+    lists.ids = mg_xcalloc(lists.n + 1, sizeof(uint32_t));
+    uint64_t *m = NULL;
+    size_t capm = 0;
+    for (size_t l = 0; l < lists.n && !b->bad; l++) {
+        size_t nm = hpa_buf_get_count(b);
+        mg_grow((void **)&m, &capm, nm + 1, sizeof(uint64_t));
+        for (size_t k = 0; k < nm; k++)
+            m[k] = hpa_buf_get_u64(b);
+        if (nm > UINT32_MAX)
+            b->bad = true;
+        else
+            mg_job_members(job, m, (uint32_t)nm, &lists.ids[l]);
+    }
+    free(m);
     size_t n = hpa_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         uint64_t index = hpa_buf_get_u64(b);
@@ -187,8 +244,9 @@ int mg_part_read(hpa_buf *b, mg_job *job)
             b->bad = true;
             break;
         }
-        get_proc(b, &job->procs[index]);
+        get_proc(b, job, &job->procs[index], &lists);
     }
+    free(lists.ids);
     n = hpa_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         char *s = mg_xbuf_str(b);

@@ -30,6 +30,26 @@
 
 volatile int mg_interrupted;
 
+/* ------------------------------------------------------------ phases (--stats) */
+
+/* Where a merge rank's wall time goes: what the scaling model in README.md is fit to. */
+#define MG_PHASES(X)                                                                               \
+    X(OPEN, "open")                                                                                \
+    X(MERGE, "merge")                                                                              \
+    X(GATHER, "gather")                                                                            \
+    X(DEFS, "definitions")                                                                         \
+    X(SUMMARY, "summary")
+#define MG_PHASE_ENUM(id, name) MG_PHASE_##id,
+enum { MG_PHASES(MG_PHASE_ENUM) MG_NPHASES };
+
+/* The phase that just ended took the time since the previous one ended. */
+#define PHASE_END(R, id)                                                                           \
+    do {                                                                                           \
+        double now_ = mg_now();                                                                    \
+        (R)->phase[MG_PHASE_##id] += now_ - (R)->t_phase;                                          \
+        (R)->t_phase = now_;                                                                       \
+    } while (0)
+
 typedef struct run {
     const mg_opts *opts;
     mg_par *par;
@@ -41,7 +61,9 @@ typedef struct run {
     bool progress;
     double t_start, t_tick;
     size_t locs_done, locs_mine;
-    long peak_anon_kb; /* RssAnon at the fullest point of each location */
+    long peak_anon_kb;        /* RssAnon at the fullest point of each location */
+    double phase[MG_NPHASES]; /* wall seconds of each phase (--stats) */
+    double t_phase;
     uint64_t mine_records, mine_events;
 } run;
 
@@ -386,6 +408,7 @@ static int merge_mine(run *R)
         mg_proc *p = &job->procs[i];
         if (!p->mine)
             continue;
+        mg_proc_load(job, p); /* a failure is a problem of the summary; merged as it is */
         for (size_t k = 0; k < p->nlocs; k++) {
             if (mg_interrupted)
                 return -1;
@@ -405,6 +428,7 @@ static int merge_mine(run *R)
         p->sym = NULL;
         mg_regtab_close(p->omptab);
         p->omptab = NULL;
+        mg_proc_unload(p);
     }
     return 0;
 }
@@ -429,27 +453,24 @@ static int setup_tmp(run *R)
     return mg_par_max(R->par, bad) ? -1 : 0;
 }
 
+static int take_part(hpa_buf *b, void *ctx)
+{
+    return mg_part_read(b, ctx);
+}
+
 static int gather_parts(run *R, size_t first_problem)
 {
-    hpa_buf mine = {0}, *all = NULL;
-    if (R->par->size > 1)
+    if (R->par->size == 1)
+        return 0;
+    hpa_buf mine = {0};
+    if (R->par->rank != 0)
         mg_part_write(&mine, &R->job, first_problem);
-    int rc = 0;
-    if (R->par->size > 1 && mg_par_gather(R->par, &mine, &all) != 0) {
-        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with fewer ranks\n",
+    int rc = mg_par_collect(R->par, &mine, take_part, &R->job);
+    if (rc < 0)
+        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with more ranks\n",
                 MG_PROG);
-        rc = -1;
-    }
-    if (rc == 0 && R->par->rank == 0 && R->par->size > 1)
-        for (int r = 1; r < R->par->size; r++)
-            if (mg_part_read(&all[r], &R->job) != 0) {
-                fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, r);
-                rc = -1;
-            }
-    if (all)
-        for (int r = 0; r < (R->par->rank == 0 ? R->par->size : 1); r++)
-            hpa_buf_free(&all[r]);
-    free(all);
+    else if (rc > 0)
+        fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, rc);
     hpa_buf_free(&mine);
     return mg_par_max(R->par, rc ? 1 : 0) ? -1 : 0;
 }
@@ -468,6 +489,7 @@ static int write_definitions(run *R)
         bad = otf2_fail("opening OTF2 definition files", orc);
     if (!bad && R->par->rank == 0 && mg_defs_write(&R->job, R->archive) != 0)
         bad = -1;
+    mg_par_wait(R->par); /* while rank 0 writes them */
     orc = OTF2_Archive_CloseDefFiles(R->archive);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("closing OTF2 definition files", orc);
@@ -505,6 +527,16 @@ static void report_stats(run *R)
             (unsigned long long)R->mine_events, wall, cpu,
             cpu > 0 ? R->mine_events / cpu / 1e6 : 0.0,
             wall > 0 ? R->mine_events / wall / 1e6 : 0.0, R->peak_anon_kb, mg_maxrss_kb());
+    static const char *const names[] = {
+#define MG_PHASE_NAME(id, name) name,
+        MG_PHASES(MG_PHASE_NAME)};
+    char line[256]; /* one write: merge ranks share stderr */
+    int n =
+        snprintf(line, sizeof line, "%s: stats: rank %d: phases (wall s):", MG_PROG, R->par->rank);
+    for (int i = 0; i < MG_NPHASES && n > 0 && (size_t)n < sizeof line; i++)
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s %.3f%s", names[i], R->phase[i],
+                      i + 1 < MG_NPHASES ? "," : "\n");
+    fputs(line, stderr);
     (void)job;
 }
 
@@ -529,7 +561,7 @@ static void report_done(run *R)
  */
 static void complete_archive(run *R)
 {
-    const hpc_exp *e = R->job.exp;
+    hpc_exp *e = R->job.exp;
     unsigned mode = 0;
     for (size_t i = 0; i < e->nprocs && !mode; i++)
         mode = (unsigned)e->procs[i].settings.archive;
@@ -546,7 +578,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
 {
     run R = {.opts = opts, .par = par};
     R.diag = (hpc_diag){.report = diag_report, .ctx = &R.job, .prog = MG_PROG};
-    R.t_start = mg_now();
+    R.t_start = R.t_phase = mg_now();
     int bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
     if (!bad && par->rank == 0)
         complete_archive(&R);
@@ -569,22 +601,31 @@ int mg_run(const mg_opts *opts, mg_par *par)
     bad = open_archive(&R) != 0;
     if (mg_par_max(par, bad))
         goto out;
+    PHASE_END(&R, OPEN);
     bad = merge_mine(&R) != 0;
     if (R.progress)
         progress_line(&R, true);
+    mg_par_wait(par); /* until the slowest share is merged */
     if (mg_par_max(par, bad)) {
         if (mg_interrupted)
             rc = MG_EXIT_INTERRUPTED;
         goto out;
     }
-    if (gather_parts(&R, first_problem) != 0 || write_definitions(&R) != 0)
+    PHASE_END(&R, MERGE);
+    if (gather_parts(&R, first_problem) != 0)
         goto out;
+    PHASE_END(&R, GATHER);
+    if (write_definitions(&R) != 0)
+        goto out;
+    PHASE_END(&R, DEFS);
     R.job.merge_seconds = mg_now() - R.t_start;
     bad = 0;
     if (par->rank == 0)
         bad = write_summaries(&R) != 0 || commit(&R) != 0;
+    mg_par_wait(par); /* while rank 0 writes them */
     if (mg_par_max(par, bad))
         goto out;
+    PHASE_END(&R, SUMMARY);
     if (par->rank == 0 && !opts->quiet)
         report_done(&R);
     if (opts->stats)

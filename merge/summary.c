@@ -70,6 +70,15 @@ static void free_calls(mg_callstat *c, size_t n)
     free(c);
 }
 
+void mg_psum_done(mg_psum *s)
+{
+    hpa_u64map_free(&s->call_by_key);
+    hpa_u64map_free(&s->site_by_key);
+    hpa_u64map_free(&s->func_by_key);
+    hpa_u64map_free(&s->omp_by_key);
+    hpa_u64map_free(&s->ompthr_by_key);
+}
+
 void mg_psum_free(mg_psum *s)
 {
     free(s->exe);

@@ -132,6 +132,8 @@ mg_funcstat *mg_psum_func(mg_psum *s, uint64_t key, const char *name, const char
 mg_ompstat *mg_psum_omp(mg_psum *s, uint64_t key, const char *name);
 mg_ompthr *mg_psum_ompthr(mg_psum *s, uint32_t region, uint32_t seq);
 
+/* The process is merged: free the lookup maps (mg_psum_call ... add no more entries). */
+void mg_psum_done(mg_psum *s);
 void mg_psum_free(mg_psum *s);
 void mg_tsum_free(mg_tsum *t);
 

@@ -399,8 +399,7 @@ static bool selected(const hpc_proc *p, const char *only)
     return !only || !strcmp(p->name, only) || (!strncmp(p->name, only, n) && p->name[n] == '.');
 }
 
-int hpa_archive_exp(const hpc_exp *e, const char *only, unsigned mode, hpc_diag *d,
-                    hpa_archive_report *r)
+int hpa_archive_exp(hpc_exp *e, const char *only, unsigned mode, hpc_diag *d, hpa_archive_report *r)
 {
     memset(r, 0, sizeof *r);
     if (!(mode & HPC_ARCHIVE_OBJECTS) || e->nprocs == 0)
@@ -422,9 +421,15 @@ int hpa_archive_exp(const hpc_exp *e, const char *only, unsigned mode, hpc_diag 
     close(dirfd);
     if ((mode & HPC_ARCHIVE_USED) && (mode & HPC_ARCHIVE_SOURCES))
         a.syms = hpa_symtab_open(d);
-    for (size_t i = 0; i < e->nprocs; i++)
-        if (selected(&e->procs[i], only))
-            archive_proc(&a, &e->procs[i]);
+    for (size_t i = 0; i < e->nprocs; i++) {
+        hpc_proc *p = &e->procs[i];
+        bool lean = p->lean; /* hpc_exp_open_lean: loaded for its load map, then let go */
+        if (!selected(p, only) || hpc_proc_load(p, &(hpc_diag){.quiet = 1}) != 0)
+            continue;
+        archive_proc(&a, p);
+        if (lean)
+            hpc_proc_unload(p);
+    }
     hpa_symtab_close(a.syms);
     hpa_strtab_free(&a.done);
     close(a.jobfd);

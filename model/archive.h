@@ -55,12 +55,12 @@ typedef struct hpa_archive_report {
 /*
  * Archive what `mode` (enum hpc_archive_mode) asks for, of the processes of e: all of
  * them (only == NULL), or the one named `only` and its descendants ("rank3", "rank3.f1"
- * ...). Objects are checked against their recorded build id before they are copied.
- * Each object or source that is missing, changed or cannot be copied is reported to d
- * as a warning naming it. Fills *r. Returns 0, or a negative hpc_err when the archive
- * directory itself cannot be made (then nothing was archived).
+ * ...). A lean process (hpc_exp_open_lean) is loaded while it is archived. Objects are checked
+ * against their recorded build id before they are copied. Each object or source that is missing,
+ * changed or cannot be copied is reported to d as a warning naming it. Fills *r. Returns 0, or a
+ * negative hpc_err when the archive directory itself cannot be made (then nothing was archived).
  */
-int hpa_archive_exp(const hpc_exp *e, const char *only, unsigned mode, hpc_diag *d,
+int hpa_archive_exp(hpc_exp *e, const char *only, unsigned mode, hpc_diag *d,
                     hpa_archive_report *r);
 
 /* "archived 7 load objects and 2 source files (4.1 MB); 3 were there already; 1 missing,

@@ -17,13 +17,24 @@
  * shared, slowest); CSV the first table's columns.
  *
  * iodetail [FILE]: one row per handle (an open, dup, fopen, or a descriptor first met),
- * of every file or of the files whose path is FILE or ends with "/FILE".
+ * of every file or of the files whose path is FILE or ends with "/FILE", with the call
+ * stack of the call that made it (text: "opened at", JSON: opened_at, leaf first).
+ *
+ * iocallstack: gprofng's -iocallstack: the I/O per distinct call stack (the I/O function
+ * its leaf), merged across threads and processes, by I/O time: the totals, then each
+ * stack's classes and frames. JSON: stacks [{number, <class>_time_s, _bytes, _count ...,
+ * stack: [{function, offset, file, line}] leaf first}]; CSV: number, the classes, stack
+ * (root first, ';'-separated).
+ *
+ * All three take the report's --ranks, --threads and --time (by each call's start; a call
+ * has no CPU: --cpus keeps none).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "heap_sites.h"
 #include "io_stats.h"
 #include "output.h"
 
@@ -39,6 +50,22 @@ static void proc_label(const hpa_profile *p, uint32_t proc, char *buf, size_t ca
         snprintf(buf, cap, "%s", pr->name);
 }
 
+/* The report's --threads, --time and --cpus, as the I/O metrics of functions take them
+ * (a call is kept by its start; it has no CPU: --cpus leaves every call out); --samples
+ * is not applied here. */
+static bool keep_call(void *arg, uint32_t proc, uint32_t thread, uint64_t time)
+{
+    const hpa_ctx *ctx = arg;
+    const hpa_profile *p = ctx->prof;
+    const hpa_filter *f = &ctx->opts.filter;
+    if (!f->active)
+        return true;
+    if (f->cpus.n || !hpa_filter_thread(f, thread))
+        return false;
+    uint64_t t0 = p->procs[proc].t0, rel = time >= t0 ? time - t0 : 0;
+    return !f->has_time || (rel >= f->t_lo_ns && rel < f->t_hi_ns);
+}
+
 static int load(hpa_ctx *ctx, hpa_io *io)
 {
     const hpa_profile *p = ctx->prof;
@@ -47,10 +74,10 @@ static int load(hpa_ctx *ctx, hpa_io *io)
     int rc = procs && skip ? 0 : HPC_E_NOMEM;
     for (size_t i = 0; rc == 0 && i < p->nprocs; i++) {
         procs[i] = p->procs[i].proc;
-        skip[i] = !hpa_filter_process(&p->filter, procs[i]->rank);
+        skip[i] = !hpa_filter_process(&ctx->opts.filter, procs[i]->rank);
     }
     if (rc == 0)
-        rc = hpa_io_load(io, procs, skip, (uint32_t)p->nprocs, p->diag);
+        rc = hpa_io_load(io, procs, skip, (uint32_t)p->nprocs, keep_call, ctx, p->diag);
     free(procs);
     free(skip);
     if (rc)
@@ -206,6 +233,25 @@ static void json_pattern(hpa_json *j, const hpa_io_pattern *pt)
     hpa_json_end_obj(j);
 }
 
+/* "stack": [{function, offset, file, line}], leaf first. */
+static void json_frames(hpa_json *j, const char *key, const hpa_symtab *st, const hpa_heap_frame *f,
+                        unsigned n)
+{
+    hpa_json_key(j, key);
+    hpa_json_begin_arr(j);
+    for (unsigned k = 0; k < n; k++) {
+        const hpa_func *fn = hpa_symtab_func(st, f[k].func);
+        const hpa_line *ln = f[k].line ? hpa_symtab_line(st, f[k].line) : NULL;
+        hpa_json_begin_obj(j);
+        hpa_json_kstr(j, "function", fn ? fn->name : "?");
+        hpa_json_ku64(j, "offset", f[k].offset);
+        hpa_json_kstr(j, "file", ln ? ln->file : "");
+        hpa_json_ku64(j, "line", ln ? ln->lineno : 0);
+        hpa_json_end_obj(j);
+    }
+    hpa_json_end_arr(j);
+}
+
 static void json_proc(hpa_json *j, const hpa_profile *p, uint32_t proc)
 {
     hpa_json_kstr(j, "process", p->procs[proc].proc->name);
@@ -309,6 +355,144 @@ int cmd_ioactivity(hpa_ctx *ctx, int argc, char **argv)
     return 0;
 }
 
+/* ------------------------------------------------------------ per call stack */
+
+/* The I/O metrics in enum hpa_io_what order (sites' v[]), and which are counts and times. */
+static const char *const io_metric_keys[HPA_IO_WHAT_COUNT_] = {
+    "ioreadtime", "ioreadbytes", "ioreadcnt",  "iowritetime", "iowritebytes",
+    "iowritecnt", "ioothertime", "ioothercnt", "ioerrortime", "ioerrorcnt"};
+#define IO_COUNTS                                                                                  \
+    ((1u << HPA_IO_READ_COUNT) | (1u << HPA_IO_WRITE_COUNT) | (1u << HPA_IO_OTHER_COUNT) |         \
+     (1u << HPA_IO_ERROR_COUNT))
+#define IO_TIMES                                                                                   \
+    ((1u << HPA_IO_READ_TIME) | (1u << HPA_IO_WRITE_TIME) | (1u << HPA_IO_OTHER_TIME) |            \
+     (1u << HPA_IO_ERROR_TIME))
+
+/* A site's values as one hpa_io_sum. */
+static hpa_io_sum site_sum(const uint64_t *v)
+{
+    hpa_io_sum s = {0};
+    s.ns[HPA_IO_READ] = v[HPA_IO_READ_TIME];
+    s.bytes[HPA_IO_READ] = v[HPA_IO_READ_BYTES];
+    s.count[HPA_IO_READ] = v[HPA_IO_READ_COUNT];
+    s.ns[HPA_IO_WRITE] = v[HPA_IO_WRITE_TIME];
+    s.bytes[HPA_IO_WRITE] = v[HPA_IO_WRITE_BYTES];
+    s.count[HPA_IO_WRITE] = v[HPA_IO_WRITE_COUNT];
+    s.ns[HPA_IO_OTHER] = v[HPA_IO_OTHER_TIME];
+    s.count[HPA_IO_OTHER] = v[HPA_IO_OTHER_COUNT];
+    s.ns[HPA_IO_ERROR] = v[HPA_IO_ERROR_TIME];
+    s.count[HPA_IO_ERROR] = v[HPA_IO_ERROR_COUNT];
+    return s;
+}
+
+/* gprofng's lines: "Read Time=0.189464 (secs.)  Read Bytes=104857600  Read Count=100";
+ * classes without calls left out unless all. */
+static void text_classes(FILE *o, const hpa_io_sum *s, bool all)
+{
+    static const char *const title[HPA_IO_NCLASS] = {"Read", "Write", "Other I/O", "I/O Error"};
+    static const char *const count[HPA_IO_NCLASS] = {"Read", "Write", "Other I/O", "I/O Error"};
+    for (unsigned c = 0; c < HPA_IO_NCLASS; c++) {
+        if (!all && !s->count[c])
+            continue;
+        fprintf(o, "%s Time=%.6f (secs.)", title[c], (double)s->ns[c] * 1e-9);
+        if (c == HPA_IO_READ || c == HPA_IO_WRITE)
+            fprintf(o, "  %s Bytes=%" PRIu64, title[c], s->bytes[c]);
+        fprintf(o, "  %s Count=%" PRIu64 "\n", count[c], s->count[c]);
+    }
+}
+
+int cmd_iocallstack(hpa_ctx *ctx, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    if (!hpa_ctx_profile(ctx))
+        return HPA_EXIT_DATA;
+    hpa_sites_spec spec = {.nv = HPA_IO_WHAT_COUNT_, .count_mask = IO_COUNTS, .key_mask = IO_TIMES};
+    for (unsigned k = 0; k < HPA_IO_WHAT_COUNT_; k++) {
+        int m = hpa_metrics_find(&ctx->prof->metrics, io_metric_keys[k]);
+        if (m < 0) {
+            fprintf(stderr, "hpanalyze: iocallstack: no I/O tracing data in the experiment "
+                            "(record with hpcollect -i on)\n");
+            return HPA_EXIT_DATA;
+        }
+        spec.m[k] = (unsigned)m;
+    }
+    hpa_heap_sites s;
+    int rc = hpa_sites_build(ctx, &spec, &s);
+    if (rc) {
+        fprintf(stderr, "hpanalyze: iocallstack: %s\n", hpc_strerror(rc));
+        return HPA_EXIT_DATA;
+    }
+    uint64_t total[HPA_SITE_NV] = {0};
+    for (size_t i = 0; i < s.n; i++)
+        for (unsigned k = 0; k < HPA_IO_WHAT_COUNT_; k++)
+            total[k] += s.s[i].v[k];
+    const hpa_symtab *st = ctx->prof->syms;
+    FILE *o = ctx->out;
+    size_t n = ctx->opts.limit && ctx->opts.limit < s.n ? ctx->opts.limit : s.n;
+    char buf[1024];
+    hpa_io_sum sum = site_sum(total);
+    if (ctx->opts.format == HPA_TEXT) {
+        fprintf(o, "<Total>\n");
+        text_classes(o, &sum, true);
+        for (size_t i = 0; i < n; i++) {
+            const hpa_heap_site *site = &s.s[i];
+            hpa_io_sum ss = site_sum(site->v);
+            fprintf(o, "\nStack %zu\n", i + 1);
+            text_classes(o, &ss, false);
+            for (unsigned k = 0; k < site->n; k++) {
+                hpa_site_frame_text(st, &s.pool[site->first + k], buf, sizeof buf);
+                fprintf(o, "  %s\n", buf);
+            }
+        }
+    } else if (ctx->opts.format == HPA_CSV) {
+        fprintf(o, "number,read_time_s,read_bytes,read_count,write_time_s,write_bytes,"
+                   "write_count,other_time_s,other_count,error_time_s,error_count,stack\n");
+        for (size_t i = 0; i < n; i++) {
+            const hpa_heap_site *site = &s.s[i];
+            fprintf(o, "%zu,", i + 1);
+            for (unsigned k = 0; k < HPA_IO_WHAT_COUNT_; k++) {
+                if ((IO_TIMES >> k) & 1)
+                    hpa_csv_double(o, (double)site->v[k] * 1e-9, ',');
+                else
+                    hpa_csv_u64(o, site->v[k], ',');
+            }
+            size_t len = 0;
+            buf[0] = 0;
+            for (unsigned k = site->n; k-- > 0 && len < sizeof buf;) {
+                const hpa_func *fn = hpa_symtab_func(st, s.pool[site->first + k].func);
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+                                        k + 1 < site->n ? ";" : "", fn ? fn->name : "?");
+            }
+            hpa_csv_field(o, buf, '\n');
+        }
+    } else {
+        hpa_json j;
+        hpa_json_init(&j, o);
+        hpa_json_begin_obj(&j);
+        hpa_json_kstr(&j, "report", "iocallstack");
+        hpa_json_key(&j, "total");
+        hpa_json_begin_obj(&j);
+        json_sum(&j, &sum);
+        hpa_json_end_obj(&j);
+        hpa_json_key(&j, "stacks");
+        hpa_json_begin_arr(&j);
+        for (size_t i = 0; i < n; i++) {
+            const hpa_heap_site *site = &s.s[i];
+            hpa_io_sum ss = site_sum(site->v);
+            hpa_json_begin_obj(&j);
+            hpa_json_ku64(&j, "number", i + 1);
+            json_sum(&j, &ss);
+            json_frames(&j, "stack", st, s.pool + site->first, site->n);
+            hpa_json_end_obj(&j);
+        }
+        hpa_json_end_arr(&j);
+        hpa_json_end_obj(&j);
+        fputc('\n', o);
+    }
+    hpa_heap_sites_free(&s);
+    return 0;
+}
+
 /* ------------------------------------------------------------ per handle */
 
 static bool path_matches(const char *path, const char *want)
@@ -324,9 +508,23 @@ static const char *paradigm_name(unsigned p)
     return p == HPC_IO_ISOC ? "ISO C" : p == HPC_IO_MPIIO ? "MPI-IO" : "POSIX";
 }
 
+/* The stack of the call that made handle h (leaf first, offsets unknown) into f. */
+static unsigned opened_at(const hpa_profile *p, const hpa_io_handle *h, hpa_heap_frame *f,
+                          unsigned cap)
+{
+    hpa_frame raw[64];
+    unsigned n =
+        hpa_profile_stack(p, h->proc, h->open_thread, h->open_node, raw, cap < 64 ? cap : 64);
+    for (unsigned k = 0; k < n; k++)
+        f[k] = (hpa_heap_frame){.func = raw[k].func, .line = raw[k].line};
+    return n;
+}
+
 int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv)
 {
     const char *want = argc > 0 ? argv[0] : NULL;
+    if (!hpa_ctx_profile(ctx)) /* the opening stacks are the profile's */
+        return HPA_EXIT_DATA;
     hpa_io io;
     int rc = load(ctx, &io);
     if (rc)
@@ -353,6 +551,8 @@ int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv)
         if (!path_matches(path, want))
             continue;
         const hpa_io_sum *s = &h->s;
+        hpa_heap_frame at[32];
+        unsigned nat = opened_at(p, h, at, 32);
         char who[64];
         proc_label(p, h->proc, who, sizeof who);
         if (ctx->opts.format == HPA_JSON) {
@@ -367,6 +567,11 @@ int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv)
             hpa_json_kstr(&j, "path", path);
             json_sum(&j, s);
             json_pattern(&j, &h->p);
+            /* when it was used: its first call's start, its last call's end */
+            uint64_t t0 = p->procs[h->proc].t0;
+            hpa_json_kdouble(&j, "first_s", h->first > t0 ? (double)(h->first - t0) * 1e-9 : 0);
+            hpa_json_kdouble(&j, "last_s", h->last > t0 ? (double)(h->last - t0) * 1e-9 : 0);
+            json_frames(&j, "opened_at", p->syms, at, nat);
             hpa_json_end_obj(&j);
         } else if (ctx->opts.format == HPA_CSV) {
             hpa_csv_field(o, p->procs[h->proc].proc->name, ',');
@@ -391,6 +596,14 @@ int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv)
                     (double)s->ns[HPA_IO_READ] * 1e-9, s->bytes[HPA_IO_READ], s->count[HPA_IO_READ],
                     (double)s->ns[HPA_IO_WRITE] * 1e-9, s->bytes[HPA_IO_WRITE],
                     s->count[HPA_IO_WRITE], s->count[HPA_IO_OTHER], s->count[HPA_IO_ERROR], path);
+            if (nat) {
+                fprintf(o, "%-14s opened at ", "");
+                for (unsigned k = 0; k < nat; k++) {
+                    const hpa_func *fn = hpa_symtab_func(p->syms, at[k].func);
+                    fprintf(o, "%s%s", k ? " < " : "", fn ? fn->name : "?");
+                }
+                fputc('\n', o);
+            }
         }
     }
     if (ctx->opts.format == HPA_JSON)

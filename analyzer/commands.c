@@ -38,6 +38,8 @@ static const hpa_command commands[] = {
     {"ioactivity", cmd_ioactivity, 0, 0, "",
      "I/O per file (-i): time, bytes, calls, access sizes, sequential share, processes"},
     {"iodetail", cmd_iodetail, 0, 1, "[FILE]", "I/O per handle (open, dup, fopen) of FILE or all"},
+    {"iocallstack", cmd_iocallstack, 0, 0, "",
+     "I/O per distinct call stack (-i), as er_print's I/O call stacks"},
     {"syncs", cmd_syncs, 0, 0, "",
      "synchronization objects waited for (-s): waits, time, call sites, holders"},
     {"omp", cmd_omp, 0, 1, "[regions|threads]",

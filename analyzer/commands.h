@@ -109,6 +109,7 @@ int cmd_syncs(hpa_ctx *ctx, int argc, char **argv);
 int cmd_mpi(hpa_ctx *ctx, int argc, char **argv);
 int cmd_ioactivity(hpa_ctx *ctx, int argc, char **argv);
 int cmd_iodetail(hpa_ctx *ctx, int argc, char **argv);
+int cmd_iocallstack(hpa_ctx *ctx, int argc, char **argv);
 int cmd_omp(hpa_ctx *ctx, int argc, char **argv);
 int cmd_leaks(hpa_ctx *ctx, int argc, char **argv);
 int cmd_allocs(hpa_ctx *ctx, int argc, char **argv);

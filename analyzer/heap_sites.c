@@ -22,9 +22,18 @@
 typedef struct building {
     hpa_heap_sites *out;
     size_t cap, pcap;
-    unsigned count_m, bytes_m;
+    const hpa_sites_spec *spec;
     int rc;
 } building;
+
+static uint64_t masked_sum(const uint64_t *v, uint32_t mask)
+{
+    uint64_t sum = 0;
+    for (unsigned k = 0; k < HPA_SITE_NV; k++)
+        if (mask & (1u << k))
+            sum += v[k];
+    return sum;
+}
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -57,7 +66,12 @@ static void add_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames
 {
     building *B = arg;
     hpa_heap_sites *s = B->out;
-    if (B->rc || !vals[B->count_m])
+    const hpa_sites_spec *spec = B->spec;
+    uint64_t v[HPA_SITE_NV] = {0};
+    for (unsigned k = 0; k < spec->nv && k < HPA_SITE_NV; k++)
+        v[k] = vals[spec->m[k]];
+    uint64_t count = masked_sum(v, spec->count_mask);
+    if (B->rc || !count)
         return;
     if (grow((void **)&s->s, &B->cap, s->n + 1, sizeof *s->s) ||
         grow((void **)&s->pool, &B->pcap, s->npool + n, sizeof *s->pool)) {
@@ -66,7 +80,8 @@ static void add_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames
     }
     hpa_heap_site *site = &s->s[s->n++];
     *site = (hpa_heap_site){
-        .first = s->npool, .n = n, .count = vals[B->count_m], .bytes = vals[B->bytes_m]};
+        .first = s->npool, .n = n, .count = count, .bytes = masked_sum(v, spec->key_mask)};
+    memcpy(site->v, v, sizeof v);
     for (unsigned i = 0; i < n; i++) {
         const hpa_frame *f = &frames[n - 1 - i];
         s->pool[s->npool++] = (hpa_heap_frame){f->func, f->line, frame_offset(ctx, f)};
@@ -102,8 +117,14 @@ static int by_bytes(const void *a, const void *b)
 
 int hpa_heap_sites_build(hpa_ctx *ctx, unsigned count_m, unsigned bytes_m, hpa_heap_sites *out)
 {
+    hpa_sites_spec spec = {.nv = 2, .m = {count_m, bytes_m}, .count_mask = 1, .key_mask = 2};
+    return hpa_sites_build(ctx, &spec, out);
+}
+
+int hpa_sites_build(hpa_ctx *ctx, const hpa_sites_spec *spec, hpa_heap_sites *out)
+{
     memset(out, 0, sizeof *out);
-    building B = {.out = out, .count_m = count_m, .bytes_m = bytes_m};
+    building B = {.out = out, .spec = spec};
     int rc = hpa_profile_paths(ctx->prof, ctx->opts.view, add_path, &B);
     if (rc == 0)
         rc = B.rc;
@@ -118,6 +139,8 @@ int hpa_heap_sites_build(hpa_ctx *ctx, unsigned count_m, unsigned bytes_m, hpa_h
         if (k > 0 && by_frames(&out->s[k - 1], &out->s[i]) == 0) {
             out->s[k - 1].count += out->s[i].count;
             out->s[k - 1].bytes += out->s[i].bytes;
+            for (unsigned v = 0; v < HPA_SITE_NV; v++)
+                out->s[k - 1].v[v] += out->s[i].v[v];
         } else {
             out->s[k++] = out->s[i];
         }
@@ -134,8 +157,7 @@ void hpa_heap_sites_free(hpa_heap_sites *s)
     memset(s, 0, sizeof *s);
 }
 
-/* "leak_x + 0x0000001F  (heap_known.c:47)" */
-static void frame_text(const hpa_symtab *st, const hpa_heap_frame *f, char *buf, size_t cap)
+void hpa_site_frame_text(const hpa_symtab *st, const hpa_heap_frame *f, char *buf, size_t cap)
 {
     const hpa_func *fn = hpa_symtab_func(st, f->func);
     const hpa_line *ln = f->line ? hpa_symtab_line(st, f->line) : NULL;
@@ -162,7 +184,7 @@ void hpa_heap_sites_print(hpa_ctx *ctx, const hpa_heap_sites *s, const hpa_heap_
             fprintf(f, "%s #%zu, Instances = %" PRIu64 ", %s = %" PRIu64 "\n", w->one, i + 1,
                     site->count, w->bytes, site->bytes);
             for (unsigned k = 0; k < site->n; k++) {
-                frame_text(st, &s->pool[site->first + k], buf, sizeof buf);
+                hpa_site_frame_text(st, &s->pool[site->first + k], buf, sizeof buf);
                 fprintf(f, "  %s\n", buf);
             }
             fputc('\n', f);

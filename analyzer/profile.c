@@ -695,6 +695,24 @@ static unsigned node_frames(const hpa_thread *t, uint32_t node, hpa_frame *f)
     return n;
 }
 
+unsigned hpa_profile_stack(const hpa_profile *p, size_t proc, uint32_t seq, uint64_t node,
+                           hpa_frame *f, unsigned cap)
+{
+    const hpa_process *pr = proc < p->nprocs ? &p->procs[proc] : NULL;
+    for (uint32_t i = 0; pr && i < pr->nthreads; i++) {
+        const hpa_thread *t = &pr->threads[i];
+        if (t->seq != seq)
+            continue;
+        if (!t->loc || node == 0 || node >= t->nnodes)
+            return 0;
+        unsigned n = 0;
+        for (uint64_t k = node; k && n < cap && n <= t->nnodes; k = t->parent[k])
+            f[n++] = (hpa_frame){.func = t->loc[k].func, .line = t->loc[k].line, .pc = t->pc[k]};
+        return n;
+    }
+    return 0;
+}
+
 int hpa_profile_paths(const hpa_profile *p, const hpa_view *view, hpa_path_fn fn, void *arg)
 {
     return hpa_profile_paths_of(p, -1, view, fn, arg);

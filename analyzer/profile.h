@@ -164,6 +164,11 @@ typedef struct hpa_path_ctx {
 typedef void (*hpa_path_fn)(void *arg, const hpa_path_ctx *ctx, const hpa_frame *frames, unsigned n,
                             const uint64_t *vals);
 int hpa_profile_paths(const hpa_profile *p, const struct hpa_view *view, hpa_path_fn fn, void *arg);
+/* The frames of calling context node of thread seq of process proc, leaf first, into f (at
+ * most cap), as recorded (no view); 0 when the thread or node is not loaded or the node's
+ * path was not symbolized (no metric of the report on it). */
+unsigned hpa_profile_stack(const hpa_profile *p, size_t proc, uint32_t seq, uint64_t node,
+                           hpa_frame *f, unsigned cap);
 /* The same over the processes of experiment exp only (index into p->exps; -1 = all):
  * --compare sums each experiment on its own. */
 int hpa_profile_paths_of(const hpa_profile *p, int exp, const struct hpa_view *view, hpa_path_fn fn,

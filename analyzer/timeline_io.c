@@ -60,7 +60,7 @@ static int layer_open(hpa_timeline *tl, void **state)
         skip[i] = !L->p->procs[i].map;
     }
     if (rc == 0)
-        rc = hpa_io_load(&L->io, procs, skip, (uint32_t)L->p->nprocs, L->p->diag);
+        rc = hpa_io_load(&L->io, procs, skip, (uint32_t)L->p->nprocs, NULL, NULL, L->p->diag);
     free(procs);
     free(skip);
     L->loaded = rc == 0;

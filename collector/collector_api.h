@@ -33,6 +33,9 @@ typedef struct hpc_thread {
     volatile uint32_t state;  /* HPC_STATE_* bits (MPI bit, OpenMP state) */
     volatile uint64_t region; /* current OpenMP parallel region id, 0 = none */
     volatile uint32_t mpi_fn; /* MPI function id while inside MPI, else 0 */
+    /* Set by mpi_wrap around an MPI-IO call it records as I/O (-i): the POSIX and stdio
+     * calls the MPI library makes for it are not traced again. */
+    volatile uint32_t io_outer;
 } hpc_thread;
 
 /* This thread's state, or NULL (rule 5). Signal-safe. */
@@ -130,6 +133,11 @@ HPCOLLECT_API void hpcollect_wait_end(unsigned token);
  * hook is told whether it runs in a signal handler and must keep to signal-safe code
  * then. */
 typedef void (*hpcollect_end_hook)(int in_signal_handler);
+/* I/O tracing (-i, collector/io.c): a new I/O handle id of this process for an
+ * io_handle record (MPI-IO files, mpi_wrap/io.c), or 0 when I/O is not traced. Ids are
+ * shared with the POSIX and stdio handles. Signal-safe. */
+HPCOLLECT_API uint64_t hpcollect_io_handle(void);
+
 HPCOLLECT_API void hpcollect_register_end_hook(hpcollect_end_hook hook);
 
 /* A synchronization wait the OpenMP tool saw (a lock, critical section, barrier): kind

@@ -259,6 +259,8 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
      * sample's handler: the collector's own calls */
     if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok || t->in_handler || !recording_now())
         return false;
+    if (kind == HPC_TRACER_IO && t->pub.io_outer)
+        return false; /* an MPI-IO call's own POSIX calls: the call is recorded (io.c) */
     c->t = t;
     c->kind = kind;
     c->ns = false;

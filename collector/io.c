@@ -21,7 +21,9 @@
  *
  * What is not the program's is not traced: calls under the collector's guard (its own
  * work), from the collector's own code (the experiment writer's open, ftruncate, mmap,
- * close: HPC_CALLER_OURS), or inside a sample or a record write. The real call gets the
+ * close: HPC_CALLER_OURS), or inside a sample or a record write. Nor are the calls an
+ * MPI-IO call makes (Open MPI's ompio writes with pwrite): mpi_wrap records the MPI-IO
+ * call itself as I/O (hpc_thread.io_outer), so its bytes count once. The real call gets the
  * program's arguments; its return value and errno are the program's (the wrapper saves
  * errno; the parts below read it first).
  */
@@ -107,8 +109,11 @@ static int write_io(hpc_stream *s, uint64_t node, uint64_t start, uint64_t durat
 
 /* The leaf frame of each function's stacks: our interposer of that name, so reports show
  * the name the program called (pread, not glibc's __libc_pread; fopen64 is fopen). */
+#define LEAF_POSIX(name) (void *)&name
+#define LEAF_ISOC(name)  (void *)&name
+#define LEAF_MPIIO(name) NULL /* mpi_wrap's: not traced here */
 static void *const leaf_of[HPC_IO_FN_COUNT_] = {
-#define HPC_IO_FN(name, class, act, paradigm) [HPC_IO_FN_##name] = (void *)&name,
+#define HPC_IO_FN(name, class, act, paradigm) [HPC_IO_FN_##name] = LEAF_##paradigm(name),
 #include "io_fns.def"
 #undef HPC_IO_FN
 };
@@ -986,6 +991,13 @@ static void fork_child(void)
 {
     /* the parent's handles are the parent's: the child makes its own as it meets them */
     first_handle = __atomic_load_n(&next_handle, __ATOMIC_RELAXED);
+}
+
+HPCOLLECT_API uint64_t hpcollect_io_handle(void)
+{
+    if (!hpc_tracers[HPC_TRACER_IO].on)
+        return 0;
+    return __atomic_fetch_add(&next_handle, 1, __ATOMIC_RELAXED);
 }
 
 void hpc_io_init(void)

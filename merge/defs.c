@@ -3,6 +3,8 @@
  */
 #include "defs.h"
 
+#include "iodefs.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +41,15 @@ typedef struct gcomm {
     uint8_t paradigm;
 } gcomm;
 
+typedef struct gioh {
+    uint32_t name, file; /* file: OTF2_UNDEFINED_IO_FILE if none */
+    uint32_t parent;     /* OTF2_UNDEFINED_IO_HANDLE if none */
+    uint8_t paradigm;    /* enum hpc_io_paradigm - 1 = the IoParadigm's id */
+    bool precreated;
+    uint8_t mode;
+    uint32_t status;
+} gioh;
+
 typedef struct gdefs {
     mg_job *job;
     hpa_strtab strs;
@@ -68,6 +79,14 @@ typedef struct gdefs {
     /* per process and per location maps: local id -> global id */
     uint64_t **region_map, **comm_map, **ig_map, **metric_map;
     uint64_t **cc_map; /* indexed by location number in job order */
+    /* I/O (-i): files unified by path (one file system for the job), handles per process */
+    hpa_strtab file_keys;
+    uint32_t *file_names;
+    size_t nfile_names, capfile_names;
+    gioh *iohs;
+    size_t niohs, capiohs;
+    bool used_io_par[HPC_IO_MPIIO];
+    uint64_t **iofile_map, **ioh_map;
 } gdefs;
 
 /* OTF2 strings are UTF-8: names from damaged streams are cleaned first. */
@@ -314,6 +333,41 @@ static void unify_location(gdefs *g, mg_proc *p, mg_loc *l, size_t lnum)
     }
 }
 
+/* A process's I/O files (by path, job-wide) and handles (its own, in its order). */
+static void unify_io(gdefs *g, mg_proc *p)
+{
+    uint64_t *fmap = g->iofile_map[p->index] = mg_xcalloc(p->iofiles.n + 1, sizeof(uint64_t));
+    for (uint32_t i = 0; i < p->iofiles.n; i++) {
+        const char *path = hpa_strtab_get(&p->iofiles, i);
+        uint32_t id = fmap[i] = mg_xcstr(&g->file_keys, path);
+        if (id == g->nfile_names)
+            *MG_PUSH(g->file_names, g->nfile_names, g->capfile_names) = str(g, path);
+    }
+    uint64_t *hmap = g->ioh_map[p->index] = mg_xcalloc(p->niohs + 1, sizeof(uint64_t));
+    size_t base = g->niohs;
+    for (size_t i = 0; i < p->niohs; i++) {
+        const mg_ioh *h = &p->iohs[i];
+        uint8_t paradigm;
+        bool pre;
+        mg_io_defined(h, &paradigm, &pre);
+        bool file = h->file < p->iofiles.n;
+        /* readers resolve a parent as they read the child: only earlier handles can be one */
+        uint32_t parent = h->parent < i ? (uint32_t)(base + h->parent) : OTF2_UNDEFINED_IO_HANDLE;
+        hmap[i] = g->niohs;
+        *MG_PUSH(g->iohs, g->niohs, g->capiohs) =
+            (gioh){.name = file ? g->file_names[fmap[h->file]] : str(g, "<unknown file>"),
+                   .file = file ? (uint32_t)fmap[h->file] : OTF2_UNDEFINED_IO_FILE,
+                   .parent = parent,
+                   .paradigm = (uint8_t)(paradigm - 1),
+                   .precreated = pre,
+                   .mode = h->mode,
+                   .status = h->status};
+    }
+    if (p->iofiles.n || p->niohs) /* the I/O paradigms: all three, IoDeleteFile names them too */
+        for (size_t i = 0; i < HPC_IO_MPIIO; i++)
+            g->used_io_par[i] = true;
+}
+
 static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
 {
     uint64_t *rmap = g->region_map[p->index] = mg_xcalloc(p->nregions + 1, sizeof(uint64_t));
@@ -345,6 +399,7 @@ static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
                 str(g, p->metrics[i].name), str(g, p->metrics[i].unit), str(g, p->metrics[i].desc)};
     }
     unify_comms(g, p, first_loc);
+    unify_io(g, p);
     for (size_t l = 0; l < p->nlocs; l++)
         unify_location(g, p, &p->locs[l], first_loc + l);
 }
@@ -486,6 +541,22 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     str(g, "MPI");
     str(g, "OpenMP");
     str(g, "POSIX threads");
+    static const struct {
+        const char *id, *name;
+        uint8_t cls, flags;
+    } io_pars[] = {
+        [HPC_IO_POSIX - 1] = {"POSIX", "POSIX I/O", OTF2_IO_PARADIGM_CLASS_SERIAL,
+                              OTF2_IO_PARADIGM_FLAG_OS},
+        [HPC_IO_ISOC - 1] = {"ISOC", "ISO C I/O", OTF2_IO_PARADIGM_CLASS_SERIAL,
+                             OTF2_IO_PARADIGM_FLAG_NONE},
+        [HPC_IO_MPIIO - 1] = {"MPI-IO", "MPI I/O", OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                              OTF2_IO_PARADIGM_FLAG_NONE},
+    };
+    uint32_t io_par_id[HPC_IO_MPIIO], io_par_name[HPC_IO_MPIIO];
+    for (size_t i = 0; i < HPC_IO_MPIIO; i++) {
+        io_par_id[i] = str(g, io_pars[i].id);
+        io_par_name[i] = str(g, io_pars[i].name);
+    }
     uint32_t sync_attr = str(g, "sync object"),
              sync_attr_desc = str(g, "the address of the object a wait waited for (hpcollect -s)");
 
@@ -548,6 +619,23 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
         WCHECK(OTF2_GlobalDefWriter_WriteComm(w, (uint32_t)i, c->name, c->group, parent,
                                               OTF2_COMM_FLAG_NONE));
     }
+    for (size_t i = 0; i < HPC_IO_MPIIO; i++)
+        if (g->used_io_par[i])
+            WCHECK(OTF2_GlobalDefWriter_WriteIoParadigm(w, (uint32_t)i, io_par_id[i],
+                                                        io_par_name[i], io_pars[i].cls,
+                                                        io_pars[i].flags, 0, NULL, NULL, NULL));
+    for (size_t i = 0; i < g->nfile_names; i++)
+        WCHECK(OTF2_GlobalDefWriter_WriteIoRegularFile(w, (uint32_t)i, g->file_names[i], 0));
+    for (size_t i = 0; i < g->niohs; i++) {
+        const gioh *h = &g->iohs[i];
+        WCHECK(OTF2_GlobalDefWriter_WriteIoHandle(w, (uint32_t)i, h->name, h->file, h->paradigm,
+                                                  h->precreated ? OTF2_IO_HANDLE_FLAG_PRE_CREATED
+                                                                : OTF2_IO_HANDLE_FLAG_NONE,
+                                                  OTF2_UNDEFINED_COMM, h->parent));
+        if (h->precreated)
+            WCHECK(OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(w, (uint32_t)i, h->mode,
+                                                                     h->status));
+    }
     for (size_t i = 0; i < g->nmetrics; i++) {
         gmetric *m = &g->metrics[i];
         OTF2_MetricMemberRef member = (uint32_t)i;
@@ -590,6 +678,10 @@ uint64_t mg_defs_chunk_size(const mg_job *job)
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_proc *p = &job->procs[i];
         size_t most = p->nregions > p->ncomms ? p->nregions : p->ncomms;
+        if (p->niohs > most)
+            most = p->niohs;
+        if (p->iofiles.n > most)
+            most = p->iofiles.n;
         if (map_bytes(most, UINT32_MAX) > need)
             need = map_bytes(most, UINT32_MAX);
         for (size_t k = 0; k < p->nlocs; k++)
@@ -642,6 +734,8 @@ static int write_mappings(gdefs *g, OTF2_Archive *a)
                 write_map(dw, OTF2_MAPPING_COMM, g->comm_map[i], p->ncomms) ||
                 write_map(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, g->ig_map[i], p->nigens) ||
                 write_map(dw, OTF2_MAPPING_METRIC, g->metric_map[i], p->nmetrics) ||
+                write_map(dw, OTF2_MAPPING_IO_FILE, g->iofile_map[i], p->iofiles.n) ||
+                write_map(dw, OTF2_MAPPING_IO_HANDLE, g->ioh_map[i], p->niohs) ||
                 write_map(dw, OTF2_MAPPING_CALLING_CONTEXT, g->cc_map[n], l->ncc))
                 return -1;
             CHECK(OTF2_Archive_CloseDefWriter(a, dw));
@@ -658,6 +752,8 @@ static void gdefs_free(gdefs *g, size_t nlocs)
         free(g->comm_map[i]);
         free(g->ig_map[i]);
         free(g->metric_map[i]);
+        free(g->iofile_map[i]);
+        free(g->ioh_map[i]);
     }
     for (size_t i = 0; i < nlocs; i++)
         free(g->cc_map[i]);
@@ -665,7 +761,12 @@ static void gdefs_free(gdefs *g, size_t nlocs)
     free(g->comm_map);
     free(g->ig_map);
     free(g->metric_map);
+    free(g->iofile_map);
+    free(g->ioh_map);
     free(g->cc_map);
+    hpa_strtab_free(&g->file_keys);
+    free(g->file_names);
+    free(g->iohs);
     hpa_strtab_free(&g->strs);
     hpa_strtab_free(&g->region_keys);
     hpa_strtab_free(&g->ig_keys);
@@ -697,6 +798,8 @@ int mg_defs_write(mg_job *job, OTF2_Archive *a)
     g.comm_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
     g.ig_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
     g.metric_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g.iofile_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g.ioh_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
     g.cc_map = mg_xcalloc(nlocs + 1, sizeof(uint64_t *));
     for (size_t i = 0, first = 0; i < job->nprocs; i++) {
         unify_process(&g, &job->procs[i], first);

@@ -3,6 +3,7 @@
  */
 #include "evgen.h"
 
+#include "iodefs.h"
 #include "omp_model.h"
 
 #include <errno.h>
@@ -83,6 +84,7 @@ typedef struct gen {
     uint64_t bad_comm, bad_node, cut_node, bad_fn, orphan_detail, bad_call_node;
     uint64_t to_missing; /* messages with a rank that left no data */
     uint64_t bad_peer;   /* peers beyond their communicator */
+    uint64_t io_ops;     /* I/O calls so far: their operations' matching ids */
 
 } gen;
 
@@ -917,6 +919,17 @@ static void omp_item(void *arg, const hpa_omp_item *it)
     }
 }
 
+/* Hint for a traced call whose record names its calling context `node`, the traced
+ * function itself its leaf frame (sync waits, I/O calls): the leaf's parent, exactly. */
+static uint64_t leaf_caller_hint(gen *g, uint64_t node)
+{
+    const mg_ccnode *cc = g->loc->cc;
+    if (!node || node >= g->loc->ncc || cc[node].depth <= 1)
+        return 0;
+    uint32_t parent = cc[node].parent;
+    return hint_of(cc[parent].func, parent);
+}
+
 /* ------------------------------------------------------------ sync waits (-s) */
 
 /* The region of a wait in the threads library, one per kind, named as the functions
@@ -952,15 +965,101 @@ static void sync_wait(gen *g, const hpc_rec_sync_wait *w)
     }
     if (w->kind >= HPC_SYNC_OMP_LOCK)
         return;
-    const mg_ccnode *cc = g->loc->cc;
-    uint64_t hint = 0;
-    if (w->node && w->node < g->loc->ncc && cc[w->node].depth > 1) {
-        uint32_t parent = cc[w->node].parent;
-        hint = hint_of(cc[parent].func, parent);
-    }
+    uint64_t hint = leaf_caller_hint(g, w->node);
     uint32_t region = sync_region(g, (unsigned)w->kind);
     emit(g, tb, MG_EV_ENTER, region, (uint32_t)(hint >> 32), (uint32_t)hint, w->object, 1);
     emit(g, te < tb ? tb : te, MG_EV_LEAVE, region, 0, 0, 0, 0);
+}
+
+/* ------------------------------------------------------------ I/O (-i) */
+
+/* The region of an I/O function, named as the program called it: transfers and flushes
+ * are file I/O, the rest file metadata (Score-P's roles and paradigm). */
+static uint32_t io_region(gen *g, unsigned fn)
+{
+    const char *name = hpc_io_fn_name(fn);
+    char unknown[40];
+    if (!name) {
+        snprintf(unknown, sizeof unknown, "I/O function %u", fn);
+        name = unknown;
+    }
+    unsigned act = hpc_io_fn_act(fn);
+    bool data = act == HPC_IO_ACT_READ || act == HPC_IO_ACT_WRITE || act == HPC_IO_ACT_SYNC;
+    return mg_proc_region(g->proc, MG_RKEY_IO(fn), name, "", 0,
+                          data ? OTF2_REGION_ROLE_FILE_IO : OTF2_REGION_ROLE_FILE_IO_METADATA,
+                          MG_PAR_NONE);
+}
+
+/* An MPI-IO call's I/O record (mpi_wrap/io.c): a detail of the mpi_call before it, in
+ * whose region its I/O records go (it has no region of its own). */
+static bool mpiio_record(uint64_t fn)
+{
+    return hpc_io_fn_paradigm((unsigned)fn) == HPC_IO_MPIIO;
+}
+
+/*
+ * One traced I/O call, as Score-P's I/O adapters write it: the call's region below its
+ * caller and inside it what the call did to its handle: IoCreateHandle (an open that
+ * succeeded), IoDestroyHandle (a close, which frees the handle even when it fails),
+ * IoDuplicateHandle (dup), IoOperationBegin at the call's start and IoOperationComplete
+ * at its end with the bytes asked and done (reads, writes; flushes as FLUSH), and
+ * IoDeleteFile (unlink, MPI_File_delete). A call without a handle (a descriptor the tracer does not
+ * follow, EBADF) is its region alone; seeks, stat and mmap too. An MPI-IO call's records
+ * go into its MPI call's region instead, at its times.
+ */
+static void io_op(gen *g, const hpc_rec_io_op *o)
+{
+    mg_proc *p = g->proc;
+    uint64_t tb = ct(g, o->time), te = ct(g, o->time + o->duration);
+    if (te < tb)
+        te = tb;
+    uint32_t h = mg_io_op_handle(p, o), region = UINT32_MAX;
+    if (mpiio_record(o->fn)) {
+        tb = detail_time(g, o->time); /* inside its MPI call's region */
+        te = detail_time(g, o->time + o->duration);
+    } else {
+        region = io_region(g, (unsigned)o->fn);
+        emit_enter(g, tb, region, leaf_caller_hint(g, o->node));
+    }
+    bool ok = o->error == 0, has = h != UINT32_MAX;
+    uint64_t match = ((uint64_t)g->loc->seq << 40) | g->io_ops++;
+    unsigned act = hpc_io_fn_act((unsigned)o->fn);
+    switch (act) {
+    case HPC_IO_ACT_OPEN:
+        if (ok && has)
+            emit(g, te, MG_EV_IO_CREATE, h, p->iohs[h].mode, p->iohs[h].creation, p->iohs[h].status,
+                 0);
+        break;
+    case HPC_IO_ACT_CLOSE:
+        if (has)
+            emit(g, te, MG_EV_IO_DESTROY, h, 0, 0, 0, 0);
+        break;
+    case HPC_IO_ACT_READ:
+    case HPC_IO_ACT_WRITE:
+    case HPC_IO_ACT_SYNC: {
+        uint32_t mode = act == HPC_IO_ACT_READ    ? OTF2_IO_OPERATION_MODE_READ
+                        : act == HPC_IO_ACT_WRITE ? OTF2_IO_OPERATION_MODE_WRITE
+                                                  : OTF2_IO_OPERATION_MODE_FLUSH;
+        if (has) {
+            emit(g, tb, MG_EV_IO_BEGIN, h, mode, o->requested, match, 0);
+            emit(g, te, MG_EV_IO_COMPLETE, h, 0, o->done, match, 0);
+        }
+        break;
+    }
+    case HPC_IO_ACT_DUP:
+        if (ok && has && p->iohs[h].parent != UINT32_MAX)
+            emit(g, te, MG_EV_IO_DUP, p->iohs[h].parent, h, 0, p->iohs[h].status, 0);
+        break;
+    case HPC_IO_ACT_META:
+        if (ok && (o->fn == HPC_IO_FN_unlink || o->fn == HPC_IO_FN_MPI_File_delete) && o->path.n)
+            emit(g, te, MG_EV_IO_DELETE, hpc_io_fn_paradigm((unsigned)o->fn) - 1,
+                 mg_xintern(&p->iofiles, o->path.p, o->path.n), 0, 0, 0);
+        break;
+    default:
+        break;
+    }
+    if (region != UINT32_MAX)
+        emit(g, te, MG_EV_LEAVE, region, 0, 0, 0, 0);
 }
 
 /* ------------------------------------------------------------ the stream */
@@ -988,7 +1087,10 @@ static void thread_facts(gen *g, const hpc_record *r)
 
 static void dispatch(gen *g, const hpc_record *r)
 {
-    if (r->kind != HPC_K_mpi_p2p && r->kind != HPC_K_mpi_coll)
+    bool detail = r->kind == HPC_K_mpi_p2p || r->kind == HPC_K_mpi_coll ||
+                  (r->kind == HPC_K_io_op && mpiio_record(r->u.io_op.fn)) ||
+                  (r->kind == HPC_K_io_handle && r->u.io_handle.paradigm == HPC_IO_MPIIO);
+    if (!detail)
         close_call(g);
     /* the OpenMP timeline's clocks rule and its last time (before the call's Enter) */
     if (r->kind == HPC_K_mpi_call || r->kind == HPC_K_sample_clock ||
@@ -1031,6 +1133,12 @@ static void dispatch(gen *g, const hpc_record *r)
         break;
     case HPC_K_sync_wait:
         sync_wait(g, &r->u.sync_wait);
+        break;
+    case HPC_K_io_handle:
+        mg_io_handle(g->proc, &r->u.io_handle);
+        break;
+    case HPC_K_io_op:
+        io_op(g, &r->u.io_op);
         break;
     case HPC_K_omp_implicit_task:
     case HPC_K_omp_sync:

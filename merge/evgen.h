@@ -16,6 +16,11 @@
  *   omp_mutex           Enter/Leave of the wait (critical, ordered, lock, atomic); for
  *                       critical and ordered also Enter/Leave of the block held
  *   omp_work, omp_masked, omp_task begin/end    Enter/Leave of the construct
+ *   sync_wait           Enter/Leave of the wait's region below its caller
+ *   io_handle           the process's I/O handle definition (iodefs.c)
+ *   io_op               Enter/Leave of the I/O function's region below its caller, inside:
+ *                       IoCreateHandle, IoDestroyHandle, IoDuplicateHandle,
+ *                       IoOperationBegin/Complete, IoDeleteFile (what the call did)
  * Timestamps are corrected (clockfix.c). Events come out in stream order; order.c puts
  * them in time order.
  *

@@ -10,7 +10,8 @@
 _Static_assert((int)MG_PAR_OPENMP == (int)OTF2_PARADIGM_OPENMP &&
                    (int)MG_PAR_MPI == (int)OTF2_PARADIGM_MPI &&
                    (int)MG_PAR_MEASUREMENT == (int)OTF2_PARADIGM_MEASUREMENT_SYSTEM &&
-                   (int)MG_PAR_SAMPLING == (int)OTF2_PARADIGM_SAMPLING,
+                   (int)MG_PAR_SAMPLING == (int)OTF2_PARADIGM_SAMPLING &&
+                   (int)MG_PAR_NONE == (int)OTF2_PARADIGM_NONE,
                "mg_paradigm must equal OTF2_Paradigm");
 
 #define MAX_DEPTH 4096 /* deeper Enters are dropped with their Leaves */
@@ -335,6 +336,28 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
         break;
     case MG_EV_METRIC:
         metric(x, t, ev->a, ev->d);
+        break;
+    case MG_EV_IO_CREATE:
+        check(x,
+              OTF2_EvtWriter_IoCreateHandle(w, NULL, t, ev->a, (OTF2_IoAccessMode)ev->b,
+                                            (OTF2_IoCreationFlag)ev->c, (OTF2_IoStatusFlag)ev->d));
+        break;
+    case MG_EV_IO_DESTROY:
+        check(x, OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, ev->a));
+        break;
+    case MG_EV_IO_DUP:
+        check(x,
+              OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, ev->a, ev->b, (OTF2_IoStatusFlag)ev->d));
+        break;
+    case MG_EV_IO_BEGIN:
+        check(x, OTF2_EvtWriter_IoOperationBegin(w, NULL, t, ev->a, (OTF2_IoOperationMode)ev->b,
+                                                 OTF2_IO_OPERATION_FLAG_NONE, ev->c, ev->d));
+        break;
+    case MG_EV_IO_COMPLETE:
+        check(x, OTF2_EvtWriter_IoOperationComplete(w, NULL, t, ev->a, ev->c, ev->d));
+        break;
+    case MG_EV_IO_DELETE:
+        check(x, OTF2_EvtWriter_IoDeleteFile(w, NULL, t, ev->a, ev->b));
         break;
     default:
         break;

@@ -80,6 +80,16 @@ uint32_t mg_proc_team(mg_proc *p, uint32_t team_size)
     return (uint32_t)(p->ncomms - 1);
 }
 
+uint32_t mg_proc_ioh(mg_proc *p, uint64_t handle)
+{
+    uint64_t *slot = mg_xslot(&p->ioh_by_id, handle, UINT64_MAX);
+    if (*slot != UINT64_MAX)
+        return (uint32_t)*slot;
+    *slot = p->niohs;
+    *MG_PUSH(p->iohs, p->niohs, p->capiohs) = (mg_ioh){.file = UINT32_MAX, .parent = UINT32_MAX};
+    return (uint32_t)(p->niohs - 1);
+}
+
 static void add_counter(mg_proc *p, uint64_t index, const char *name, const char *unit,
                         uint64_t interval)
 {
@@ -526,6 +536,9 @@ void mg_proc_free(mg_proc *p)
         free(p->metrics[i].desc);
     }
     free(p->metrics);
+    free(p->iohs);
+    hpa_u64map_free(&p->ioh_by_id);
+    hpa_strtab_free(&p->iofiles);
     for (size_t i = 0; i < p->nlocs; i++) {
         mg_loc *l = &p->locs[i];
         free(l->path);

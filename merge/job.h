@@ -56,6 +56,20 @@ typedef struct mg_ctrinfo {
     uint32_t metric, igen; /* process-local ids */
 } mg_ctrinfo;
 
+/* An I/O handle of this process (io_handle records, -i): local id = index in iohs, given
+ * where the stream first names it (its io_handle record or a call on it), so ids follow
+ * stream order and every pass and merge rank gives the same. */
+typedef struct mg_ioh {
+    uint32_t file;     /* index in iofiles, UINT32_MAX: none known */
+    uint32_t parent;   /* local handle it was made from (dup, fdopen), UINT32_MAX: none */
+    uint8_t paradigm;  /* enum hpc_io_paradigm, 0 until its io_handle record is read */
+    uint8_t found;     /* opened before tracing saw it: OTF2's pre-created handle */
+    uint8_t guess;     /* paradigm of the first call on it (when its record is lost) */
+    uint8_t mode;      /* OTF2_IoAccessMode */
+    uint32_t status;   /* OTF2_IoStatusFlag */
+    uint32_t creation; /* OTF2_IoCreationFlag */
+} mg_ioh;
+
 struct mg_proc {
     const hpc_proc *hp; /* NULL for placeholders and, on rank 0, others' processes */
     uint32_t index;     /* in job->procs */
@@ -86,6 +100,10 @@ struct mg_proc {
     size_t nigens, capigens;
     mg_metric *metrics;
     size_t nmetrics, capmetrics;
+    mg_ioh *iohs; /* I/O handles (-i) */
+    size_t niohs, capiohs;
+    hpa_u64map ioh_by_id;  /* io_handle id -> index in iohs */
+    hpa_strtab iofiles;    /* paths of the files the handles are on */
     uint32_t state_metric; /* the first of HPC_NMSTATES thread-state metrics (User CPU ...,
                               in enum hpc_mstate order), UINT32_MAX: none recorded */
     /* threads */
@@ -157,6 +175,11 @@ mg_ctrinfo *mg_proc_counter(mg_proc *p, uint64_t index);
 #define MG_RKEY_FUNC(func)      ((3ull << 60) | (uint64_t)(func))
 #define MG_RKEY_SPECIAL(n)      ((4ull << 60) | (uint64_t)(n))
 #define MG_RKEY_SYNC(kind)      ((5ull << 60) | (uint64_t)(kind))
+#define MG_RKEY_IO(fn)          ((6ull << 60) | (uint64_t)(fn))
+
+/* Process-local id of the process's I/O handle `handle` (io_handle.handle), made
+ * (undefined until its io_handle record comes) if new. */
+uint32_t mg_proc_ioh(mg_proc *p, uint64_t handle);
 
 /*
  * A process's tables (MPI functions, communicators, counters), clock and facts, read

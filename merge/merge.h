@@ -55,7 +55,8 @@ enum mg_paradigm {
     MG_PAR_PTHREAD = 7,
     MG_PAR_MPI = 4,
     MG_PAR_MEASUREMENT = 6,
-    MG_PAR_SAMPLING = 21
+    MG_PAR_SAMPLING = 21,
+    MG_PAR_NONE = 22 /* I/O calls' regions, as Score-P's I/O adapters have them */
 };
 
 /* A region as the global definition will say it. */
@@ -126,6 +127,12 @@ enum mg_ev_type {
     MG_EV_METRIC,
     MG_EV_PROGRAM_BEGIN,
     MG_EV_PROGRAM_END,
+    MG_EV_IO_CREATE,
+    MG_EV_IO_DESTROY,
+    MG_EV_IO_DUP,
+    MG_EV_IO_BEGIN,
+    MG_EV_IO_COMPLETE,
+    MG_EV_IO_DELETE,
 };
 
 /*
@@ -142,6 +149,16 @@ enum mg_ev_type {
  *   SAMPLE                      a = calling context (CCT node), b = interrupt generator
  *   METRIC                      a = metric, d = delta (accumulated by the writer)
  *   PROGRAM_END                 c = exit status (as int64)
+ *   IO_CREATE                   a = I/O handle, b = access mode, c = creation flags,
+ *                               d = status flags (OTF2's)
+ *   IO_DESTROY                  a = I/O handle
+ *   IO_DUP                      a = old handle, b = new handle, d = status flags
+ *   IO_BEGIN                    a = I/O handle, b = operation mode, c = bytes requested,
+ *                               d = matching id
+ *   IO_COMPLETE                 a = I/O handle, c = bytes done, d = matching id
+ *   IO_DELETE                   a = I/O paradigm, b = I/O file
+ * I/O handles and files are process-local ids (mg_proc's iohs and iofiles), I/O
+ * paradigms enum hpc_io_paradigm - 1.
  */
 /* OTF2 attributes (defs.c defines them): the synchronization object of a wait's Enter
  * (an MG_EV_ENTER with e = 1 carries it in d). */

@@ -60,6 +60,21 @@ static void put_proc(hpa_buf *b, const mg_proc *p, hpa_u64map *lists)
         hpa_buf_str(b, p->metrics[i].unit);
         hpa_buf_str(b, p->metrics[i].desc);
     }
+    hpa_buf_u64(b, p->iofiles.n);
+    for (uint32_t i = 0; i < p->iofiles.n; i++)
+        hpa_buf_str(b, hpa_strtab_get(&p->iofiles, i));
+    hpa_buf_u64(b, p->niohs);
+    for (size_t i = 0; i < p->niohs; i++) {
+        const mg_ioh *h = &p->iohs[i];
+        hpa_buf_u64(b, h->file);
+        hpa_buf_u64(b, h->parent);
+        hpa_buf_u64(b, h->paradigm);
+        hpa_buf_u64(b, h->found);
+        hpa_buf_u64(b, h->guess);
+        hpa_buf_u64(b, h->mode);
+        hpa_buf_u64(b, h->status);
+        hpa_buf_u64(b, h->creation);
+    }
     mg_psum_write(b, &p->sum);
     hpa_buf_u64(b, p->nlocs);
     for (size_t i = 0; i < p->nlocs; i++) {
@@ -135,6 +150,9 @@ static void clear_defs(mg_proc *p)
         free(p->metrics[i].desc);
     }
     p->nmetrics = 0;
+    p->niohs = 0;
+    hpa_strtab_free(&p->iofiles);
+    p->iofiles = (hpa_strtab){0};
 }
 
 /* The part's member lists, as the job's: ids[k] is list k's id in job->member_lists. */
@@ -191,6 +209,24 @@ static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const got_lists *lists
         m->name = mg_xbuf_str(b);
         m->unit = mg_xbuf_str(b);
         m->desc = mg_xbuf_str(b);
+    }
+    n = hpa_buf_get_count(b);
+    for (size_t i = 0; i < n && !b->bad; i++) {
+        char *path = mg_xbuf_str(b);
+        mg_xcstr(&p->iofiles, path);
+        free(path);
+    }
+    n = hpa_buf_get_count(b);
+    for (size_t i = 0; i < n && !b->bad; i++) {
+        mg_ioh *h = MG_PUSH(p->iohs, p->niohs, p->capiohs);
+        h->file = (uint32_t)hpa_buf_get_u64(b);
+        h->parent = (uint32_t)hpa_buf_get_u64(b);
+        h->paradigm = (uint8_t)hpa_buf_get_u64(b);
+        h->found = (uint8_t)hpa_buf_get_u64(b);
+        h->guess = (uint8_t)hpa_buf_get_u64(b);
+        h->mode = (uint8_t)hpa_buf_get_u64(b);
+        h->status = (uint32_t)hpa_buf_get_u64(b);
+        h->creation = (uint32_t)hpa_buf_get_u64(b);
     }
     mg_psum_read(b, &p->sum);
     n = hpa_buf_get_count(b);

@@ -37,7 +37,7 @@ bool mg_summary_io(const mg_job *job, mg_io *out)
     const hpc_proc **procs = mg_xcalloc(e->nprocs + 1, sizeof *procs);
     for (size_t i = 0; i < e->nprocs; i++)
         procs[i] = &e->procs[i];
-    int rc = hpa_io_load(&out->io, procs, NULL, (uint32_t)e->nprocs, job->diag);
+    int rc = hpa_io_load(&out->io, procs, NULL, (uint32_t)e->nprocs, NULL, NULL, job->diag);
     free(procs);
     if (rc) {
         fprintf(stderr, "hpmerge: I/O records: %s\n", hpc_strerror(rc));

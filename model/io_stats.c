@@ -50,6 +50,8 @@ typedef struct loader {
     op_item *ops;
     size_t nops, capops;
     uint32_t unknown_path; /* id of "(unknown)" */
+    hpa_io_keep_fn keep;   /* the calls that count, NULL all */
+    void *keep_arg;
 } loader;
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
@@ -119,6 +121,8 @@ static int read_thread(loader *L, uint32_t proc, const hpc_proc *p, const hpc_th
                                                 .open_thread = tf->seq};
         } else if (rec.kind == HPC_K_io_op) {
             const hpc_rec_io_op *o = &rec.u.io_op;
+            if (L->keep && !L->keep(L->keep_arg, proc, tf->seq, o->time))
+                continue;
             op_item *v = grow(L->ops, &L->capops, L->nops + 1, sizeof *v);
             if (!v) {
                 rc = HPC_E_NOMEM;
@@ -277,10 +281,11 @@ static int add_ops(loader *L, uint32_t proc, hpa_u64map *by_id)
     return rc;
 }
 
-int hpa_io_load(hpa_io *io, const hpc_proc *const *procs, const bool *skip, uint32_t n, hpc_diag *d)
+int hpa_io_load(hpa_io *io, const hpc_proc *const *procs, const bool *skip, uint32_t n,
+                hpa_io_keep_fn keep, void *keep_arg, hpc_diag *d)
 {
     memset(io, 0, sizeof *io);
-    loader L = {.io = io};
+    loader L = {.io = io, .keep = keep, .keep_arg = keep_arg};
     L.unknown_path = hpa_strtab_cstr(&io->paths, "(unknown)");
     size_t hcap = 0;
     int rc = L.unknown_path == UINT32_MAX ? HPC_E_NOMEM : 0;

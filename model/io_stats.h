@@ -77,11 +77,15 @@ typedef struct hpa_io {
     uint64_t unknown;       /* calls that name a handle no io_handle record made */
 } hpa_io;
 
-/* Read the io records of every thread of procs[0..n) (skip[i] true: leave process i out).
- * Returns 0 or a negative hpc_err (out of memory; unreadable streams are reported to d and
- * left out). */
+/* Which calls count: keep(arg, process index, thread seq, start time) for each call (a
+ * report's --threads and --time); NULL keeps all. Handles are all known either way. */
+typedef bool (*hpa_io_keep_fn)(void *arg, uint32_t proc, uint32_t thread, uint64_t time);
+
+/* Read the io records of every thread of procs[0..n) (skip[i] true: leave process i out),
+ * the calls keep keeps. Returns 0 or a negative hpc_err (out of memory; unreadable streams
+ * are reported to d and left out). */
 int hpa_io_load(hpa_io *io, const hpc_proc *const *procs, const bool *skip, uint32_t n,
-                hpc_diag *d);
+                hpa_io_keep_fn keep, void *keep_arg, hpc_diag *d);
 void hpa_io_free(hpa_io *io);
 
 /* Darshan's size bin of a transfer, and the bins' labels ("0-100", ..., "1G+"). */

@@ -53,6 +53,16 @@ parameters. The verbs:
   freecomm handle                          a communicator freed
   comm     PARAMETER | none                the call's communicator, when not the first
                                            MPI_Comm parameter
+  ioopen   fileptr name amode            MPI-IO as I/O (-i, io.c): a file opened
+  ioclose  fileptr                         a file closed
+  ioxfer   fn=read|write file count type [status at pointer=shared]
+                                           a transfer: at an explicit offset (at), the
+                                           shared file pointer, else the individual one;
+                                           without status it completes later (bytes asked)
+  ioother  fn=sync|seek|set_size file      a call on the file that moves no bytes
+  iodelete name                            MPI_File_delete
+                                           (the io* verbs are C only: Open MPI's Fortran
+                                           bindings' MPI-IO calls are MPI calls alone)
   special                                  written by hand in special.c (C and Fortran)
   fortran  none                            no Fortran binding
   family   NAME                            overrides the family the file name gives
@@ -226,6 +236,38 @@ SNIPPETS = {
         "after": "hpcw_pend_cancel(&pend);",
         "end": "hpcw_pend_free(&pend);",
     },
+    "ioopen": {
+        "decls": "hpcw_io io;",
+        "before": "hpcw_io_begin(&c, &io);",
+        "after": "hpcw_io_opened(&io, {fileptr});",
+        "record": "hpcw_rec_io_open(&c, &io, {name}, {amode});",
+        "end": "hpcw_io_end(&c, &io);",
+    },
+    "ioclose": {
+        "decls": "hpcw_io io;",
+        "before": "hpcw_io_begin(&c, &io);\nhpcw_io_closing(&io, {fileptr});",
+        "record": "hpcw_rec_io_other(&c, &io, HPC_IO_FN_MPI_File_close);",
+        "end": "hpcw_io_end(&c, &io);",
+    },
+    "ioxfer": {
+        "decls": "hpcw_io io;\n{status_decl}",
+        "before": "hpcw_io_begin(&c, &io);\n{io_where}\n{status_sub}",
+        "record": "hpcw_rec_io_xfer(&c, &io, HPC_IO_FN_MPI_File_{fn}, {count}, {type}, "
+                  "{io_status});",
+        "end": "hpcw_io_end(&c, &io);",
+    },
+    "ioother": {
+        "decls": "hpcw_io io;",
+        "before": "hpcw_io_begin(&c, &io);\nhpcw_io_on_file(&io, {file});",
+        "record": "hpcw_rec_io_other(&c, &io, HPC_IO_FN_MPI_File_{fn});",
+        "end": "hpcw_io_end(&c, &io);",
+    },
+    "iodelete": {
+        "decls": "hpcw_io io;",
+        "before": "hpcw_io_begin(&c, &io);",
+        "record": "hpcw_rec_io_delete(&c, &io, {name});",
+        "end": "hpcw_io_end(&c, &io);",
+    },
     "newcomm": {
         "after": "hpcw_comm_created({new}, {parent}, HPC_COMM_{kind}, {agree});",
     },
@@ -254,6 +296,8 @@ ROLES = {  # role -> how its value is taken from the parameter
     "stypes": "types", "rtypes": "types", "sbuf": "buf", "rbuf": "buf",
     "status": "status", "statuses": "raw",
     "op": "literal", "kind": "literal", "neighbor": "literal", "agree": "literal",
+    "fileptr": "handle", "file": "value", "name": "value", "amode": "value", "at": "value",
+    "fn": "literal", "pointer": "literal",
 }
 COLL_FIELDS = ["root", "count", "type", "scount", "stype", "rcount", "rtype", "scounts",
                "rcounts", "stypes", "rtypes", "sbuf", "rbuf", "neighbor"]
@@ -277,7 +321,13 @@ VERB_ROLES = {
     "cancel": {"request"},
     "newcomm": {"new", "parent", "kind", "agree"},
     "freecomm": {"handle"},
+    "ioopen": {"fileptr", "name", "amode"},
+    "ioclose": {"fileptr"},
+    "ioxfer": {"fn", "file", "count", "type", "status", "at", "pointer"},
+    "ioother": {"fn", "file"},
+    "iodelete": {"name"},
 }
+IO_FNS = {"ioxfer": ("read", "write"), "ioother": ("sync", "seek", "set_size")}
 REQUIRED = {
     "send": {"count", "type", "peer", "tag", "comm"}, "recv": {"type", "comm", "status"},
     "isend": {"count", "type", "peer", "tag", "comm", "request"},
@@ -290,6 +340,8 @@ REQUIRED = {
     "complete": {"count", "requests"}, "start": {"count", "requests"},
     "release": {"request"}, "cancel": {"request"}, "newcomm": {"new", "kind"},
     "freecomm": {"handle"},
+    "ioopen": {"fileptr", "name", "amode"}, "ioclose": {"fileptr"},
+    "ioxfer": {"fn", "file", "count", "type"}, "ioother": {"fn", "file"}, "iodelete": {"name"},
 }
 FAMILIES = {  # file -> enum hpc_mpi_family
     "p2p": "HPC_MPI_P2P", "coll": "HPC_MPI_COLL", "completion": "HPC_MPI_WAIT",
@@ -461,6 +513,10 @@ def read_directive(fn, words, where):
         missing = REQUIRED[verb] - roles.keys()
         if missing:
             raise TableError(f"{where}: {verb} needs {', '.join(sorted(missing))}")
+        if verb in IO_FNS and roles["fn"] not in IO_FNS[verb]:
+            raise TableError(f"{where}: {verb} fn= must be one of {', '.join(IO_FNS[verb])}")
+        if roles.get("pointer", "shared") != "shared":
+            raise TableError(f"{where}: pointer= can only be 'shared'")
         if verb == "complete":
             if shape is None:
                 raise TableError(f"{where}: complete needs one of {', '.join(COMPLETE_CALLS)}")
@@ -695,6 +751,14 @@ def directive_code(fn, verb, roles, lang):
                     name += "_c"  # a large-count variant's MPI_Count array
                 fields.append(f".{name} = {vals[r]}")
         vals["collargs"] = ", ".join(fields)
+    if verb == "ioxfer":
+        vals["io_status"] = vals["status"] if "status" in roles else "NULL"
+        if "at" in roles:
+            vals["io_where"] = f"hpcw_io_at(&io, {vals['file']}, {vals['at']});"
+        elif "pointer" in roles:
+            vals["io_where"] = f"hpcw_io_on_file(&io, {vals['file']});"
+        else:
+            vals["io_where"] = f"hpcw_io_here(&io, {vals['file']});"
     if verb == "complete":
         call = COMPLETE_CALLS[roles["shape"]].format(**vals)
         vals["complete_call"] = call
@@ -735,6 +799,8 @@ def indent(code, n):
 def sections(fn, lang):
     acc = {"decls": [], "before": [], "after": [], "record": [], "end": []}
     for verb, roles, _ in fn.directives:
+        if lang == "f" and verb.startswith("io"):
+            continue  # C only (the table's header says why)
         for section, code in directive_code(fn, verb, roles, lang).items():
             acc[section].append(code)
     lines = {k: [ln for code in v for ln in code.split("\n") if ln.strip()] for k, v in acc.items()}

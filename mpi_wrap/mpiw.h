@@ -133,6 +133,7 @@ typedef struct hpcw_call {
     MPI_Comm comm_handle;
     hpcw_comm *comm;        /* the call's communicator, looked up once */
     bool failed;            /* the MPI call returned an error: no detail records */
+    uint64_t node;          /* its calling context, once its mpi_call record is written */
     struct hpcw_call *prev; /* the call this one is nested in, or NULL */
 } hpcw_call;
 
@@ -344,6 +345,39 @@ void hpcw_coll_bytes(unsigned op, hpcw_comm *e, const hpcw_coll_args *a, uint64_
 uint64_t hpcw_bytes(MPI_Count count, MPI_Datatype type);
 /* Bytes a receive got, from its status. */
 uint64_t hpcw_status_bytes(const MPI_Status *st);
+
+/* ------------------------------------------------------------ MPI-IO as I/O (io.c) */
+
+/* One MPI-IO call's I/O part: the file's handle (0: not traced) and the byte offset the
+ * call starts at (-1 unknown). The wrappers call hpcw_io_begin before the call (after it,
+ * the POSIX calls the thread makes are the MPI library's, not traced), one of the
+ * lookups, the record helper in the record section and hpcw_io_end last. */
+typedef struct hpcw_io {
+    uint64_t handle;
+    int64_t offset;
+    bool outer; /* this call set hpc_thread.io_outer */
+} hpcw_io;
+
+void hpcw_io_begin(hpcw_call *c, hpcw_io *io);
+void hpcw_io_end(hpcw_call *c, hpcw_io *io);
+/* After a successful MPI_File_open: a new handle for fh. */
+void hpcw_io_opened(hpcw_io *io, MPI_File fh);
+/* Before MPI_File_close: fh's handle, forgotten. */
+void hpcw_io_closing(hpcw_io *io, MPI_File fh);
+/* fh's handle; with the offset of an explicit offset (at) or the individual pointer (here). */
+void hpcw_io_on_file(hpcw_io *io, MPI_File fh);
+void hpcw_io_at(hpcw_io *io, MPI_File fh, MPI_Offset offset);
+void hpcw_io_here(hpcw_io *io, MPI_File fh);
+/* Record section: the io_handle and io_op records of an open (a failed one: its path). */
+void hpcw_rec_io_open(hpcw_call *c, const hpcw_io *io, const char *name, int amode);
+/* A read or write (fn: HPC_IO_FN_MPI_File_read / _write) of count x type; st NULL for a
+ * transfer that completes later (bytes asked count as done). */
+void hpcw_rec_io_xfer(hpcw_call *c, const hpcw_io *io, unsigned fn, MPI_Count count,
+                      MPI_Datatype type, const MPI_Status *st);
+/* A call on the file that moves no bytes (close, sync, seek, set_size). */
+void hpcw_rec_io_other(hpcw_call *c, const hpcw_io *io, unsigned fn);
+/* MPI_File_delete of name. */
+void hpcw_rec_io_delete(hpcw_call *c, const hpcw_io *io, const char *name);
 
 /* Count an event that could not be recorded. */
 void hpcw_dropped(hpcw_call *c);

@@ -54,6 +54,7 @@ bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm)
     hpcw_context_prepare();
     hpcollect_write_begin(c->t);
     r.node = hpcw_context(c); /* may write cct_node records first */
+    c->node = r.node;
     if (hpc_write_mpi_call(&c->t->stream, &r) < 0) {
         hpcw_dropped(c);
         hpcollect_write_end(c->t);

@@ -23,6 +23,14 @@ tests/hpmerge-checked runs it on every trace the tests make. The rules, per loca
               team), ThreadFork/Join, MpiCollectiveBegin/End; MPI communication records
               (sends, receives, collectives) lie inside an open MPI region
   requests    MpiIsendComplete after its MpiIsend, MpiIrecv after its MpiIrecvRequest
+  I/O         an I/O handle is active in its process between IoCreateHandle (or
+              IoDuplicateHandle making it, or from the start when pre-created) and
+              IoDestroyHandle: never created twice while active, operated on, duplicated
+              or destroyed only while active; each IoOperationBegin has its
+              IoOperationComplete (same handle and matching id, same location) before
+              another begins on that location, and no Complete comes without its Begin;
+              I/O records lie inside an open I/O region (role file_io, file_io metadata)
+              or MPI region (MPI-IO); a pre-created handle has its IoPreCreatedHandleState
   references  events name defined regions, contexts, communicators, teams, metrics
   counts      each Location's number_of_events equals the events read for it
   clock       every timestamp lies in [global_offset, global_offset + trace_length] (writers
@@ -33,6 +41,10 @@ import sys
 
 import otf2
 
+IO_HANDLE_EVENTS = ("IoCreateHandle", "IoDestroyHandle", "IoDuplicateHandle", "IoSeek",
+                    "IoOperationBegin", "IoOperationComplete", "IoChangeStatusFlags",
+                    "IoDeleteFile")
+IO_ROLES = (otf2.RegionRole.FILE_IO, otf2.RegionRole.FILE_IO_METADATA)
 MPI_COMM = ("MpiSend", "MpiIsend", "MpiRecv", "MpiIrecv", "MpiCollectiveBegin",
             "MpiCollectiveEnd")
 CC_EVENTS = ("CallingContextEnter", "CallingContextLeave", "CallingContextSample")
@@ -73,6 +85,7 @@ class LocState:
         self.coll_open = False
         self.isends = set()
         self.irecvs = set()
+        self.io_open = None   # (handle, matching id) of the operation begun, not completed
         self.n = 0
 
 
@@ -88,6 +101,13 @@ class Validator:
         self.lo = clock.global_offset
         self.hi = clock.global_offset + clock.trace_length
         self.defs = defs
+        # active I/O handles per location group; pre-created ones are active from the start
+        self.pre = {h for h in defs.io_handles
+                    if h.io_handle_flags & otf2.IoHandleFlag.PRE_CREATED}
+        self.active = collections.defaultdict(lambda: set(self.pre))
+        states = {s.io_handle for s in defs.io_pre_created_handle_states}
+        for h in self.pre - states:
+            self.error(f"I/O handle {h.name}: pre-created without IoPreCreatedHandleState")
 
     def error(self, msg):
         if len(self.errors) < self.max_errors:
@@ -123,6 +143,48 @@ class Validator:
         st.prev = cc
         st.have_prev = True
 
+    def in_io(self, st):
+        top = st.ctx[-1].region if st.ctx else st.plain[-1] if st.plain else None
+        return top is not None and (top.region_role in IO_ROLES or
+                                    top.paradigm == otf2.Paradigm.MPI)
+
+    def io_event(self, where, kind, loc, st, ev):
+        if not self.in_io(st):
+            self.error(f"{where}: outside every I/O or MPI region")
+        if kind == "IoDeleteFile":
+            if ev.file is None or ev.io_paradigm is None:
+                self.error(f"{where}: undefined file or I/O paradigm")
+            return
+        active = self.active[loc.group._ref]
+        handles = (ev.old_handle, ev.new_handle) if kind == "IoDuplicateHandle" else (ev.handle,)
+        if any(h is None for h in handles):
+            self.error(f"{where}: undefined I/O handle")
+            return
+        h = handles[0]
+        if kind == "IoCreateHandle":
+            if h in active:
+                self.error(f"{where}: creates {h.name}, which is active")
+            active.add(h)
+            return
+        if h not in active:
+            self.error(f"{where}: on {h.name}, which is not active")
+            active.add(h)  # one error per handle, not a cascade
+        if kind == "IoDestroyHandle":
+            active.discard(h)
+        elif kind == "IoDuplicateHandle":
+            if ev.new_handle in active:
+                self.error(f"{where}: duplicates into {ev.new_handle.name}, which is active")
+            active.add(ev.new_handle)
+        elif kind == "IoOperationBegin":
+            if st.io_open is not None:
+                self.error(f"{where}: begins inside another operation")
+            st.io_open = (h, ev.matching_id)
+        elif kind == "IoOperationComplete":
+            if st.io_open != (h, ev.matching_id):
+                self.error(f"{where}: completes operation {ev.matching_id} on {h.name} "
+                           f"without its IoOperationBegin")
+            st.io_open = None
+
     def event(self, loc, ev):
         kind = type(ev).__name__
         self.kinds[kind] += 1
@@ -136,6 +198,8 @@ class Validator:
             self.error(f"{where}: outside the clock properties [{self.lo}, {self.hi}]")
         if kind in MPI_COMM and not self.in_mpi(st):
             self.error(f"{where}: outside every MPI region")
+        if kind in IO_HANDLE_EVENTS:
+            self.io_event(where, kind, loc, st, ev)
         if kind == "Enter":
             if ev.region is None:
                 self.error(f"{where}: undefined region")
@@ -234,6 +298,8 @@ class Validator:
                 self.error(f"{name}: {st.forks} ThreadFork without ThreadJoin")
             if st.coll_open:
                 self.error(f"{name}: a collective never ended")
+            if st.io_open:
+                self.error(f"{name}: an I/O operation never completed")
             if loc.number_of_events != st.n:
                 self.error(f"{name}: {st.n} events, the definition says {loc.number_of_events}")
 

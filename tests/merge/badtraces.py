@@ -8,7 +8,9 @@ import os
 import sys
 
 import otf2
-from otf2.enums import Paradigm, RegionRole, InterruptGeneratorMode, GroupType, CollectiveOp
+from otf2.enums import (Paradigm, RegionRole, InterruptGeneratorMode, GroupType, CollectiveOp,
+                        IoAccessMode, IoCreationFlag, IoStatusFlag, IoOperationMode,
+                        IoOperationFlag, IoParadigmClass, IoParadigmFlag)
 
 
 def build(anchor_dir, events):
@@ -27,11 +29,17 @@ def build(anchor_dir, events):
                                region_role=RegionRole.BARRIER),
             "clock": defs.interrupt_generator("clock", InterruptGeneratorMode.TIME, period=1000),
         }
+        d["write"] = defs.region("write", paradigm=Paradigm.NONE, region_role=RegionRole.FILE_IO)
+        posix = defs.io_paradigm("POSIX", "POSIX I/O", IoParadigmClass.SERIAL,
+                                 IoParadigmFlag.OS)
+        d["file"] = defs.io_regular_file("out.dat", scope=node)
+        d["fd"] = defs.io_handle("out.dat", d["file"], posix)
         d["c_main"] = defs.calling_context(d["main"], parent=None)
         d["c_work"] = defs.calling_context(d["work"], parent=d["c_main"])
         d["c_send"] = defs.calling_context(d["send"], parent=d["c_main"])
         d["c_send_work"] = defs.calling_context(d["work"], parent=d["c_send"])
         d["c_bar"] = defs.calling_context(d["bar"], parent=d["c_main"])
+        d["c_write"] = defs.calling_context(d["write"], parent=d["c_main"])
         world = defs.group("world", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI,
                            members=[loc])
         cgroup = defs.group("", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
@@ -53,6 +61,47 @@ def good(w, d):
     w.mpi_collective_end(52, CollectiveOp.BARRIER, d["comm"], 0xffffffff, 0, 0)
     w.calling_context_leave(60, d["c_bar"])
     w.calling_context_sample(70, d["c_work"], 2, d["clock"])
+    io_write(w, d, 80, create=True)
+
+
+def io_write(w, d, t, create=False, begin=True, complete=True, destroy=True, ctx="c_write"):
+    """An open (create), a write of 8 bytes and a close on out.dat, each in the write
+    region (or the region of context ctx) at t, t + 10, t + 20; the flags leave parts out."""
+    c = d[ctx]
+    w.calling_context_enter(t, c, 2)
+    if create:
+        w.io_create_handle(t + 1, d["fd"], IoAccessMode.WRITE_ONLY, IoCreationFlag.CREATE,
+                           IoStatusFlag.NONE)
+    if begin:
+        w.io_operation_begin(t + 2, d["fd"], IoOperationMode.WRITE, IoOperationFlag.NONE, 8, 7)
+    if complete:
+        w.io_operation_complete(t + 3, d["fd"], 8, 7)
+    if destroy:
+        w.io_destroy_handle(t + 4, d["fd"])
+    w.calling_context_leave(t + 5, c)
+
+
+def io_inactive(w, d):
+    """I/O: a write on a handle never created."""
+    io_write(w, d, 10)
+
+
+def io_twice(w, d):
+    """I/O: a handle created while it is active."""
+    io_write(w, d, 10, create=True, destroy=False)
+    io_write(w, d, 20, create=True, begin=False, complete=False)
+
+
+def io_unpaired(w, d):
+    """I/O: a Complete without its Begin."""
+    io_write(w, d, 10, create=True, begin=False)
+
+
+def io_outside(w, d):
+    """I/O: an I/O record inside a region that is not an I/O call (work)."""
+    w.calling_context_enter(5, d["c_main"], 1)
+    io_write(w, d, 10, create=True, begin=False, complete=False, destroy=False, ctx="c_work")
+    w.calling_context_leave(30, d["c_main"])
 
 
 def mixed(w, d):
@@ -97,7 +146,7 @@ def coll_outside(w, d):
 
 
 CASES = {f.__name__: f for f in (good, mixed, crossed, unclosed, sample_outside, bad_unwind,
-                                 coll_outside)}
+                                 coll_outside, io_inactive, io_twice, io_unpaired, io_outside)}
 
 if __name__ == "__main__":
     for name, f in CASES.items():

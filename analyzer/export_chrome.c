@@ -396,8 +396,8 @@ static void say_repairs(const hpa_tl_stats *st, uint64_t nsamples, uint64_t stri
                 st->omp_repaired, st->omp_shift_ns);
     if (st->omp_closed)
         fprintf(stderr,
-                "hpanalyze: export chrome: %" PRIu64
-                " OpenMP tasks without an end closed at their thread's last event\n",
+                "hpanalyze: export chrome: %" PRIu64 " OpenMP tasks or parallel regions without an "
+                "end closed at their thread's last event\n",
                 st->omp_closed);
     if (stride > 1)
         fprintf(stderr,

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "heap.h"
 
 typedef struct building {
@@ -35,19 +36,10 @@ static uint64_t masked_sum(const uint64_t *v, uint32_t mask)
     return sum;
 }
 
+/* a site table starts small */
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 256;
-    while (c < need)
-        c *= 2;
-    void *n = realloc(*p, c * elem);
-    if (!n)
-        return HPC_E_NOMEM;
-    *p = n;
-    *cap = c;
-    return 0;
+    return hpa_grow(p, cap, need, elem, 256);
 }
 
 /* The offset er_print shows: the return address's (pc + 1 for a caller frame) in the

@@ -78,9 +78,9 @@ int hpa_states_add_metrics(hpa_profile *p, bool mpi)
         return 0;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof defs / sizeof defs[0]; i++) {
-        /* User and System CPU add up to Total CPU, which is shown */
-        bool shown = defs[i].mstates != HPA_MS(HPC_MSTATE_USER) &&
-                     defs[i].mstates != HPA_MS(HPC_MSTATE_SYSTEM) && !defs[i].main_thread;
+        /* every state is shown, User and System CPU beside the Total CPU they add up to
+         * (the columns the issue names); Wall, the main thread's Total Thread, is not */
+        bool shown = !defs[i].main_thread;
         hpa_metric m = {
             .mstates = defs[i].mstates, .main_thread = defs[i].main_thread, .visible = shown};
         rc = add(p, defs[i].key, defs[i].title, m);

@@ -73,7 +73,7 @@ typedef struct hpa_tl_sink {
 /* What the walk repaired or left out, for the exports to say. */
 typedef struct hpa_tl_stats {
     uint64_t omp_repaired, omp_shift_ns; /* OpenMP events moved to nest with MPI calls */
-    uint64_t omp_closed;                 /* OpenMP tasks without an end, closed at the last event */
+    uint64_t omp_closed; /* OpenMP tasks and regions without an end, closed at the last event */
     uint64_t slices, messages;
 } hpa_tl_stats;
 

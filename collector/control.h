@@ -38,6 +38,11 @@ void hpc_control_drain_locked(hpc_stream *s);
 /* Write one sample point with the process's rusage now. Lock held. Signal-safe. */
 void hpc_control_write_point(hpc_stream *s, uint64_t time, unsigned reason, const char *label);
 
+/* Write one sample point with a time and rusage read earlier (the start point, read
+ * before the main thread's clock starts), after the queued ones. Lock held. Signal-safe. */
+void hpc_control_write_point_at(hpc_stream *s, uint64_t time, unsigned reason, const char *label,
+                                const hpc_usage *u);
+
 /* A sample point of the process now (start, end, pause, an API call), after the queued
  * ones: the way every sample point but the queued ones is written. Lock held.
  * Signal-safe. */

@@ -152,17 +152,22 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
     hpc_P.start_ns = hpc_now_ns();
     hpc_control_init();
     hpc_P.active = 1;
+    /* the start point is read before the main thread's clock starts: a sample during the
+     * module scan would otherwise fall before it, in no sample period */
+    hpc_usage start_usage;
+    hpc_get_usage(&start_usage);
+    uint64_t start_time = hpc_now_ns();
     if (hpc_thread_begin(main_thread) != 0)
         hpc_thread_free(main_thread);
     hpc_stream *s = hpc_proc_lock();
     if (s) {
         write_proc_begin(s);
-        write_settings(s);
+        write_settings(s); /* after thread_begin: it decides how states are read */
         hpc_proc_unlock();
     }
     hpc_modules_init();
     if ((s = hpc_proc_lock())) {
-        hpc_write_sample_point_locked(s, HPC_SAMPLE_START, "start");
+        hpc_control_write_point_at(s, start_time, HPC_SAMPLE_START, "start", &start_usage);
         hpc_proc_unlock();
     }
     hpc_points_start();

@@ -143,6 +143,13 @@ void hpc_control_write_point(hpc_stream *s, uint64_t time, unsigned reason, cons
     write_point_usage(s, time, reason, label, &u);
 }
 
+void hpc_control_write_point_at(hpc_stream *s, uint64_t time, unsigned reason, const char *label,
+                                const hpc_usage *u)
+{
+    hpc_control_drain_locked(s);
+    write_point_usage(s, time, reason, label, u);
+}
+
 void hpc_write_sample_point_locked(hpc_stream *s, unsigned reason, const char *label)
 {
     hpc_control_drain_locked(s); /* points queued by -l / -y come first */

@@ -5,7 +5,7 @@
  *
  * Sizes: a job has 1..thousands of processes; a process.hpe holds ~100 schema records,
  * the load map and MPI definitions (KB to a few MB); thread streams are only listed and
- * their 256-byte headers read, so opening stays cheap whatever the samples weigh.
+ * their headers read, so opening stays cheap whatever the samples weigh.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -126,18 +126,20 @@ static int proc_cmp(const void *a, const void *b)
 /* Add a stream header's live stats to sum; false if the header is not one. */
 static bool header_stats_add(const char *path, uint64_t *sum, hpc_diag *d)
 {
-    uint8_t h[HPC_HDR_MIN_SIZE];
+    uint8_t h[HPC_HEADER_SIZE];
     int fd = hpc_open_regular(path, NULL);
     ssize_t n = fd >= 0 ? pread(fd, h, sizeof h, 0) : -1;
     if (fd >= 0)
         close(fd);
-    if (n != (ssize_t)sizeof h || memcmp(h, HPC_MAGIC, 8) != 0 ||
+    if (n < HPC_HDR_MIN_SIZE || memcmp(h, HPC_MAGIC, 8) != 0 ||
         hpc_le_get(h + HPC_HDR_MAJOR, 2) != HPC_FORMAT_MAJOR) {
         DIAG(d, HPC_WARNING, path,
              n == 0 ? "empty thread stream; left out" : "no valid stream header; left out");
         return false;
     }
-    for (unsigned i = 0; i < HPC_NSTATS; i++)
+    /* the stats the header holds, and the file too (a short file is read, not trusted) */
+    unsigned ns = hpc_hdr_nstats(hpc_le_get(h + HPC_HDR_SIZE, 2)), in_file = hpc_hdr_nstats(n);
+    for (unsigned i = 0; i < ns && i < in_file; i++)
         sum[i] += hpc_le_get(h + HPC_HDR_STATS + 8 * i, 8);
     return true;
 }

@@ -35,6 +35,8 @@
  *       32  u64      creation time, monotonic ns
  *       40  u64      stats[HPC_NSTATS]  live counters (enum hpc_stat), updated in place
  *                                       while the program runs: current even after SIGKILL
+ *                                       (as many as the header size holds, at most
+ *                                       HPC_NSTATS: a 1.0 file's 256-byte header has 24)
  *     record:  u8 kind, varint payload length, payload (fields in schema order)
  *
  * The payload length may be a padded (non-minimal) varint: the writer reserves its width
@@ -86,10 +88,10 @@ extern "C" {
 #endif
 
 #define HPC_FORMAT_MAJOR 1
-#define HPC_FORMAT_MINOR 0
+#define HPC_FORMAT_MINOR 1 /* 1.1: a 512-byte header, room for 56 stats (1.0: 256, 24) */
 #define HPC_MAGIC        "HPCEXP\r\n"
-#define HPC_HEADER_SIZE  256
-#define HPC_NSTATS       24
+#define HPC_HEADER_SIZE  512
+#define HPC_NSTATS       56    /* (HPC_HEADER_SIZE - 40) / 8, less the 3 slots left over */
 #define HPC_MAX_RECORD   65536 /* payload bytes; chunk_size must exceed it */
 
 #define HPC_JOB_FILE      "job.hpe"

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "experiment.h"
+
 #define HPC_HDR_MAGIC       0
 #define HPC_HDR_MAJOR       8
 #define HPC_HDR_MINOR       10
@@ -17,7 +19,7 @@
 #define HPC_HDR_SCHEMA_HASH 24
 #define HPC_HDR_CREATED     32
 #define HPC_HDR_STATS       40
-#define HPC_HDR_MIN_SIZE    (HPC_HDR_STATS + 8 * HPC_NSTATS) /* what a reader needs */
+#define HPC_HDR_MIN_SIZE    (HPC_HDR_STATS + 8 * 24) /* what a reader needs: format 1.0's */
 
 #define HPC_CHUNK_DEFAULT (256u * 1024)
 #define HPC_CHUNK_MIN     4096u
@@ -38,6 +40,14 @@ static inline void hpc_le_put(uint8_t *p, uint64_t v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* How many stats a header of hdr_size bytes holds (a 1.0 file: 27 slots, 24 used and the
+ * rest zero; this writer's: HPC_NSTATS). */
+static inline unsigned hpc_hdr_nstats(uint64_t hdr_size)
+{
+    uint64_t n = hdr_size > HPC_HDR_STATS ? (hdr_size - HPC_HDR_STATS) / 8 : 0;
+    return n < HPC_NSTATS ? (unsigned)n : HPC_NSTATS;
 }
 
 #endif /* HPC_HEADER_LAYOUT_H */

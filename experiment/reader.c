@@ -95,7 +95,8 @@ static int header_parse(hpc_reader *r)
     }
     if (r->kind < HPC_STREAM_JOB || r->kind > HPC_STREAM_LAUNCHER)
         READER_CORRUPT(r, HPC_HDR_KIND, "unknown stream kind %u", (unsigned)r->kind);
-    for (unsigned i = 0; i < HPC_NSTATS; i++)
+    memset(r->stats, 0, sizeof r->stats);
+    for (unsigned i = 0; i < hpc_hdr_nstats(r->header_size); i++)
         r->stats[i] = hpc_le_get(h + HPC_HDR_STATS + 8 * i, 8);
     return 0;
 }

@@ -1224,8 +1224,10 @@ static void report_counts(gen *g)
                        "slightly; MPI times are kept as measured)",
                        g->loc->path, (unsigned long long)tl->repaired,
                        (unsigned long long)tl->max_shift_ns);
-    report_count(g, tl->closed_at_end,
-                 "OpenMP tasks without an end, closed at the end of the thread's stream");
+    report_count(
+        g, tl->closed_at_end,
+        "OpenMP tasks or parallel regions without an end, closed at the end of the thread's "
+        "stream");
     report_count(g, tl->unpaired, "OpenMP task ends without their begin; left out");
 }
 

@@ -39,6 +39,7 @@
  *   }
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,10 +87,21 @@ static void ku(FILE *f, bool *first, const char *k, uint64_t v)
     fprintf(f, "%" PRIu64, v);
 }
 
+/* A number as hpanalyze's JSON writes it (analyzer/output.c): 12 digits, ns exact up to
+ * 1000 s (9 digits rounded times over 1 s to 10 ns: a summary time then differed from
+ * hpanalyze's), null when not finite. */
+static void num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.12g", v);
+    else
+        fputs("null", f);
+}
+
 static void kd(FILE *f, bool *first, const char *k, double v)
 {
     key(f, first, k);
-    fprintf(f, "%.9g", v);
+    num(f, v);
 }
 
 static void ks(FILE *f, bool *first, const char *k, const char *v)
@@ -112,8 +124,15 @@ static double s_of(uint64_t ns)
 static void spread(FILE *f, bool *first, const char *k, mg_spread s)
 {
     key(f, first, k);
-    fprintf(f, "{\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g, \"cov\": %.9g}", s.min, s.mean,
-            s.max, s.cov);
+    fputs("{\"min\": ", f);
+    num(f, s.min);
+    fputs(", \"mean\": ", f);
+    num(f, s.mean);
+    fputs(", \"max\": ", f);
+    num(f, s.max);
+    fputs(", \"cov\": ", f);
+    num(f, s.cov);
+    fputc('}', f);
 }
 
 static void run_obj(FILE *f, const mg_agg *a)
@@ -299,8 +318,7 @@ static void calls_arr(FILE *f, const char *name, const mg_aggcall *c, size_t n, 
         ku(f, &first, "coll_bytes_received", m->coll_recv);
         ku(f, &first, "ranks", c[i].ranks);
         spread(f, &first, "rank_time_s", c[i].time);
-        key(f, &first, "cov");
-        fprintf(f, "%.9g", c[i].cov);
+        kd(f, &first, "cov", c[i].cov);
         spread(f, &first, "rank_calls", c[i].count);
         fputc('}', f);
     }

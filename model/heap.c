@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "u64map.h"
 
 /* One moment of the pass: a block begins, or a free. */
@@ -29,19 +30,10 @@ typedef struct reading {
     hfree *frees;
 } reading;
 
+/* blocks and events come by the thousand: start there */
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 4096;
-    while (c < need)
-        c *= 2;
-    void *n = realloc(*p, c * elem);
-    if (!n)
-        return HPC_E_NOMEM;
-    *p = n;
-    *cap = c;
-    return 0;
+    return hpa_grow(p, cap, need, elem, 4096);
 }
 
 static int add_event(reading *R, uint64_t time, uint64_t index, bool is_alloc)

@@ -354,7 +354,7 @@ typedef struct hpa_omp_timeline {
     /* what was repaired, for the tool to report */
     uint64_t repaired;      /* items whose time was moved by the clock rule */
     uint64_t max_shift_ns;  /* by at most this much */
-    uint64_t closed_at_end; /* tasks closed at the stream's end */
+    uint64_t closed_at_end; /* tasks and parallel regions closed at the stream's end */
     uint64_t unpaired;      /* ends without their begin (left out) */
 } hpa_omp_timeline;
 

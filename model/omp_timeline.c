@@ -356,6 +356,17 @@ void hpa_omp_timeline_end(hpa_omp_timeline *tl)
         tl->closed_at_end++;
         hold(tl, &it);
     }
+    /* a parallel region whose end was lost (a damaged or cut stream): joined at the end,
+     * innermost first, as the trace's fork needs its join */
+    n = tl->nfork < HPA_OMP_NEST ? tl->nfork : HPA_OMP_NEST;
+    for (unsigned i = n; i-- > 0;) {
+        hpa_omp_item it = item(HPA_OMP_IT_JOIN, HPA_OC_PARALLEL, tl->forks[i].t, tl->last);
+        it.region = tl->forks[i].region;
+        it.codeptr = tl->forks[i].codeptr;
+        it.repaired = 1;
+        tl->closed_at_end++;
+        hold(tl, &it);
+    }
     tl->nexpl = tl->nimpl = tl->nfork = 0;
     release(tl, tl->nheld);
 }

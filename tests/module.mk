@@ -8,10 +8,10 @@
 
 PROG_SRCS  := $(wildcard tests/*/progs/*.c)
 PROG_BINS  := $(foreach s,$(PROG_SRCS),$(TESTDIR)/$(word 2,$(subst /, ,$(s)))/$(basename $(notdir $(s))))
-PROG_CFLAGS := -O1 -g -Wall -Wno-unused-result -pthread
+PROG_CFLAGS := -O1 -g -Wall -Wno-unused-result -pthread -Itests/include
 
 define prog_rule
-$(TESTDIR)/$(1)/$(2): tests/$(1)/progs/$(2).c
+$(TESTDIR)/$(1)/$(2): tests/$(1)/progs/$(2).c $(wildcard tests/include/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(PROG_CFLAGS) $$(PROG_FLAGS_$(1)_$(2)) -o $$@ $$< $$(PROG_LIBS_$(1)_$(2))
 endef

@@ -9,7 +9,10 @@
 #   - html: the page's data holds the functions report as `functions` prints it, the
 #     metrics' totals and a flame graph whose cells add up to them; nothing is loaded from
 #     elsewhere (what the page shows in a browser: tests/analyzer/test_html.sh);
-#     --threads, --view and --metrics apply to the page as to the reports
+#     --threads, --view and --metrics apply to the page as to the reports; with the I/O
+#     tracer and no thread states (io/io_pattern), the I/O section has its metrics and the
+#     ioactivity report, and where the time goes an I/O part = the I/O calls' time (but what
+#     computing left of the thread's life: the CPU sampled in them is computing)
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/analyzer"
@@ -23,6 +26,10 @@ $H ph.hpc export html -o report.html >/dev/null
 $H ph.hpc --threads 1 --view machine --metrics e.samples:name export html -o t1.html >/dev/null
 # several exports and a report in one call: the JSON array holds what each wrote
 $H --format json ph.hpc export folded -o a.folded export flamegraph -o a.svg functions >multi.json
+# the I/O tracer without thread states: the I/O section and the summary's I/O part
+mkdir -p iodata
+HPCOLLECT_STATES=0 "$HPCOLLECT" -q -i on -o io.hpc "$PROGS/io/io_pattern" "$PWD/iodata" || fail "io_pattern: exit $?"
+$H io.hpc export html -o io.html >/dev/null
 rc=0
 $H --format json ph.hpc export folded functions >/dev/null 2>err.txt || rc=$?
 [ $rc = 2 ] && grep -q "give -o FILE" err.txt || fail "export to stdout inside a JSON array: exit $rc"
@@ -108,6 +115,24 @@ check(t1["reports"]["functions"] == js("ph.hpc", "--threads", "1", "--view", "ma
 check([c["key"] for c in t1["columns"]] == ["excl_samples"], f"html --metrics e.samples: its column {t1['columns']}")
 m1 = {x["key"]: x for x in t1["metrics"]}
 near(m1["cpu"]["total"], funcs("ph.hpc", "--threads", "1")["<Total>"]["incl_cpu_s"], 1e-6, "html --threads 1: the CPU total")
+
+# I/O traced, thread states off: the I/O section has its metrics and ioactivity, and where
+# the time goes has an I/O part = the I/O calls' time (no MPI here: all of it), but what
+# the parts before it leave of the thread's life (the CPU sampled in I/O calls is computing)
+io = page_data("io.html")
+tr = [t for t in io["tracers"] if t["key"] == "io"][0]
+keys = [io["metrics"][k]["key"] for k in tr["metrics"]]
+check({"ioreadtime", "iowritetime", "ioreadbytes", "iowritebytes"} <= set(keys) and tr["reports"] == ["tracer_io_ioactivity"]
+      and io["reports"]["tracer_io_ioactivity"] == js("io.hpc", "ioactivity"), f"html: the I/O section's metrics and report {keys} {tr['reports']}")
+part = [k for k, x in enumerate(io["parts"]) if x["key"] == "io"][0]
+it = funcs("io.hpc")["<Total>"]
+want = sum(it.get(f"excl_io{c}time_s", 0) for c in ("read", "write", "other", "error"))
+check(want > 0, f"html: io_pattern spent time in I/O calls ({want})")
+r = io["rows"][0]  # one thread; parts in seconds, each what the ones before it leave of its life
+check(len(io["rows"]) == 1, f"html: io_pattern's one thread {len(io['rows'])}")
+near(r["parts"][part], min(want, r["life_s"] - sum(r["parts"][:part])), 1e-6,
+     "html: the summary's I/O part = the I/O calls' time, but what computing left of the thread's life")
+near(sum(r["parts"]), r["life_s"], 1e-6, "html: the parts add up to the thread's life")
 
 # several commands in JSON
 arr = json.load(open("multi.json"))

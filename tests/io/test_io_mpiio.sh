@@ -10,7 +10,8 @@
 # calls the MPI library makes for them are not counted again. In hpmerge's trace each
 # rank has an MPI-IO handle on the file with these operations, inside the MPI calls'
 # regions, and no POSIX handle on it; the trace passes otf2-print -Werror and
-# tests/otf2validate.py.
+# tests/otf2validate.py, and `mpirun -np 2 hpmerge` writes it byte for byte as the serial
+# merge does (the I/O definitions travel between merge ranks: part.c).
 source "$HPC_ROOT/tests/lib.sh"
 source "$HPC_ROOT/tests/mpi/mpilibs.sh"
 $SYSPY -c 'import otf2' 2>/dev/null || skip "the OTF2 Python reader (python3-otf2) is not installed"
@@ -21,6 +22,18 @@ for lib in $MPI_LIBS; do
     "$HPMERGE" -q "$lib/job.hpc" || fail "$lib: hpmerge failed (or its trace broke the OTF2 rules)"
     otf2-print -Werror "$lib/job.hpc/otf2/traces.otf2" >/dev/null ||
         fail "$lib: otf2-print -Werror refused the trace"
+    if [ $lib = openmpi ]; then # a parallel merge writes the same I/O definitions and events
+        mv "$lib/job.hpc/otf2" serial.otf2
+        mpirun --oversubscribe -np 2 "$HPMERGE" -q "$lib/job.hpc" >pmerge.out 2>&1 ||
+            { cat pmerge.out; fail "mpirun -np 2 hpmerge failed"; }
+        (cd serial.otf2 && find . -type f ! -name traces.otf2 | sort) >files.serial
+        (cd "$lib/job.hpc/otf2" && find . -type f ! -name traces.otf2 | sort) >files.par
+        [ -s files.serial ] && cmp files.serial files.par ||
+            fail "the parallel merge's archive holds other files"
+        while read -r f; do
+            cmp "serial.otf2/$f" "$lib/job.hpc/otf2/$f" || fail "parallel merge: $f differs"
+        done <files.serial
+    fi
     D="$PWD/$lib"
     check_py "
 import sys; sys.path.insert(0, '$HPC_ROOT/tests/io')

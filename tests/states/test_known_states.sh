@@ -1,7 +1,7 @@
 #!/bin/bash
 # timeout: 120
 # Thread states against the kernel's own clocks: known_states runs one function per state
-# (user spin, system reads, nanosleep, a mutex another thread holds, two threads pinned to
+# (user spin, system reads, nanosleep, stopped by SIGSTOP, a mutex another thread holds, two threads pinned to
 # one CPU, major page faults on a file dropped from the page cache) and prints what its
 # thread's clocks measured in each (wall, CPU, rusage user/system, schedstat run delay).
 # Each state's time must land on its function within 5% or 20 ms of that truth (CPU
@@ -113,6 +113,24 @@ for run in os.environ["RUNS"].split():
         within(m("sleeper", "other_wait"), p["sleep"], run + ": sleeper Other Wait")
         within(m("sleeper", "wait_cpu"), p["wait"], run + ": sleeper Wait CPU")
     check(m("sleeper", "user_lock") == 0, run + ": no User Lock in nanosleep")
+    # a stop, outside every call: charged at the next clock sample, which the 30 ms of CPU
+    # after it bring to the same function. Its run delay also holds preemptions of those
+    # 30 ms, and what came after their last sample lands in the next phase: Wait CPU is
+    # bounded by it, not equal to it
+    p = ph[("stopped", 0)]
+    ow, wc = m("stopped", "other_wait"), m("stopped", "wait_cpu")
+    sl, rd = p["sleep"], p["wait"]
+    tol = max(0.05 * sl, 0.020)
+    if run == "calls":
+        check(sl - tol <= ow + wc <= sl + rd + tol,
+              f"{run}: stopped Other Wait + Wait CPU {ow + wc:.4f}: the stop of {sl:.4f} and at most its run delay {rd:.4f}")
+    else:
+        within(ow, sl, run + ": stopped Other Wait")
+        # (unprivileged, sys_reads kernel loop has no sample of its own: its CPU and Wait
+        # CPU go to the next sample, which is here after the sleeper sleeps in its call)
+        if run != "nobody/user":
+            check(wc <= rd + tol, f"{run}: stopped Wait CPU {wc:.4f} within its run delay {rd:.4f}")
+    check(m("stopped", "user_lock") == 0, run + ": no User Lock in stopped")
     p = ph[("lock_waiter", 0)]
     within(m("lock_waiter", "user_lock"), p["sleep"], run + ": lock_waiter User Lock")
     check(m("lock_waiter", "other_wait") < 0.020, run + ": lock_waiter: no Other Wait")

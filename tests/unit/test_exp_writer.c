@@ -35,7 +35,7 @@ static uint64_t raw_count(const uint8_t *b, size_t n, uint32_t cs, unsigned kind
 {
     uint64_t count = 0;
     for (uint64_t chunk = 0; chunk < n; chunk += cs) {
-        uint64_t pos = chunk ? chunk : 256, end = chunk + cs < n ? chunk + cs : n;
+        uint64_t pos = chunk ? chunk : HPC_HEADER_SIZE, end = chunk + cs < n ? chunk + cs : n;
         while (pos < end) {
             uint64_t len;
             if (b[pos] == 0)
@@ -78,7 +78,7 @@ static void test_header_and_encoding(void)
 
     size_t n;
     uint8_t *b = exp_test_slurp(path, &n);
-    REQUIRE(b && n > 256, "read back");
+    REQUIRE(b && n > HPC_HEADER_SIZE, "read back");
     CHECK(memcmp(b, "HPCEXP\r\n", 8) == 0, "magic");
     CHECK_EQ(le(b + 8, 2), HPC_FORMAT_MAJOR);
     CHECK_EQ(le(b + 12, 2), HPC_STREAM_THREAD);
@@ -95,10 +95,10 @@ static void test_header_and_encoding(void)
     static const uint8_t rec1[] = {22, 11, 0xd0, 0x0f, 5, 0xc0, 0x84, 0x3d, 1, 0, 0, 0, 0};
     static const uint8_t rec2[] = {22, 12, 0xd0, 0x0f, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0, 0};
     static const uint8_t rec3[] = {22, 11, 19, 0xac, 0x02, 0xc0, 0x84, 0x3d, 1, 0, 0, 0, 0};
-    CHECK(n == 256 + sizeof rec1 + sizeof rec2 + sizeof rec3, "size %zu", n);
-    CHECK(memcmp(b + 256, rec1, sizeof rec1) == 0, "first sample bytes");
-    CHECK(memcmp(b + 256 + sizeof rec1, rec2, sizeof rec2) == 0, "second sample bytes");
-    CHECK(memcmp(b + 256 + sizeof rec1 + sizeof rec2, rec3, sizeof rec3) == 0,
+    CHECK(n == HPC_HEADER_SIZE + sizeof rec1 + sizeof rec2 + sizeof rec3, "size %zu", n);
+    CHECK(memcmp(b + HPC_HEADER_SIZE, rec1, sizeof rec1) == 0, "first sample bytes");
+    CHECK(memcmp(b + HPC_HEADER_SIZE + sizeof rec1, rec2, sizeof rec2) == 0, "second sample bytes");
+    CHECK(memcmp(b + HPC_HEADER_SIZE + sizeof rec1 + sizeof rec2, rec3, sizeof rec3) == 0,
           "backwards time: zigzag -10 = 19");
     free(b);
 }
@@ -218,11 +218,11 @@ static void test_steps(void)
 
 static void test_budget(void)
 {
-    hpc_budget budget = {.limit = 256 + 100};
+    hpc_budget budget = {.limit = HPC_HEADER_SIZE + 100};
     hpc_stream s;
     const char *path = exp_test_path("w4.hpe");
     REQUIRE(hpc_stream_create(&s, path, HPC_STREAM_THREAD, 0, 0, &budget, 0) == 0, "create");
-    CHECK_EQ(budget.used, 256);
+    CHECK_EQ(budget.used, HPC_HEADER_SIZE);
     hpc_rec_sample_clock r = {.time = 1, .node = 1};
     int ok = 0, err = 0;
     for (int i = 0; i < 50; i++) {
@@ -370,8 +370,9 @@ static void test_schema_records(void)
     CHECK_EQ(bad, 0);
     /* first SCHEMA record: kind 1 "schema" "kind:U name:STR fields:STR" */
     const char *text = "kind:U name:STR fields:STR";
-    CHECK(b[256] == 1 && b[258] == 1 && b[259] == 6 && memcmp(b + 260, "schema", 6) == 0 &&
-              b[266] == strlen(text) && memcmp(b + 267, text, strlen(text)) == 0,
+    const uint8_t *r = b + HPC_HEADER_SIZE;
+    CHECK(r[0] == 1 && r[2] == 1 && r[3] == 6 && memcmp(r + 4, "schema", 6) == 0 &&
+              r[10] == strlen(text) && memcmp(r + 11, text, strlen(text)) == 0,
           "schema record of the schema kind");
     free(b);
 }

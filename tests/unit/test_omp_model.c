@@ -257,8 +257,13 @@ static void timeline_clocks(void)
     const hpa_omp_item *far = item_of(HPA_OMP_IT_SPAN, HPA_OC_BARRIER, 0);
     CHECK(far && far->begin == 100 && far->end == 60000 && !far->repaired, "far: as recorded");
     CHECK_EQ(tl.repaired, 5);
-    /* the region 2 never closed: nothing to close (a fork is a point); nothing invented */
-    CHECK_EQ(tl.closed_at_end, 0);
+    /* the region 2 never closed: joined at the stream's end (a trace's ThreadFork needs
+     * its ThreadJoin), counted as closed there */
+    CHECK_EQ(tl.closed_at_end, 1);
+    const hpa_omp_item *closed = item_of(HPA_OMP_IT_JOIN, HPA_OC_PARALLEL, 1);
+    CHECK(closed && closed->repaired && closed->begin >= 8950 && closed->begin <= 9000 &&
+              closed->end >= 41000,
+          "region 2 joined at the end, from its fork");
 }
 
 static void timeline_ends(void)

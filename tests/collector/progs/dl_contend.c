@@ -14,6 +14,7 @@
  * exits 2), and nobody may count that thread as inside afterwards.
  * Prints "rounds N stalled S"; exit status 1 if S > 0.
  */
+#define _GNU_SOURCE /* dl_iterate_phdr */
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
  * in child_work and exits 0; main burns 0.3 s in parent_work before. Prints
  * "child exit N", or "child hung" and kills it after 20 s.
  */
+#define _GNU_SOURCE /* dl_iterate_phdr */
 #include <link.h>
 #include <pthread.h>
 #include <semaphore.h>

@@ -14,28 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct clocks {
-    double wall, cpu, run_delay;
-} clocks;
-
-static clocks now(void)
-{
-    clocks c;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    c.wall = t.tv_sec + t.tv_nsec * 1e-9;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    c.cpu = t.tv_sec + t.tv_nsec * 1e-9;
-    unsigned long long run = 0, delay = 0;
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    if (f) {
-        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
-            delay = 0;
-        fclose(f);
-    }
-    c.run_delay = delay * 1e-9;
-    return c;
-}
+#include "thread_clocks.h"
 
 static void report(const char *what, clocks a, clocks b)
 {
@@ -48,9 +27,9 @@ static volatile double sink;
 
 __attribute__((noinline)) void compute(double s)
 {
-    clocks a = now();
+    clocks a = clocks_now();
     double x = 1;
-    while (now().cpu - a.cpu < s)
+    while (clocks_now().cpu - a.cpu < s)
         for (int i = 0; i < 100000; i++)
             x = x * 1.0000001 + 1e-9;
     sink = x;
@@ -59,9 +38,9 @@ __attribute__((noinline)) void compute(double s)
 __attribute__((noinline)) void receive(void)
 {
     int v = 0;
-    clocks a = now();
+    clocks a = clocks_now();
     MPI_Recv(&v, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    report("MPI_Recv", a, now());
+    report("MPI_Recv", a, clocks_now());
 }
 
 int main(int argc, char **argv)
@@ -81,9 +60,9 @@ int main(int argc, char **argv)
         MPI_Send(&v, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
         sleep(1);
     }
-    clocks a = now();
+    clocks a = clocks_now();
     MPI_Finalize();
     if (rank == 0)
-        report("MPI_Finalize", a, now());
+        report("MPI_Finalize", a, clocks_now());
     return 0;
 }

@@ -18,36 +18,17 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "thread_clocks.h"
+
 #include "omp_common.h"
 
 static omp_lock_t lock;
 static omp_nest_lock_t nest;
 static atomic_int taken;
 
-typedef struct clocks {
-    double wall, cpu, run_delay;
-} clocks;
-
-static double run_delay_s(void)
-{
-    unsigned long long run = 0, delay = 0;
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    if (f) {
-        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
-            delay = 0;
-        fclose(f);
-    }
-    return delay * 1e-9;
-}
-
-static clocks now(void)
-{
-    return (clocks){clock_ns(CLOCK_MONOTONIC) * 1e-9, thread_cpu_ns() * 1e-9, run_delay_s()};
-}
-
 static void print_since(const char *fn, int nested, clocks c0)
 {
-    clocks c = now();
+    clocks c = clocks_now();
     printf("phase %s %d %.6f %.6f %.6f\n", fn, nested, c.wall - c0.wall, c.cpu - c0.cpu,
            c.run_delay - c0.run_delay);
 }
@@ -60,7 +41,7 @@ __attribute__((noinline)) static void holder(int nested, long hold_ms)
         omp_set_lock(&lock);
     atomic_store(&taken, 1);
     struct timespec ts = {hold_ms / 1000, (hold_ms % 1000) * 1000000L};
-    clocks c0 = now();
+    clocks c0 = clocks_now();
     nanosleep(&ts, NULL);
     print_since("holder", nested, c0);
     if (nested)
@@ -73,7 +54,7 @@ __attribute__((noinline)) static void lock_waiter(int nested)
 {
     while (!atomic_load(&taken))
         ;
-    clocks c0 = now();
+    clocks c0 = clocks_now();
     if (nested)
         omp_set_nest_lock(&nest);
     else

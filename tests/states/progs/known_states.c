@@ -10,6 +10,8 @@
  *   spin_user     1.0 s of CPU in user mode
  *   sys_reads     0.5 s of system CPU: 1 MiB reads from /dev/zero, then 30 ms of user
  *   sleeper       1.0 s in nanosleep
+ *   stopped       0.5 s stopped by SIGSTOP (a timer's SIGCONT continues it: the kernel
+ *                 sends it while every thread is stopped), then 30 ms of user CPU
  *   lock_waiter   0.7 s blocked in pthread_mutex_lock: a helper holds the mutex
  *   contend       two threads pinned to one CPU, 0.5 s of CPU each: about 0.5 s each
  *                 runnable but not running
@@ -20,6 +22,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,43 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct clocks {
-    double wall, cpu, utime, stime, run_delay, majflt;
-} clocks;
-
-static double ts_s(struct timespec t)
-{
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static double tv_s(struct timeval t)
-{
-    return t.tv_sec + t.tv_usec * 1e-6;
-}
-
-static clocks now(void)
-{
-    clocks c = {0};
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    c.wall = ts_s(t);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    c.cpu = ts_s(t);
-    struct rusage ru;
-    getrusage(RUSAGE_THREAD, &ru);
-    c.utime = tv_s(ru.ru_utime);
-    c.stime = tv_s(ru.ru_stime);
-    c.majflt = (double)ru.ru_majflt;
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    unsigned long long run = 0, delay = 0;
-    if (f) {
-        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
-            delay = 0;
-        fclose(f);
-    }
-    c.run_delay = delay * 1e-9;
-    return c;
-}
+#include "thread_clocks.h"
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -156,6 +123,30 @@ __attribute__((noinline)) void sleeper(double s)
         ;
 }
 
+/* user CPU for s seconds of the thread's CPU time */
+static void spin_cpu(double s)
+{
+    double end = thread_cpu() + s, x = 1;
+    while (thread_cpu() < end)
+        for (int i = 0; i < 20000; i++)
+            x = x * 1.0000001 + 1e-9;
+    sink = x;
+}
+
+/* A stop is a sleep outside every call: charged at the next clock sample, which the 30 ms
+ * of CPU after it bring here (as sys_reads does for its kernel time). */
+__attribute__((noinline)) void stopped(double s)
+{
+    timer_t tm;
+    struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGCONT};
+    struct itimerspec its = {.it_value = {(time_t)s, (long)((s - (time_t)s) * 1e9)}};
+    if (timer_create(CLOCK_MONOTONIC, &ev, &tm) != 0 || timer_settime(tm, 0, &its, NULL) != 0)
+        abort();
+    raise(SIGSTOP);
+    timer_delete(tm);
+    spin_cpu(0.030);
+}
+
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static volatile int held;
 
@@ -195,9 +186,9 @@ static void *contender(void *arg)
     int id = (int)(long)arg;
     pin(0);
     pthread_barrier_wait(&start_contend);
-    clocks a = now();
+    clocks a = clocks_now();
     contend(0.5);
-    report("contend", id, a, now());
+    report("contend", id, a, clocks_now());
     return NULL;
 }
 
@@ -218,11 +209,11 @@ __attribute__((noinline)) long touch_file(const char *dir, size_t mb)
     size_t len = mb << 20;
     volatile char *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
     madvise((void *)p, len, MADV_RANDOM);
-    clocks a = now();
+    clocks a = clocks_now();
     long sum = 0;
     for (size_t off = 0; off < len; off += 4096)
         sum += p[off];
-    report("touch_file", 0, a, now());
+    report("touch_file", 0, a, clocks_now());
     munmap((void *)p, len);
     close(fd);
     unlink(path);
@@ -231,9 +222,9 @@ __attribute__((noinline)) long touch_file(const char *dir, size_t mb)
 
 #define PHASE(name, call)                                                                          \
     do {                                                                                           \
-        clocks a_ = now();                                                                         \
+        clocks a_ = clocks_now();                                                                  \
         call;                                                                                      \
-        report(name, 0, a_, now());                                                                \
+        report(name, 0, a_, clocks_now());                                                         \
     } while (0)
 
 int main(int argc, char **argv)
@@ -242,6 +233,7 @@ int main(int argc, char **argv)
     PHASE("spin_user", spin_user(1.0));
     PHASE("sys_reads", sys_reads(0.5));
     PHASE("sleeper", sleeper(1.0));
+    PHASE("stopped", stopped(0.5));
 
     double hold = 0.7;
     pthread_t h;

@@ -16,35 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "thread_clocks.h"
+
 static int up[2], down[2];
 static long rounds;
 static pthread_mutex_t out = PTHREAD_MUTEX_INITIALIZER;
-
-typedef struct clocks {
-    double wall, cpu, run_delay, switches;
-} clocks;
-
-static clocks now(void)
-{
-    clocks c;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    c.wall = t.tv_sec + t.tv_nsec * 1e-9;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    c.cpu = t.tv_sec + t.tv_nsec * 1e-9;
-    struct rusage ru;
-    getrusage(RUSAGE_THREAD, &ru);
-    c.switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
-    unsigned long long run = 0, delay = 0;
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    if (f) {
-        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
-            delay = 0;
-        fclose(f);
-    }
-    c.run_delay = delay * 1e-9;
-    return c;
-}
 
 static void report(const char *func, clocks a, clocks b)
 {
@@ -69,9 +45,9 @@ __attribute__((noinline)) long pong(void)
 
 static void *ponger(void *arg)
 {
-    clocks a = now();
+    clocks a = clocks_now();
     pong();
-    report("pong", a, now());
+    report("pong", a, clocks_now());
     return arg;
 }
 
@@ -93,9 +69,9 @@ int main(int argc, char **argv)
         return 1;
     pthread_t t;
     pthread_create(&t, NULL, ponger, NULL);
-    clocks a = now();
+    clocks a = clocks_now();
     long v = ping();
-    report("ping", a, now());
+    report("ping", a, clocks_now());
     pthread_join(t, NULL);
     printf("counter %ld after %ld rounds\n", v, rounds);
     return v == 2 * rounds ? 0 : 1;

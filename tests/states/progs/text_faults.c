@@ -7,7 +7,8 @@
  * a major fault on code. It does so with COPIES copies (default 4), one after the other:
  * a kernel with large folios reads a whole copy in its first fault, and a fault does not
  * always sleep (the read may be done when the thread gets there), so several faults make
- * one that sleeps near certain. Prints what its clocks measured around the calls:
+ * one that sleeps near certain. Sample points "copies mapped" and "run_text done" bound
+ * the calls. Prints what its clocks measured around the calls:
  *
  *     phase run_text 0 WALL CPU UTIME STIME RUNDELAY MAJFLT
  *
@@ -25,33 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct clocks {
-    double wall, cpu, utime, stime, run_delay, majflt;
-} clocks;
-
-static clocks now(void)
-{
-    clocks c = {0};
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    c.wall = t.tv_sec + t.tv_nsec * 1e-9;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    c.cpu = t.tv_sec + t.tv_nsec * 1e-9;
-    struct rusage ru;
-    getrusage(RUSAGE_THREAD, &ru);
-    c.utime = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
-    c.stime = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-    c.majflt = (double)ru.ru_majflt;
-    unsigned long long run = 0, delay = 0;
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    if (f) {
-        if (fscanf(f, "%llu %llu", &run, &delay) != 2)
-            delay = 0;
-        fclose(f);
-    }
-    c.run_delay = delay * 1e-9;
-    return c;
-}
+#include "thread_clocks.h"
 
 typedef int (*fn_t)(int);
 
@@ -93,6 +68,16 @@ static char *map_copy(const char *lib, const char *dir, int k)
 
 #define MAX_COPIES 8
 
+/* A sample point through the collector's API, looked up at run time (none without it):
+ * the test reads the states of the period they bound. */
+static void sample_point(const char *label)
+{
+    void (*fn)(unsigned, const char *) =
+        (void (*)(unsigned, const char *))dlsym(RTLD_DEFAULT, "hpcollect_sample_point");
+    if (fn)
+        fn(3 /* HPC_SAMPLE_API */, label);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
@@ -118,9 +103,11 @@ int main(int argc, char **argv)
             fns[k * nf + i] =
                 (fn_t)(void *)(copy + ((char *)(void *)orig[i] - (char *)info.dli_fbase));
     }
-    clocks a = now();
+    sample_point("copies mapped");
+    clocks a = clocks_now();
     int sum = run_text(fns, (int)nf * copies);
-    clocks b = now();
+    clocks b = clocks_now();
+    sample_point("run_text done");
     printf("phase run_text 0 %.6f %.6f %.6f %.6f %.6f %.0f\n", b.wall - a.wall, b.cpu - a.cpu,
            b.utime - a.utime, b.stime - a.stime, b.run_delay - a.run_delay, b.majflt - a.majflt);
     printf("sum %d of %u functions\n", sum, nf * (unsigned)copies);

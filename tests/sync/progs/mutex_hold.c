@@ -1,8 +1,9 @@
 /*
  * mutex_hold.c - ground truth for the sync tracer: two threads contend for one global
  * mutex. The holder takes it first and keeps it HOLD_MS each time (in hold_lock, a
- * sleep); the waiter asks while it is held, so each of its ROUNDS waits lasts about
- * HOLD_MS, on its call site in wait_for_lock. Lock order is forced by two semaphores.
+ * sleep), and longer until the waiter waits for it (on a loaded machine the waiter may
+ * not have asked within HOLD_MS); so each of the waiter's ROUNDS lock calls waits, on its
+ * call site in wait_for_lock. Lock order is forced by two semaphores.
  * Prints the program's own measure of the waits (ns) and the mutex's address.
  */
 #include <pthread.h>
@@ -26,12 +27,25 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Does a thread wait for the_lock? glibc's lock word is 2 once a locker found it taken
+ * and is going to sleep (1: taken, nobody waits). */
+static int waiter_blocked(void)
+{
+#ifdef __GLIBC__
+    return __atomic_load_n(&the_lock.__data.__lock, __ATOMIC_ACQUIRE) == 2;
+#else
+    return 1;
+#endif
+}
+
 __attribute__((noinline)) static void hold_lock(void)
 {
     pthread_mutex_lock(&the_lock);
     sem_post(&held);
-    struct timespec d = {0, HOLD_MS * 1000000L};
+    struct timespec d = {0, HOLD_MS * 1000000L}, tick = {0, 200000L};
     nanosleep(&d, NULL);
+    while (!waiter_blocked())
+        nanosleep(&tick, NULL);
     pthread_mutex_unlock(&the_lock);
 }
 

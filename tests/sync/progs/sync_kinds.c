@@ -175,6 +175,7 @@ __attribute__((noinline)) static void quick_pairs(long n)
 
 #define HOLD_MS 30
 pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static int asking; /* the main thread is about to ask for the held object */
 pthread_spinlock_t spin;
 mtx_t c11_lock;
 static sem_t taken;
@@ -193,6 +194,11 @@ static void *holder(void *arg)
     else
         mtx_lock(&c11_lock), __atomic_add_fetch(&calls_mutex, 1, __ATOMIC_RELAXED);
     sem_post(&taken);
+    /* the hold begins once the main thread asks: on a loaded machine it may run long
+     * after the post, and would then wait for less than the hold, or not at all */
+    while (!__atomic_load_n(&asking, __ATOMIC_ACQUIRE))
+        sleep_ms(1);
+    __atomic_store_n(&asking, 0, __ATOMIC_RELAXED);
     sleep_ms(HOLD_MS);
     if (w == SPINNER)
         pthread_spin_unlock(&spin);
@@ -203,13 +209,14 @@ static void *holder(void *arg)
     return NULL;
 }
 
-/* Start a holder of w and wait until it holds it. */
+/* Start a holder of w and wait until it holds it; then say the main thread asks. */
 static pthread_t start_holder(enum what w)
 {
     pthread_t th;
     pthread_create(&th, NULL, holder, (void *)(uintptr_t)w);
     sem_wait(&taken);
     calls_sem++;
+    __atomic_store_n(&asking, 1, __ATOMIC_RELEASE);
     return th;
 }
 

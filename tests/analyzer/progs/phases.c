@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sample_point.h"
+
 volatile double sink;
 static long unit;
 static sem_t to_worker, to_main;
@@ -83,14 +85,6 @@ static void round_(int r, void (*phase)(void), long units)
     worker_units[r] = units;
     sem_post(&to_worker);
     sem_wait(&to_main);
-}
-
-static void sample_point(const char *label)
-{
-    void (*fn)(unsigned, const char *) =
-        (void (*)(unsigned, const char *))dlsym(RTLD_DEFAULT, "hpcollect_sample_point");
-    if (fn)
-        fn(3 /* HPC_SAMPLE_API */, label);
 }
 
 int main(int argc, char **argv)

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sample_point.h"
 #include "thread_clocks.h"
 
 typedef int (*fn_t)(int);
@@ -67,16 +68,6 @@ static char *map_copy(const char *lib, const char *dir, int k)
 }
 
 #define MAX_COPIES 8
-
-/* A sample point through the collector's API, looked up at run time (none without it):
- * the test reads the states of the period they bound. */
-static void sample_point(const char *label)
-{
-    void (*fn)(unsigned, const char *) =
-        (void (*)(unsigned, const char *))dlsym(RTLD_DEFAULT, "hpcollect_sample_point");
-    if (fn)
-        fn(3 /* HPC_SAMPLE_API */, label);
-}
 
 int main(int argc, char **argv)
 {

@@ -22,7 +22,7 @@ grep -q -- "--omp-runtime" err.txt || fail "no message naming --omp-runtime: $(c
 [ ! -e bad.hpc ] || fail "an experiment was made for a bad command line"
 $SYSPY - <<'PY'
 import json
-from hpctest import check, near
+from hpctest import check, interposers, near
 from omptest import *
 
 text, err = run("native.hpc", "omp")
@@ -37,10 +37,11 @@ user = js("native.hpc", "functions", opts=["--view", "user"])["functions"]
 machine = js("native.hpc", "functions", opts=["--view", "machine"])["functions"]
 ours_u = {f["name"] for f in user if f["module"].startswith("libhpcollect")}
 ours_m = {f["name"] for f in machine if f["module"].startswith("libhpcollect")}
-# what stays of ours are interposers by the name the program called (pthread_create, and
-# GOMP_parallel... when a sample falls in the few instructions of its stub, before the
-# jump to libgomp's): never the trampolines or internal functions
-entries = {n for n in ours_u if n == "pthread_create" or n.startswith("GOMP_")}
+# what stays of ours are interposers by the name the program called (pthread_create,
+# close at exit, any of collector/*.def's, and GOMP_parallel... when a sample falls in the
+# few instructions of its stub, before the jump to libgomp's): never the trampolines or
+# internal functions
+entries = {n for n in ours_u if n in interposers() or n.startswith("GOMP_")}
 check(ours_u == entries and "thread_start" in ours_m,
       f"user view: no collector trampolines or internals ({sorted(ours_u)}; machine {sorted(ours_m)})")
 check({f["name"] for f in user} - ours_u == {f["name"] for f in machine} - ours_m,

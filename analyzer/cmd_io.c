@@ -87,29 +87,6 @@ static int load(hpa_ctx *ctx, hpa_io *io)
 
 /* ------------------------------------------------------------ per file */
 
-static int by_time_desc(const void *a, const void *b, void *arg)
-{
-    const hpa_io *io = arg;
-    const hpa_io_file *x = &io->files[*(const uint32_t *)a], *y = &io->files[*(const uint32_t *)b];
-    uint64_t tx = hpa_io_ns(&x->s), ty = hpa_io_ns(&y->s);
-    if (tx != ty)
-        return tx > ty ? -1 : 1;
-    return strcmp(hpa_strtab_get(&io->paths, x->path), hpa_strtab_get(&io->paths, y->path));
-}
-
-/* Files with any call, by total time. */
-static uint32_t *sorted_files(const hpa_io *io, uint32_t *n)
-{
-    uint32_t *v = malloc(sizeof *v * (io->nfiles + 1));
-    *n = 0;
-    for (uint32_t i = 0; v && i < io->nfiles; i++)
-        if (io->files[i].nshares)
-            v[(*n)++] = i;
-    if (v)
-        qsort_r(v, *n, sizeof *v, by_time_desc, (void *)io);
-    return v;
-}
-
 /* The process that spent the most I/O time on f (index into f->shares). */
 static uint32_t slowest(const hpa_io_file *f)
 {
@@ -339,7 +316,7 @@ int cmd_ioactivity(hpa_ctx *ctx, int argc, char **argv)
     if (rc)
         return rc;
     uint32_t n;
-    uint32_t *v = sorted_files(&io, &n);
+    uint32_t *v = hpa_io_files_by_time(&io, &n);
     if (!v) {
         hpa_io_free(&io);
         return HPA_EXIT_DATA;

@@ -18,16 +18,6 @@ static bool traced(const hpc_exp *e)
     return false;
 }
 
-static int by_time_desc(const void *a, const void *b, void *arg)
-{
-    const hpa_io *io = arg;
-    const hpa_io_file *x = &io->files[*(const uint32_t *)a], *y = &io->files[*(const uint32_t *)b];
-    uint64_t tx = hpa_io_ns(&x->s), ty = hpa_io_ns(&y->s);
-    if (tx != ty)
-        return tx > ty ? -1 : 1;
-    return strcmp(hpa_strtab_get(&io->paths, x->path), hpa_strtab_get(&io->paths, y->path));
-}
-
 bool mg_summary_io(const mg_job *job, mg_io *out)
 {
     memset(out, 0, sizeof *out);
@@ -45,12 +35,13 @@ bool mg_summary_io(const mg_job *job, mg_io *out)
     }
     out->procs = mg_xcalloc(e->nprocs + 1, sizeof *out->procs);
     out->nprocs = e->nprocs;
-    out->order = mg_xmalloc(sizeof *out->order * (out->io.nfiles + 1));
-    for (uint32_t i = 0; i < out->io.nfiles; i++) {
-        const hpa_io_file *f = &out->io.files[i];
-        if (!f->nshares)
-            continue;
-        out->order[out->nfiles++] = i;
+    uint32_t nfiles = 0;
+    out->order = hpa_io_files_by_time(&out->io, &nfiles);
+    if (!out->order)
+        mg_out_of_memory(sizeof *out->order * (out->io.nfiles + 1));
+    out->nfiles = nfiles;
+    for (uint32_t k = 0; k < out->nfiles; k++) {
+        const hpa_io_file *f = &out->io.files[out->order[k]];
         if (f->nshares > 1)
             out->shared++;
         else
@@ -64,7 +55,6 @@ bool mg_summary_io(const mg_job *job, mg_io *out)
             }
         }
     }
-    qsort_r(out->order, out->nfiles, sizeof *out->order, by_time_desc, &out->io);
     return true;
 }
 

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static void out_of_memory(size_t n)
+_Noreturn void mg_out_of_memory(size_t n)
 {
     fprintf(stderr, "hpmerge: out of memory (asked for %zu bytes)\n", n);
     exit(2);
@@ -19,7 +19,7 @@ void *mg_xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p)
-        out_of_memory(n);
+        mg_out_of_memory(n);
     return p;
 }
 
@@ -27,7 +27,7 @@ void *mg_xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        out_of_memory(n * size);
+        mg_out_of_memory(n * size);
     return p;
 }
 
@@ -35,7 +35,7 @@ void *mg_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q)
-        out_of_memory(n);
+        mg_out_of_memory(n);
     return q;
 }
 
@@ -64,7 +64,7 @@ char *mg_xasprintf(const char *fmt, ...)
     va_start(ap, fmt);
     char *s = NULL;
     if (vasprintf(&s, fmt, ap) < 0)
-        out_of_memory(strlen(fmt));
+        mg_out_of_memory(strlen(fmt));
     va_end(ap);
     return s;
 }
@@ -85,7 +85,7 @@ void mg_grow(void **arr, size_t *cap, size_t need, size_t esz)
 static void *ok(void *p)
 {
     if (!p)
-        out_of_memory(0);
+        mg_out_of_memory(0);
     return p;
 }
 
@@ -103,7 +103,7 @@ uint32_t mg_xintern(hpa_strtab *t, const void *s, size_t len)
 {
     uint32_t id = hpa_strtab_intern(t, s, len);
     if (id == UINT32_MAX)
-        out_of_memory(len);
+        mg_out_of_memory(len);
     return id;
 }
 
@@ -115,7 +115,7 @@ uint32_t mg_xcstr(hpa_strtab *t, const char *s)
 void mg_xbuf(const hpa_buf *b)
 {
     if (b->nomem)
-        out_of_memory(b->cap);
+        mg_out_of_memory(b->cap);
 }
 
 char *mg_xbuf_str(hpa_buf *b)

@@ -23,6 +23,9 @@
 
 /* ------------------------------------------------------------- allocation */
 
+/* What the mg_x helpers do when an allocation of n bytes fails (for memory a model/
+ * function allocated and returned NULL for). */
+_Noreturn void mg_out_of_memory(size_t n);
 void *mg_xmalloc(size_t n);
 void *mg_xcalloc(size_t n, size_t size);
 void *mg_xrealloc(void *p, size_t n);

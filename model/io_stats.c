@@ -319,3 +319,25 @@ void hpa_io_free(hpa_io *io)
     hpa_strtab_free(&io->paths);
     memset(io, 0, sizeof *io);
 }
+
+static int by_time_desc(const void *a, const void *b, void *arg)
+{
+    const hpa_io *io = arg;
+    const hpa_io_file *x = &io->files[*(const uint32_t *)a], *y = &io->files[*(const uint32_t *)b];
+    uint64_t tx = hpa_io_ns(&x->s), ty = hpa_io_ns(&y->s);
+    if (tx != ty)
+        return tx > ty ? -1 : 1;
+    return strcmp(hpa_strtab_get(&io->paths, x->path), hpa_strtab_get(&io->paths, y->path));
+}
+
+uint32_t *hpa_io_files_by_time(const hpa_io *io, uint32_t *n)
+{
+    uint32_t *v = malloc(sizeof *v * (io->nfiles + 1));
+    *n = 0;
+    for (uint32_t i = 0; v && i < io->nfiles; i++)
+        if (io->files[i].nshares)
+            v[(*n)++] = i;
+    if (v)
+        qsort_r(v, *n, sizeof *v, by_time_desc, (void *)io);
+    return v;
+}

@@ -88,6 +88,11 @@ int hpa_io_load(hpa_io *io, const hpc_proc *const *procs, const bool *skip, uint
                 hpa_io_keep_fn keep, void *keep_arg, hpc_diag *d);
 void hpa_io_free(hpa_io *io);
 
+/* The files with any call, by total I/O time (most first; then by path): a malloc'd array
+ * of indices into io->files, its length in *n; NULL when out of memory. ioactivity and
+ * hpmerge's summary list files in this order. */
+uint32_t *hpa_io_files_by_time(const hpa_io *io, uint32_t *n);
+
 /* Darshan's size bin of a transfer, and the bins' labels ("0-100", ..., "1G+"). */
 unsigned hpa_io_size_bin(uint64_t bytes);
 extern const char *const hpa_io_size_labels[HPA_IO_NSIZES];

@@ -94,6 +94,16 @@ __attribute__((noinline)) void spin_user(double s)
     tail_off = (wall - ck_wall[k % NCHECK]) - (cpu - ck_cpu[k % NCHECK]);
 }
 
+/* user CPU for s seconds of the thread's CPU time */
+static void spin_cpu(double s)
+{
+    double end = thread_cpu() + s, x = 1;
+    while (thread_cpu() < end)
+        for (int i = 0; i < 20000; i++)
+            x = x * 1.0000001 + 1e-9;
+    sink = x;
+}
+
 __attribute__((noinline)) void sys_reads(double s)
 {
     static char buf[1 << 20];
@@ -109,11 +119,7 @@ __attribute__((noinline)) void sys_reads(double s)
     /* 30 ms in user mode: unprivileged, the clock counts user time only, and this is
      * where the loop's kernel time then gets its sample (not at the thread's end, on
      * whatever stack was sampled last) */
-    double end = thread_cpu() + 0.030, x = 1;
-    while (thread_cpu() < end)
-        for (int i = 0; i < 20000; i++)
-            x = x * 1.0000001 + 1e-9;
-    sink = x;
+    spin_cpu(0.030);
 }
 
 __attribute__((noinline)) void sleeper(double s)
@@ -121,16 +127,6 @@ __attribute__((noinline)) void sleeper(double s)
     struct timespec t = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
     while (nanosleep(&t, &t) != 0)
         ;
-}
-
-/* user CPU for s seconds of the thread's CPU time */
-static void spin_cpu(double s)
-{
-    double end = thread_cpu() + s, x = 1;
-    while (thread_cpu() < end)
-        for (int i = 0; i < 20000; i++)
-            x = x * 1.0000001 + 1e-9;
-    sink = x;
 }
 
 /* A stop is a sleep outside every call: charged at the next clock sample, which the 30 ms

@@ -33,7 +33,7 @@ int hpa_profile_open(hpa_profile **out, char **paths, unsigned npaths, hpc_diag 
         return HPC_E_NOMEM;
     }
     for (unsigned i = 0; i < npaths; i++) {
-        int rc = hpc_exp_open(&p->exps[i], paths[i], diag);
+        int rc = hpc_exp_open_slim(&p->exps[i], paths[i], diag);
         if (rc < 0) {
             hpa_profile_close(p);
             return rc;
@@ -603,11 +603,10 @@ static int collect_points(loader *L)
 static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
 {
     const hpc_proc *proc = pr->proc;
-    if (f && !hpa_filter_process(f, proc->rank))
+    if (!pr->map) /* left out by a filter (hpa_profile_prepare) */
         return 0;
-    pr->map = hpa_modmap_open(p->syms, proc);
     pr->threads = calloc(proc->nthreads ? proc->nthreads : 1, sizeof(*pr->threads));
-    if (!pr->map || !pr->threads)
+    if (!pr->threads)
         return HPC_E_NOMEM;
     loader L = {.p = p, .pr = pr, .f = f};
     int rc = collect_points(&L);
@@ -628,7 +627,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
     return rc;
 }
 
-int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks)
+int hpa_profile_prepare(hpa_profile *p, const hpa_filter *f)
 {
     if (p->syms)
         return 0;
@@ -637,11 +636,29 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *
         return HPC_E_NOMEM;
     if (f)
         p->filter = *f;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        hpa_process *pr = &p->procs[i];
+        if (f && !hpa_filter_process(f, pr->proc->rank))
+            continue;
+        if (!(pr->map = hpa_modmap_open(p->syms, pr->proc)))
+            return HPC_E_NOMEM;
+    }
+    return 0;
+}
+
+int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks)
+{
+    if (p->loaded)
+        return 0;
+    int rc = hpa_profile_prepare(p, f);
+    if (rc < 0)
+        return rc;
+    p->loaded = true;
     hpa_load_hooks none = {0};
     p->hooks = hooks;
     if (!hooks)
         hooks = &none;
-    int rc = hpa_metrics_from_records(p); /* counters, cycles as time, MPI CPU */
+    rc = hpa_metrics_from_records(p); /* counters, cycles as time, MPI CPU */
     /* What the views read first (OpenMP regions): their metrics join the set, and samples
      * are classified as they are read. */
     for (size_t i = 0; rc == 0 && hooks->load_process && i < p->nprocs; i++)

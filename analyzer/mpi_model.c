@@ -282,9 +282,12 @@ static int read_process(hpa_mpi_model *m, size_t ri)
     hpa_mpi_window_init(&rr->w, p);
     rr->dropped = p->stats[HPC_STAT_EVENTS_DROPPED];
     int rc = 0;
+    hpc_proc *proc = (hpc_proc *)p; /* its schema, read once for its threads */
+    hpc_proc_schema_open(proc);
     for (size_t t = 0; rc == 0 && t < p->nthreads; t++)
         if (hpa_filter_thread(&m->prof->filter, p->threads[t].seq))
             rc = read_thread(m, ri, &p->threads[t], fnmap, nfn);
+    hpc_proc_schema_close(proc);
     free(fnmap);
     return rc;
 }

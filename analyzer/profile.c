@@ -614,6 +614,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
         pr->heap = malloc(sizeof *pr->heap);
         rc = pr->heap ? hpm_heap_read(pr->heap, proc) : HPC_E_NOMEM;
     }
+    hpc_proc_schema_open((hpc_proc *)proc); /* read once for its threads */
     for (size_t i = 0; rc == 0 && i < proc->nthreads; i++) {
         if (f && !hpa_filter_thread(f, proc->threads[i].seq))
             continue;
@@ -622,6 +623,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
         L.t = &pr->threads[pr->nthreads++];
         rc = load_thread(&L, &proc->threads[i]);
     }
+    hpc_proc_schema_close((hpc_proc *)proc);
     free(L.points);
     free(L.keep_period);
     return rc;
@@ -854,12 +856,14 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
             continue;
         loader L = {.p = p, .pr = pr, .f = p->filter.active ? &p->filter : NULL};
         rc = collect_points(&L);
+        hpc_proc_schema_open((hpc_proc *)pr->proc); /* read once for its threads */
         for (uint32_t t = 0; rc == 0 && t < pr->nthreads; t++) {
             L.t = &pr->threads[t];
             const hpc_thread_file *tf = thread_file(pr->proc, L.t->seq);
             if (tf && L.t->readable)
                 rc = replay_thread(&L, tf, sample_fn, record_fn, arg);
         }
+        hpc_proc_schema_close((hpc_proc *)pr->proc);
         free(L.points);
         free(L.keep_period);
     }

@@ -495,6 +495,7 @@ static void slim_rebase(hpc_record *rec, char *dst)
 
 void hpc_proc_unload(hpc_proc *p)
 {
+    hpc_proc_schema_close(p);
     if (!p || p->lean)
         return;
     size_t n = 0, bytes = 0;
@@ -533,6 +534,7 @@ int hpc_proc_load(hpc_proc *p, hpc_diag *d)
         return HPC_E_INVAL;
     if (!p->lean)
         return 0;
+    hpc_proc_schema_close(p); /* opened again with the records */
     hpc_record *facts = p->records;
     size_t nfacts = p->nrecords;
     p->records = NULL;
@@ -767,6 +769,31 @@ bool hpc_str_eq(hpc_str s, const char *c)
         return false;
     size_t n = strlen(c);
     return n == s.n && (n == 0 || memcmp(s.p, c, n) == 0);
+}
+
+int hpc_proc_schema_open(hpc_proc *p)
+{
+    if (!p)
+        return HPC_E_INVAL;
+    if (p->schema || !p->lean)
+        return 0;
+    char *pp = path_cat(p->dir, HPC_PROCESS_FILE);
+    if (!pp)
+        return HPC_E_NOMEM;
+    /* damage was reported at open */
+    int rc = hpc_reader_open(&p->schema, pp, NULL, &(hpc_diag){.quiet = 1});
+    if (rc)
+        p->schema = NULL;
+    free(pp);
+    return rc;
+}
+
+void hpc_proc_schema_close(hpc_proc *p)
+{
+    if (!p || !p->lean)
+        return;
+    hpc_reader_close(p->schema);
+    p->schema = NULL;
 }
 
 int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t, hpc_diag *d)

@@ -851,8 +851,16 @@ HPC_API int hpc_proc_load(hpc_proc *p, hpc_diag *d);
 HPC_API void hpc_proc_unload(hpc_proc *p);
 HPC_API void hpc_exp_close(hpc_exp *e);
 
+/* Open a lean (or slim) process's schema reader into p->schema for a while: its thread
+ * streams, opened one after the other with hpc_thread_open, then share one reading of
+ * process.hpe's schema. Returns 0 (also when p is not lean), or a negative hpc_err (p
+ * then reads the schema per stream, as without this). hpc_proc_schema_close (or
+ * hpc_proc_unload) lets go of it. */
+HPC_API int hpc_proc_schema_open(hpc_proc *p);
+HPC_API void hpc_proc_schema_close(hpc_proc *p);
+
 /* Open thread t of process p for reading (its life in its stream, with p's schema, read
- * for the occasion when p is lean).
+ * for the occasion when p is lean and its schema is not open).
  * Returns 0 and *out, or a negative hpc_err after reporting to d. */
 HPC_API int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t,
                             hpc_diag *d);

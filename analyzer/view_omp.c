@@ -37,7 +37,9 @@
  * the collector's frames by their module's flag: our trampolines and internal functions
  * (thread_start at the root of every thread) are hidden alone, our exported functions
  * (interposers: pthread_create, MPI_Send; the user API) stay as what the program called
- * (collector_frame); outlined bodies by the compilers' names (clang ".omp_outlined.",
+ * (collector_frame), and an MPI call is a leaf: what is below it is hidden until the
+ * program's code is called back (model/mpi_leaf.h), in every process; outlined bodies by the
+ * compilers' names (clang ".omp_outlined.",
  * ".omp_task_entry.", gcc "func._omp_fn.N"). The region body's entry is the innermost
  * outlined frame called by a runtime frame (deeper outlined frames are tasks run inside
  * the region, or bodies of serialized inner regions).
@@ -46,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_leaf.h"
 #include "omp_proc.h"
 #include "view.h"
 
@@ -125,12 +128,20 @@ typedef struct tx {
     bool expert;
     hpa_frame *out;
     unsigned cap, k;
+    hpa_mpi_leaf mpi; /* inside an MPI call */
 } tx;
 
 static void emit(tx *t, hpa_frame f)
 {
     if (t->k < t->cap)
         t->out[t->k++] = f;
+}
+
+/* The MPI library's frames below an MPI call are hidden (model/mpi_leaf.h). */
+static bool inside_mpi(tx *t, hpa_frame f)
+{
+    const hpa_func *prev = t->k > 0 ? hpa_symtab_func(t->st, t->out[t->k - 1].func) : NULL;
+    return hpa_mpi_leaf_hides(&t->mpi, prev, hpa_symtab_func(t->st, f.func));
 }
 
 /*
@@ -143,6 +154,8 @@ static void emit(tx *t, hpa_frame f)
  */
 static bool collector_frame(tx *t, hpa_frame f, unsigned kind)
 {
+    if (inside_mpi(t, f))
+        return true;
     if (kind == FK_COLLECTOR)
         return true;
     if (kind == FK_ENTRY) {

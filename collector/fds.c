@@ -12,7 +12,8 @@
  * reopens its file at each chunk change instead. When the program changes its limit
  * (setrlimit, prlimit) so that our descriptor falls inside it, it moves up again.
  * A counter group (-h) keeps its descriptors where they are: reading them is how a
- * counter sample is exact.
+ * counter sample is exact. The move (hpc_fd_keep_high_at) is in sigsafe_fds.c: a thread's
+ * state events are opened in its first clock sample's handler (states.h).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -54,4 +54,3 @@ int hpc_fd_keep_high(int fd)
 {
     return hpc_fd_keep_high_at(fd, 0, 64);
 }
-

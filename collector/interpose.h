@@ -237,6 +237,10 @@ static inline uint64_t hpc_trace_now(void)
 #endif
     return hpc_now_ns();
 }
+/* CLOCK_MONOTONIC ns from the TSC, by one mapping for all threads (kept on the kernel's
+ * clock every 100 ms: interpose.c): times that order across threads as the TSC does, at a
+ * TSC read's cost. hpc_now_ns without the TSC. Signal-safe. */
+uint64_t hpc_trace_ns(void);
 /* A tracer's threshold, in ns and in ticks. */
 void hpc_trace_set_threshold(unsigned kind, uint64_t ns);
 
@@ -322,6 +326,12 @@ void hpc_states_call_end(struct hpc_thread_priv *t, unsigned slot);
     __attribute__((visibility("default"))) ret name params                                         \
     {                                                                                              \
         hpc_real_init();                                                                           \
+        HPC_TRACED_BODY(name, ret, kind, args)                                                     \
+    }
+/* Its body, after hpc_real_init: for an interposer that does more first (sync.c's mutex
+ * locks), in the interposer itself (it reads the return address and CFA). */
+#define HPC_TRACED_BODY(name, ret, kind, args)                                                     \
+    {                                                                                              \
         HPC_STATES_CALL_BEGIN(kind, name);                                                         \
         hpc_trace c_;                                                                              \
         if (!hpc_trace_begin(&c_, kind) || HPC_CALLER_OURS()) {                                    \

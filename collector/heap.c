@@ -56,7 +56,7 @@ static __thread int inside __attribute__((tls_model("initial-exec")));
 static __attribute__((noinline)) bool begin_slow(hpc_trace *c)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || t->pub.busy || t->in_handler || inside || hpc_guard_held() || !t->stream_ok)
+    if (!HPC_TRACE_THREAD_OK(t) || inside)
         return false;
     *c = (hpc_trace){.t = t, .kind = HPC_TRACER_HEAP, .ns = true}; /* times: hpc_trace_ns */
     inside = 1;

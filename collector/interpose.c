@@ -345,7 +345,7 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
     /* busy: a call made while the collector records for this thread, as libunwind's own
      * locks in a sample's unwind are (tracing it would unwind inside the unwinder); in a
      * sample's handler: the collector's own calls */
-    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok || t->in_handler || !recording_now())
+    if (!HPC_TRACE_THREAD_OK(t) || !recording_now())
         return false;
     if (kind == HPC_TRACER_IO && t->pub.io_outer)
         return false; /* an MPI-IO call's own POSIX calls: the call is recorded (io.c) */

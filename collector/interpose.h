@@ -262,6 +262,13 @@ typedef struct hpc_trace {
 #define HPC_TRACE_SITE(c)                                                                          \
     ((c).site = (uintptr_t)__builtin_return_address(0), (c).cfa = (uintptr_t)__builtin_dwarf_cfa())
 
+/* May thread state t's traced call be recorded, as far as the thread says: followed (t),
+ * not the collector's own work (the guard), not while it records (busy: a sample's unwind
+ * holds libunwind's locks) or takes a sample (in_handler). Recording itself (pause, -t,
+ * -L) is the caller's test. Signal-safe; needs collector.h (the thread's state). */
+#define HPC_TRACE_THREAD_OK(t)                                                                     \
+    ((t) && !hpc_guard_held() && !(t)->pub.busy && (t)->stream_ok && !(t)->in_handler)
+
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
  * held, the thread is busy recording (a sample's unwind: libunwind's locks), or recording

@@ -212,8 +212,8 @@ JOIN_PART(thrd_join, thrd_t)
  * length 0, when the threshold is 0: -s all). A mutex the trylock does not get (held, or
  * an error such as EDEADLK that only the lock reports) goes to the real lock, timed as
  * every traced call (interpose.h). */
-static __attribute__((noinline)) void got_at_once(void *m, int r, int got, uintptr_t site,
-                                                  uintptr_t cfa, void *leaf)
+static __attribute__((noinline)) void got_at_once_slow(void *m, int r, int got, uintptr_t site,
+                                                       uintptr_t cfa, void *leaf)
 {
     hpc_trace c;
     if (!hpc_trace_begin_slow(&c, HPC_TRACER_SYNC)) /* start = end: one clock read */
@@ -222,6 +222,20 @@ static __attribute__((noinline)) void got_at_once(void *m, int r, int got, uintp
     c.cfa = cfa;
     c.leaf = (uint64_t)(uintptr_t)leaf;
     mutex_end(&c, m, r, got);
+}
+
+/* The same, inline where it only counts (a threshold above 0, recording at any time). */
+static inline void got_at_once(void *m, int r, int got, uintptr_t site, uintptr_t cfa, void *leaf)
+{
+    hpc_thread_priv *t = hpc_self();
+    if (__builtin_expect(
+            !HPC_TRACE_THREAD_OK(t) || !SYNC->threshold_ticks || !hpc_recording_always(), 0)) {
+        got_at_once_slow(m, r, got, site, cfa, leaf);
+        return;
+    }
+    held_push(t, m, hpc_trace_now());
+    if (++t->screened_n >= HPC_SCREENED_FLUSH) /* screened_ticks: + 0 */
+        hpc_trace_flush(t);
 }
 
 #define MUTEX_LOCK(name, type, try, got)                                                           \

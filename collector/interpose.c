@@ -362,15 +362,17 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
  * traced call should cost well under one. As mpi_wrap/context.c does for MPI calls: the
  * key is what the wrapper knows for free, its call site (return address) and CFA (the
  * caller's stack pointer at the call), with the leaf frame; a hit must also find, at
- * every stack address where the unwinder found a return address of the program's frames,
+ * every stack address where a return address of the program's frames was (ctx_fill),
  * the same return address again (with the same site and stack pointer, frames of fixed
  * size put the same chain at the same places; frames sized at run time, alloca, could in
- * principle put an old chain back; stacks deeper than CTX_SLOTS frames are checked in
- * their innermost CTX_SLOTS). Direct-mapped; a miss unwinds and replaces the entry. A
- * fork child's tree starts anew: entries of another epoch never hit.
+ * principle put an old chain back). Stacks deeper than CTX_SLOTS frames, and those with a
+ * frame larger than the search reaches, are not kept: unwound each time. Direct-mapped; a
+ * miss unwinds and replaces the entry. A fork child's tree starts anew: entries of
+ * another epoch never hit. tests/heap/test_heap_callers and tests/io/test_io_pattern
+ * reach one call site through different callers in turn.
  */
 #define CTX_ENTRIES 64
-#define CTX_SLOTS   32
+#define CTX_SLOTS   64
 
 typedef struct hpc_trace_ctx {
     uintptr_t site, cfa;
@@ -432,11 +434,14 @@ static void ctx_fill(hpc_trace_ctx *e, const hpc_trace *c, const uint64_t *pcs, 
     const uintptr_t *at = (const uintptr_t *)(c->cfa - sizeof(uintptr_t));
     if (i == 0 || i >= n || pcs[i] + 1 != c->site || *at != c->site)
         return; /* called another way (a tail call into the wrapper): not cached */
+    if (n - i > CTX_SLOTS)
+        return; /* deeper than an entry checks: unwound each time */
     uint32_t k = 0;
     for (;;) {
         e->slot[k] = (uintptr_t)at;
         e->val[k] = *at;
-        if (++k == CTX_SLOTS || ++i >= n)
+        k++;
+        if (++i >= n)
             break;
         const uintptr_t *end = at + CTX_SCAN_WORDS;
         do

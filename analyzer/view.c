@@ -1,9 +1,10 @@
 /*
  * view.c - the table of views. The user and expert views (view_omp.c) hide the
  * collector's trampolines and internal functions (thread_start; interposers such as
- * pthread_create or MPI_Send stay, as the functions the program called) and the OpenMP
- * runtime's frames, and show OpenMP threads under the construct's call path; the machine
- * view reports frames as recorded, ours included.
+ * pthread_create or MPI_Send stay, as the functions the program called), the MPI
+ * library's frames below an MPI call (the call is a leaf) and the OpenMP runtime's frames, and show
+ * OpenMP threads under the construct's call path; the machine view reports frames as recorded, ours
+ * included.
  */
 #include "view.h"
 

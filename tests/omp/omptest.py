@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+from hpctest import check
+
 BIN = os.environ.get("HPC_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "bin"))
 HPANALYZE = os.path.join(BIN, "hpanalyze")
 
@@ -72,19 +74,30 @@ def total(nodes):
 
 
 def truths(path):
-    """The "truth thread=T what=W cpu_ns=N wall_ns=N" lines a program printed, as
-    {(thread, what): (cpu_s, wall_s)}."""
+    """The "truth thread=T what=W cpu_ns=N wall_ns=N delay_ns=N" lines a program printed,
+    as {(thread, what): (cpu_s, wall_s, delay_s)} (delay: run delay inside the windows)."""
     out = {}
     for line in open(path):
         if not line.startswith("truth "):
             continue
         f = dict(kv.split("=", 1) for kv in line.split()[1:])
-        out[(int(f["thread"]), f["what"])] = (int(f["cpu_ns"]) * 1e-9, int(f["wall_ns"]) * 1e-9)
+        out[(int(f["thread"]), f["what"])] = (int(f["cpu_ns"]) * 1e-9, int(f["wall_ns"]) * 1e-9,
+                                              int(f.get("delay_ns", 0)) * 1e-9)
     return out
 
 
-def truth_sum(t, what, wall=False):
-    return sum(v[1 if wall else 0] for (th, w), v in t.items() if w == what)
+def truth_sum(t, what, wall=False, delay=False):
+    return sum(v[2 if delay else 1 if wall else 0] for (th, w), v in t.items() if w == what)
+
+
+def traced_within(got, t, what, tol, label):
+    """A traced wait `got` (s) inside the program's own windows around it: no longer than
+    their wall clock, and shorter by at most tol (a share) plus the run delay inside them
+    (preemption between the window's edge and the tracer's callback is not the wait's)."""
+    wall, delay = truth_sum(t, what, wall=True), truth_sum(t, what, delay=True)
+    check(wall - delay - tol * wall - 0.005 <= got <= wall + 0.005,
+          f"{label}: {got:.4f} s, the program's {wall:.4f} s (run delay {delay:.4f} s) "
+          f"or up to {100 * tol:.0f}% and the run delay less")
 
 
 def rank_truths(path):

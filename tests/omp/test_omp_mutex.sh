@@ -5,7 +5,8 @@
 # an idle machine each waits about half of its time. The wait must have the right kind in
 # the right region, and match the program's own measurement of its time waiting to enter
 # (sampled: within 5 binomial standard deviations for the region's samples, -p hi: one per
-# ms of CPU; traced wall clock within 3%).
+# ms of CPU; traced wall clock within 3%, less the run delay inside the program's windows:
+# preemption between its clock and the runtime's callback is not the wait's).
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/omp" OMP_WAIT_POLICY=active
@@ -42,6 +43,5 @@ for cc in ("gcc", "clang"):
     th = omp(exp)["threads"]
     for kind in ("critical", "lock"):
         wall = sum(t[f"omp_wait_{kind}_wall_s"] for t in th)
-        mine = truth_sum(tr, f"{kind}_wait", wall=True)
-        near(wall, mine, 0.03 * mine + 0.005, f"{exp}: traced {kind} wait (wall s)")
+        traced_within(wall, tr, f"{kind}_wait", 0.03, f"{exp}: traced {kind} wait (wall s)")
 PY

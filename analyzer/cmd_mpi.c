@@ -35,9 +35,16 @@
  * communication matrix counts point-to-point sends (as Sends does) from world rank to
  * world rank, messages and bytes.
  *
- * `mpi [ranks|calls|sites|sizes|collectives|matrix]...`: text prints the tables named (default
- * all), CSV the tables named (default ranks), each with its header line and a blank line
- * between them, JSON always prints all. Every text title says which ranks it covers
+ *     Heap per rank (a job recorded with -H): model/heap.h's numbers of each rank, as
+ *     hpmerge's summary has them (allocations, bytes, frees, leaks, bytes leaked, peak
+ *     bytes in use, temporary allocations, bytes in use at the end).
+ *
+ * `mpi [ranks|calls|sites|sizes|collectives|matrix|memory]...`: text prints the tables named
+ * (default all; memory, the heap per rank, when a rank has heap data: `heap` is a command
+ * of its own), CSV the tables named (default ranks), each
+ * with its header line and a blank line between them, JSON always prints all (a rank's
+ * heap as heap_<key> keys of its row, when it has heap data). Every text title says which ranks it
+ * covers
  * ("all ranks", or the --ranks list). CSV columns and JSON
  * keys are stable; per rank: rank, app_time_s, mpi_time_s, mpi_pct, mpi_sends,
  * mpi_bytes_sent, mpi_receives, mpi_bytes_received, mpi_other_calls, ...
@@ -47,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "mpi_model.h"
 #include "procinfo.h"
 #include "report_util.h"
@@ -249,6 +257,56 @@ static void text_matrix(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
                 m->matrix_unknown);
 }
 
+/* The rank's heap numbers (hpm_heap_summary), false when it has none (no -H). */
+static bool rank_heap(const rank_row *rr, uint64_t v[HPM_HEAP_NSUMMARY])
+{
+    const hpm_heap *h = rr->pr->heap;
+    if (!h || !h->traced)
+        return false;
+    hpm_heap_summary(h, v);
+    return true;
+}
+
+static bool any_heap(const mpi_model *m)
+{
+    uint64_t v[HPM_HEAP_NSUMMARY];
+    for (size_t i = 0; i < m->nranks; i++)
+        if (rank_heap(&m->ranks[i], v))
+            return true;
+    return false;
+}
+
+static void text_heap(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
+{
+    (void)ctx;
+    if (!any_heap(m)) {
+        fprintf(f, "No heap data: the job ran without -H.\n");
+        return;
+    }
+    fprintf(f,
+            "Heap per rank (%s; -H: Leaks are blocks not freed at the end, Peak the most bytes "
+            "in use at once, Temporary the blocks freed right after; *: the sums)\n\n",
+            m->scope);
+    fprintf(f, "%5s %12s %14s %12s %9s %14s %14s %10s %14s\n", "Rank", "Allocations", "Bytes",
+            "Frees", "Leaks", "Bytes leaked", "Peak bytes", "Temporary", "End bytes");
+    uint64_t sum[HPM_HEAP_NSUMMARY] = {0}, v[HPM_HEAP_NSUMMARY];
+    for (size_t i = 0; i < m->nranks; i++) {
+        if (!rank_heap(&m->ranks[i], v))
+            continue;
+        fprintf(f, "%5d", rank_of(&m->ranks[i]));
+        for (int k = 0; k < HPM_HEAP_NSUMMARY; k++) {
+            static const int width[HPM_HEAP_NSUMMARY] = {12, 14, 12, 9, 14, 14, 10, 14};
+            fprintf(f, " %*" PRIu64, width[k], v[k]);
+            sum[k] += v[k];
+        }
+        fputc('\n', f);
+    }
+    fprintf(f,
+            "%5s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %9" PRIu64 " %14" PRIu64 " %14" PRIu64
+            " %10" PRIu64 " %14" PRIu64 "\n",
+            "*", sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7]);
+}
+
 /* ---------------------------------------------------------------- CSV */
 
 static const char *const rank_cols =
@@ -273,6 +331,24 @@ static void csv_ranks(const mpi_model *m, FILE *f)
                 rr->s.coll_calls, rr->s.coll_sent, rr->s.coll_recv, rr->nested, rr->dropped,
                 ended_early(rr));
         hpa_csv_field(f, end, '\n');
+    }
+}
+
+static void csv_heap(const mpi_model *m, FILE *f)
+{
+    fputs("rank,process", f);
+    for (int k = 0; k < HPM_HEAP_NSUMMARY; k++)
+        fprintf(f, ",heap_%s", hpm_heap_summary_keys[k]);
+    fputc('\n', f);
+    uint64_t v[HPM_HEAP_NSUMMARY];
+    for (size_t i = 0; i < m->nranks; i++) {
+        const rank_row *rr = &m->ranks[i];
+        if (!rank_heap(rr, v))
+            continue;
+        fprintf(f, "%d,", rank_of(rr));
+        hpa_csv_field(f, rr->pr->proc->name, ',');
+        for (int k = 0; k < HPM_HEAP_NSUMMARY; k++)
+            fprintf(f, "%" PRIu64 "%c", v[k], k + 1 < HPM_HEAP_NSUMMARY ? ',' : '\n');
     }
 }
 
@@ -378,6 +454,12 @@ static void json_rank(hpa_json *j, const mpi_model *m, const rank_row *rr)
     end_text(m, rr, end, sizeof end);
     hpa_json_kstr(j, "end", end);
     hpa_json_kstr(j, "died_in", rr->died_in >= 0 ? m->names[rr->died_in] : "");
+    uint64_t v[HPM_HEAP_NSUMMARY];
+    for (int k = 0; rank_heap(rr, v) && k < HPM_HEAP_NSUMMARY; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "heap_%s", hpm_heap_summary_keys[k]);
+        hpa_json_ku64(j, key, v[k]);
+    }
     hpa_json_end_obj(j);
 }
 
@@ -493,7 +575,8 @@ static void json_report(const mpi_model *m, FILE *f)
 
 /* ---------------------------------------------------------------- command */
 
-static const char *const sections[] = {"ranks", "calls", "sites", "sizes", "collectives", "matrix"};
+static const char *const sections[] = {"ranks",       "calls",  "sites", "sizes",
+                                       "collectives", "matrix", "memory"};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 /* The first MPI library (libmpi.so.N, libmpich.so.N, libmpi_abi.so ...) a process without
@@ -532,7 +615,7 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
         if (which < 0)
             return hpa_usage_error("mpi",
                                    "unknown table '%s' (ranks, calls, sites, sizes, "
-                                   "collectives, matrix)",
+                                   "collectives, matrix, memory)",
                                    argv[a]);
         want |= 1u << which;
     }
@@ -585,16 +668,19 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
             case 4:
                 csv_colls(&m, f);
                 break;
-            default:
+            case 5:
                 csv_matrix(&m, f);
+                break;
+            default:
+                csv_heap(&m, f);
             }
         }
     } else {
         void (*const show[])(const hpa_ctx *, const mpi_model *, FILE *) = {
-            NULL, text_calls, text_sites, text_sizes, NULL, text_matrix};
+            NULL, text_calls, text_sites, text_sizes, NULL, text_matrix, text_heap};
         bool first = true;
         for (unsigned i = 0; i < NSECTIONS; i++) {
-            if (want && !(want & 1u << i))
+            if (want ? !(want & 1u << i) : i == 6 && !any_heap(&m))
                 continue;
             if (!first)
                 fputc('\n', f);

@@ -199,16 +199,21 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
  * hpc_trace_ns: one mapping of the TSC to CLOCK_MONOTONIC ns for the whole process, so that
  * two threads' times compare as their TSC reads do (the heap tracer's frees and allocations
  * are matched by address across threads in time order). A segment maps ticks to ns by a
- * base and a slope; every ANCHOR_NS the first thread that finds its segment old starts the
- * next one where the old one ends at that tick (continuous: no time goes back), with the
- * slope that brings it onto CLOCK_MONOTONIC by the end of the next segment (the slope of the
- * whole run so far, corrected by the gap now): the mapping stays within microseconds of the
- * kernel's clock, which NTP may slew. Two segments alternate, each with a sequence number: a
- * writer rewrites the one not in use, a reader that met it being rewritten reads again, and
- * nobody waits for a writer (a thread that finds another one writing reads the current
- * segment). Signal-safe.
+ * base and a slope; when a segment is older than its length, the first thread that finds
+ * it so starts the next one where the old one ends at that tick (continuous: no time goes
+ * back), with the slope that brings it onto CLOCK_MONOTONIC by the end of the next segment
+ * (the slope of the whole run so far, corrected by the gap now): the mapping stays within
+ * microseconds of the kernel's clock, which NTP may slew. Segments last 1 ms at first and
+ * twice as long each time up to 100 ms (the start-up calibration's 2 ms slope is refined
+ * soon). A segment starts only at a tight pair of clock reads around a TSC read (a thread
+ * preempted between them tries again at its next call). Two segments alternate, each with
+ * a sequence number: a writer rewrites the one not in use, a reader that met it being
+ * rewritten reads again, and nobody waits for a writer (a thread that finds another one
+ * writing goes on with the current segment). Signal-safe.
  */
-#define ANCHOR_NS 100000000ull /* 100 ms */
+#define ANCHOR_FIRST_NS 1000000ull   /* 1 ms */
+#define ANCHOR_MAX_NS   100000000ull /* 100 ms */
+#define ANCHOR_PAIR_NS  4000         /* the widest pair of clock reads a segment starts at */
 
 typedef struct tsc_segment {
     uint32_t seq; /* odd while written */
@@ -220,18 +225,22 @@ static tsc_segment segments[2];
 static unsigned segment_cur;
 static int segment_writing;
 static uint64_t first_tsc, first_ns; /* the first segment's start: the run's slope */
-static uint64_t anchor_ticks;
+static uint64_t anchor_ticks, anchor_max_ticks;
 
-/* Start the next segment at tick now_tk, if nobody does it. */
-static void segment_next(unsigned cur, const tsc_segment *o)
+/* Start the next segment after segment cur (o), unless another thread does. True when a
+ * next segment is there. */
+static bool segment_next(unsigned cur, const tsc_segment *o)
 {
     if (__atomic_exchange_n(&segment_writing, 1, __ATOMIC_ACQUIRE))
-        return;
-    if (__atomic_load_n(&segment_cur, __ATOMIC_ACQUIRE) == cur) {
-        uint64_t tk = __builtin_ia32_rdtsc(), mono = hpc_now_ns();
-        uint64_t ns = o->ns + (uint64_t)((double)(tk - o->tsc) * o->ns_per_tick);
+        return false;
+    bool done = __atomic_load_n(&segment_cur, __ATOMIC_ACQUIRE) != cur;
+    uint64_t a = hpc_now_ns(), tk = __builtin_ia32_rdtsc(), b = hpc_now_ns();
+    if (!done && b - a <= ANCHOR_PAIR_NS) {
+        uint64_t mono = a + (b - a) / 2;
+        uint64_t ns = o->ns + (uint64_t)(int64_t)((double)(int64_t)(tk - o->tsc) * o->ns_per_tick);
         double run = (double)(mono - first_ns) / (double)(tk - first_tsc);
-        double slope = run + (double)(int64_t)(mono - ns) / (double)anchor_ticks;
+        uint64_t len = anchor_ticks * 2 < anchor_max_ticks ? anchor_ticks * 2 : anchor_max_ticks;
+        double slope = run + (double)(int64_t)(mono - ns) / (double)len;
         if (slope < run / 2 || slope > run * 2)
             slope = run; /* a gap that large: the run's own slope */
         tsc_segment *n = &segments[cur ^ 1];
@@ -241,9 +250,12 @@ static void segment_next(unsigned cur, const tsc_segment *o)
         __atomic_store_n(&n->ns, ns, __ATOMIC_RELAXED);
         __atomic_store(&n->ns_per_tick, &slope, __ATOMIC_RELAXED);
         __atomic_store_n(&n->seq, n->seq + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&anchor_ticks, len, __ATOMIC_RELAXED);
         __atomic_store_n(&segment_cur, cur ^ 1, __ATOMIC_RELEASE);
+        done = true;
     }
     __atomic_store_n(&segment_writing, 0, __ATOMIC_RELEASE);
+    return done;
 }
 
 uint64_t hpc_trace_ns(void)
@@ -261,10 +273,9 @@ uint64_t hpc_trace_ns(void)
         if ((seq & 1) || __atomic_load_n(&o->seq, __ATOMIC_RELAXED) != seq)
             continue;                                            /* being rewritten: read again */
         int64_t d = (int64_t)(__builtin_ia32_rdtsc() - base_tk); /* may be a little < 0 */
-        if (__builtin_expect(d > (int64_t)anchor_ticks, 0)) {
-            segment_next(cur, o);
-            continue;
-        }
+        if (__builtin_expect(d > (int64_t)__atomic_load_n(&anchor_ticks, __ATOMIC_RELAXED), 0) &&
+            segment_next(cur, o))
+            continue; /* the next segment's */
         return base_ns + (uint64_t)(int64_t)((double)d * per);
     }
 #endif
@@ -310,7 +321,8 @@ void hpc_trace_clock_init(void)
     hpc_trace_ns_per_tick = (double)(ns[1] - ns[0]) / (double)(tk[1] - tk[0]);
     first_tsc = tk[1];
     first_ns = ns[1];
-    anchor_ticks = (uint64_t)((double)ANCHOR_NS / hpc_trace_ns_per_tick);
+    anchor_ticks = (uint64_t)((double)ANCHOR_FIRST_NS / hpc_trace_ns_per_tick);
+    anchor_max_ticks = (uint64_t)((double)ANCHOR_MAX_NS / hpc_trace_ns_per_tick);
     segments[0] =
         (tsc_segment){.tsc = first_tsc, .ns = first_ns, .ns_per_tick = hpc_trace_ns_per_tick};
     __atomic_store_n(&hpc_trace_tsc, 1, __ATOMIC_RELEASE);

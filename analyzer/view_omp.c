@@ -38,8 +38,8 @@
  * (thread_start at the root of every thread) are hidden alone, our exported functions
  * (interposers: pthread_create, MPI_Send; the user API) stay as what the program called
  * (collector_frame), and an MPI call is a leaf: what is below it is hidden until the
- * program's code is called back (inside_mpi), in every process; outlined bodies by the compilers'
- * names (clang ".omp_outlined.",
+ * program's code is called back (model/mpi_leaf.h), in every process; outlined bodies by the
+ * compilers' names (clang ".omp_outlined.",
  * ".omp_task_entry.", gcc "func._omp_fn.N"). The region body's entry is the innermost
  * outlined frame called by a runtime frame (deeper outlined frames are tasks run inside
  * the region, or bodies of serialized inner regions).
@@ -47,8 +47,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "mpi_leaf.h"
 #include "omp_proc.h"
 #include "view.h"
 
@@ -128,8 +128,7 @@ typedef struct tx {
     bool expert;
     hpa_frame *out;
     unsigned cap, k;
-    bool in_mpi;            /* below an MPI call's entry: the MPI library's frames */
-    const char *mpi_caller; /* module of the frame that made the MPI call, NULL if none */
+    hpa_mpi_leaf mpi; /* inside an MPI call */
 } tx;
 
 static void emit(tx *t, hpa_frame f)
@@ -138,39 +137,11 @@ static void emit(tx *t, hpa_frame f)
         t->out[t->k++] = f;
 }
 
-/*
- * An MPI call is a leaf of the user and expert views: the MPI library's frames below our
- * MPI entry (its progress engine, the sched_yield of its busy wait, the libraries it
- * calls, our interposers it goes through) are hidden until the program's code is called
- * back (a user reduction operator, an error handler): a frame of the module that made
- * the call. So the time spent waiting or working inside MPI_Allreduce is MPI_Allreduce's
- * own, as the MPI reports count it, not __sched_yield's or opal_progress's.
- */
-static bool is_mpi_entry(const hpa_func *f)
+/* The MPI library's frames below an MPI call are hidden (model/mpi_leaf.h). */
+static bool inside_mpi(tx *t, hpa_frame f)
 {
-    return f->name && strncasecmp(f->name, "mpi_", 4) == 0;
-}
-
-static void enter_mpi(tx *t, hpa_frame f)
-{
-    if (t->in_mpi || !is_mpi_entry(hpa_symtab_func(t->st, f.func)))
-        return;
-    const char *m = t->k > 0 ? hpa_symtab_func(t->st, t->out[t->k - 1].func)->module : NULL;
-    t->in_mpi = true;
-    t->mpi_caller = m && *m ? m : NULL;
-}
-
-static bool inside_mpi(tx *t, hpa_frame f, unsigned kind)
-{
-    if (!t->in_mpi)
-        return false;
-    const char *m = hpa_symtab_func(t->st, f.func)->module;
-    if ((kind == FK_USER || kind == FK_OUTLINED) && t->mpi_caller && m &&
-        strcmp(m, t->mpi_caller) == 0) {
-        t->in_mpi = false; /* called back: the program's code again */
-        return false;
-    }
-    return true;
+    const hpa_func *prev = t->k > 0 ? hpa_symtab_func(t->st, t->out[t->k - 1].func) : NULL;
+    return hpa_mpi_leaf_hides(&t->mpi, prev, hpa_symtab_func(t->st, f.func));
 }
 
 /*
@@ -183,12 +154,11 @@ static bool inside_mpi(tx *t, hpa_frame f, unsigned kind)
  */
 static bool collector_frame(tx *t, hpa_frame f, unsigned kind)
 {
-    if (inside_mpi(t, f, kind))
+    if (inside_mpi(t, f))
         return true;
     if (kind == FK_COLLECTOR)
         return true;
     if (kind == FK_ENTRY) {
-        enter_mpi(t, f);
         emit(t, f);
         return true;
     }

@@ -70,6 +70,8 @@ typedef struct gen {
     /* pass 1: sampled CPU time per CCT node, for the functions summary */
     uint64_t *node_ns, *node_n;
     size_t nnode_w;
+    uint32_t *path; /* one node's path (sum_functions) */
+    size_t path_cap;
     /* caches: fn id -> index << 32 | region; comm id -> local comm; codeptr+construct ->
      * region; parallel region id -> construct region; summary keys -> entry index; code
      * address -> function */
@@ -1159,7 +1161,30 @@ static void dispatch(gen *g, const hpc_record *r)
     }
 }
 
-/* Sampled time per function: exclusive to the leaf, inclusive once per path. */
+/* Node n's path, root first, into g->path (grown as needed); returns its length. */
+static size_t path_of(gen *g, size_t n)
+{
+    mg_loc *l = g->loc;
+    size_t len = 0;
+    for (size_t k = n, steps = 0; steps < 100000; k = l->cc[k].parent, steps++) {
+        if (len == g->path_cap) {
+            g->path_cap = g->path_cap ? 2 * g->path_cap : 256;
+            g->path = mg_xrealloc(g->path, g->path_cap * sizeof(*g->path));
+        }
+        g->path[len++] = (uint32_t)k;
+        if (k == 0 || l->cc[k].parent == 0)
+            break;
+    }
+    for (size_t i = 0; i < len / 2; i++) {
+        uint32_t t = g->path[i];
+        g->path[i] = g->path[len - 1 - i];
+        g->path[len - 1 - i] = t;
+    }
+    return len;
+}
+
+/* Sampled time per function: exclusive to the leaf, inclusive once per path; an MPI call
+ * is a leaf, as in hpanalyze's user view (model/mpi_leaf.h). */
 static void sum_functions(gen *g)
 {
     mg_loc *l = g->loc;
@@ -1169,22 +1194,31 @@ static void sum_functions(gen *g)
         if (!g->node_n[n])
             continue;
         uint64_t w = g->node_ns[n];
+        size_t len = path_of(g, n), kept = 0;
+        hpa_mpi_leaf mpi = {0};
+        uint32_t prev = 0;
+        for (size_t i = 0; i < len; i++) { /* the frames shown, in place */
+            uint32_t func = l->cc[g->path[i]].func;
+            if (mg_syms_mpi_hides(g->job->syms, &mpi, prev, func))
+                continue;
+            prev = func ? func : prev;
+            g->path[kept++] = g->path[i];
+        }
         hpa_u64map_clear(&seen);
-        for (size_t k = n, steps = 0; steps < 100000; k = l->cc[k].parent, steps++) {
+        for (size_t i = kept; i-- > 0;) {
+            size_t k = g->path[i];
             uint32_t region = l->cc[k].region;
-            if (!hpa_u64map_get(&seen, region, NULL)) {
-                mg_xput(&seen, region, 1);
-                const char *module =
-                    l->cc[k].func ? mg_syms_func_module(g->job->syms, l->cc[k].func) : "";
-                mg_funcstat *f = mg_psum_func(ps, region, g->proc->regions[region].name, module);
-                f->incl_ns += w;
-                if (k == n) {
-                    f->excl_ns += w;
-                    f->samples += g->node_n[n];
-                }
+            if (hpa_u64map_get(&seen, region, NULL))
+                continue;
+            mg_xput(&seen, region, 1);
+            const char *module =
+                l->cc[k].func ? mg_syms_func_module(g->job->syms, l->cc[k].func) : "";
+            mg_funcstat *f = mg_psum_func(ps, region, g->proc->regions[region].name, module);
+            f->incl_ns += w;
+            if (i == kept - 1) {
+                f->excl_ns += w;
+                f->samples += g->node_n[n];
             }
-            if (k == 0 || l->cc[k].parent == 0)
-                break;
         }
     }
     hpa_u64map_free(&seen);
@@ -1284,6 +1318,7 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
         report_counts(&g);
     }
     free(g.node_ns);
+    free(g.path);
     free(g.node_n);
     return 0;
 }

@@ -97,6 +97,15 @@ const char *mg_syms_func_module(mg_syms *s, uint32_t func)
     return f && f->module ? f->module : "";
 }
 
+bool mg_syms_mpi_hides(mg_syms *s, hpa_mpi_leaf *st, uint32_t prev, uint32_t func)
+{
+    uint32_t n = hpa_symtab_nfuncs(s->st);
+    if (!func || func >= n)
+        return st->inside;
+    return hpa_mpi_leaf_hides(st, prev && prev < n ? hpa_symtab_func(s->st, prev) : NULL,
+                              hpa_symtab_func(s->st, func));
+}
+
 const char *mg_syms_omp_name(mg_syms *s, unsigned c, uint32_t func, char *buf, size_t cap)
 {
     enum hpa_lang lang = func ? hpa_symtab_func_lang(s->st, func) : HPA_LANG_UNKNOWN;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "experiment.h"
+#include "mpi_leaf.h"
 
 typedef struct mg_syms mg_syms;       /* all processes: object file cache, names */
 typedef struct mg_symproc mg_symproc; /* one process's load map */
@@ -50,6 +51,10 @@ mg_symloc mg_symproc_func_entry(mg_symproc *m, uint64_t pc);
 const char *mg_syms_func_name(mg_syms *s, uint32_t func);
 /* Module basename of the function, "" for pseudo functions; never NULL. */
 const char *mg_syms_func_module(mg_syms *s, uint32_t func);
+/* Whether function func, the next frame from the root of a stack walked with state st
+ * (zeroed before the walk), is hidden as part of an MPI call (model/mpi_leaf.h: the MPI
+ * library below our MPI entry); prev is the last function kept (0: none). */
+bool mg_syms_mpi_hides(mg_syms *s, hpa_mpi_leaf *st, uint32_t prev, uint32_t func);
 /* OpenMP construct c (enum hpa_omp_construct) named as the language of function func
  * writes it ("#pragma omp for", "!$omp do", "omp for" without debug information), into buf
  * (cap bytes); returns buf (model/omp_model.h, hpa_omp_construct_name). */

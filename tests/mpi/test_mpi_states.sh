@@ -9,7 +9,8 @@
 # into its states (Wait CPU while rank 1 holds the CPU: under Open MPI, which yields, most
 # of it; Total CPU alone would show a fraction). MPI Work (CPU outside MPI) of rank 1
 # holds its computation. In the user view MPI_Recv is a leaf (its wait is exclusive: the
-# MPI library's progress loop and sched_yield hidden); the machine view shows them.
+# MPI library's progress loop and sched_yield hidden); the machine view shows them; hpmerge's
+# summary of functions counts the same exclusive CPU as hpanalyze's functions.
 source "$HPC_ROOT/tests/lib.sh"
 source "$HPC_ROOT/tests/mpi/mpilibs.sh"
 export PYTHONPATH="$HPC_ROOT/tests:$HPC_ROOT/tests/mpi"
@@ -23,6 +24,9 @@ for lib in $MPI_LIBS; do
     done
     "$HPANALYZE" --format json --ranks 0 --view machine --metrics e.mpi_wait:i.mpi_wait \
         $lib.hpc functions >fnm0.$lib.json || fail "$lib: functions --view machine"
+    "$HPANALYZE" --format json --metrics e.cpu:i.cpu $lib.hpc functions >fnall.$lib.json ||
+        fail "$lib: functions"
+    "$HPMERGE" -q --top 100000 $lib.hpc || fail "$lib: hpmerge"
 
     "$HPANALYZE" --format json --ranks 0 --metrics a.mpi_wait:a.total $lib.hpc \
         callers-callees MPI_Recv >cc.$lib.json || fail "$lib: callers-callees MPI_Recv"
@@ -60,6 +64,13 @@ mrecv = next(x for x in json.load(open(f"fnm0.{lib}.json"))["functions"] if x["n
 check(mrecv["excl_mpi_wait_s"] < 0.5 * mrecv["incl_mpi_wait_s"],
       f"{lib}: rank 0: the machine view shows the MPI library under MPI_Recv "
       f"(exclusive {mrecv['excl_mpi_wait_s']:.3f} of {mrecv['incl_mpi_wait_s']:.3f} s)")
+summ = {f["function"]: f for f in json.load(open(f"{lib}.hpc/summary.json"))["functions"]}
+fall = {x["name"]: x for x in json.load(open(f"fnall.{lib}.json"))["functions"]}
+for name in ("MPI_Recv", "compute"):
+    near(summ[name]["exclusive_s"], fall[name]["excl_cpu_s"], 1e-6,
+         f"{lib}: hpmerge's summary: {name}'s exclusive CPU = hpanalyze's (an MPI call a leaf in both)")
+near(summ["MPI_Recv"]["exclusive_s"], summ["MPI_Recv"]["inclusive_s"], 1e-6,
+     f"{lib}: hpmerge's summary: MPI_Recv is a leaf")
 cc = next(f for f in json.load(open(f"cc.{lib}.json"))["functions"] if f["name"] == "MPI_Recv")
 callers = {c["name"]: c for c in cc["callers"]}
 check("receive" in callers, f"{lib}: MPI_Recv's call site is receive ({sorted(callers)})")

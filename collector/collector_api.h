@@ -36,10 +36,19 @@ typedef struct hpc_thread {
     /* Set by mpi_wrap around an MPI-IO call it records as I/O (-i): the POSIX and stdio
      * calls the MPI library makes for it are not traced again. */
     volatile uint32_t io_outer;
+    /* A signal that kills the process came while the thread was writing (rule 1): its
+     * handler left the end to hpcollect_write_end, once the record is whole, so that the
+     * end's own records (the MPI call the thread dies in, its last CPU time) find the
+     * stream free. 0 = none. */
+    volatile sig_atomic_t death;
 } hpc_thread;
 
 /* This thread's state, or NULL (rule 5). Signal-safe. */
 HPCOLLECT_API hpc_thread *hpcollect_self(void);
+
+/* The process ends by the signal t->death now (the collector's end, then the signal's
+ * default action). Signal-safe. */
+HPCOLLECT_API void hpcollect_die_deferred(hpc_thread *t);
 
 /* Rule 1/2. Signal-safe. */
 static inline void hpcollect_write_begin(hpc_thread *t)
@@ -51,6 +60,9 @@ static inline void hpcollect_write_end(hpc_thread *t)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->busy = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(t->death != 0, 0)) /* a killing signal came meanwhile */
+        hpcollect_die_deferred(t);
 }
 
 /* CLOCK_MONOTONIC in ns (vDSO). Signal-safe. */

@@ -12,7 +12,8 @@
  * reopens its file at each chunk change instead. When the program changes its limit
  * (setrlimit, prlimit) so that our descriptor falls inside it, it moves up again.
  * A counter group (-h) keeps its descriptors where they are: reading them is how a
- * counter sample is exact.
+ * counter sample is exact. The move (hpc_fd_keep_high_at) is in sigsafe_fds.c: a thread's
+ * state events are opened in its first clock sample's handler (states.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,50 +22,6 @@
 #include <unistd.h>
 
 #include "collector.h"
-
-/* RLIMIT_NOFILE, read or set without our own setrlimit. */
-static int nofile(const struct rlimit *set, struct rlimit *get)
-{
-    return (int)syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, set, get);
-}
-
-/* The descriptor for fd in [soft limit + skip, soft limit + skip + room), or -1 when the
- * hard limit leaves no room there. */
-static int dup_above_limit(int fd, unsigned skip, unsigned room)
-{
-    struct rlimit rl, raised;
-    if (nofile(NULL, &rl) != 0)
-        return -1;
-    if (rl.rlim_cur == RLIM_INFINITY || (rlim_t)fd >= rl.rlim_cur + skip)
-        return fd;
-    rlim_t lo = rl.rlim_cur + skip;
-    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max <= lo)
-        return -1;
-    raised = rl;
-    raised.rlim_cur =
-        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > lo + room ? lo + room : rl.rlim_max;
-    if (nofile(&raised, NULL) != 0)
-        return -1;
-    int high = fcntl(fd, F_DUPFD_CLOEXEC, (int)lo);
-    nofile(&rl, NULL);
-    return high;
-}
-
-int hpc_fd_keep_high_at(int fd, unsigned skip, unsigned room)
-{
-    if (fd < 0)
-        return fd;
-    int saved = errno, high = dup_above_limit(fd, skip, room);
-    if (high != fd)
-        close(fd);
-    errno = saved;
-    return high;
-}
-
-int hpc_fd_keep_high(int fd)
-{
-    return hpc_fd_keep_high_at(fd, 0, 64);
-}
 
 /* The process stream's descriptor after the program changed its limit. */
 static void process_stream_up(void)

@@ -32,7 +32,10 @@
  *  1. Busy. A thread writes its own stream only between hpcollect_write_begin() and
  *     hpcollect_write_end() (collector_api.h: two stores, no nesting). A sample handler
  *     that finds its thread busy writes nothing: the sample counts in HPC_STAT_BLOCKED
- *     and its CPU time goes into the thread's next sample (a counter's count too).
+ *     and its CPU time goes into the thread's next sample (a counter's count too). A
+ *     signal that kills the process and finds its thread busy (not a fault) waits for
+ *     hpcollect_write_end, which ends the process by it (hpc_thread.death): the end's
+ *     records then find the stream free (tests/collector/test_die_in_write).
  *  2. One writer per stream. A thread stream is written by its own thread only, in
  *     normal context (under rule 1) or in its handler; the process stream only under
  *     rule 3.

@@ -104,6 +104,15 @@ static bool is_fault(int sig, const siginfo_t *si)
 
 void hpc_die_by_signal(int sig, bool fault)
 {
+    hpc_thread_priv *t = hpc_self();
+    /* The thread is writing a record (rule 1): the end's records would find its stream
+     * busy and be lost (the MPI call a rank dies in, its last CPU time), so the end waits
+     * for the write to finish: hpcollect_write_end comes back here (a few us; a fault
+     * cannot wait, its instruction would fault again) */
+    if (!fault && t && t->pub.busy && hpc_P.active && !hpc_P.ended) {
+        t->pub.death = sig;
+        return;
+    }
     hpc_process_end_sigsafe(sig);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
@@ -115,6 +124,14 @@ void hpc_die_by_signal(int sig, bool fault)
      * core) happens at the interrupted point. */
     if (!fault)
         syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+}
+
+HPCOLLECT_API void hpcollect_die_deferred(hpc_thread *t)
+{
+    int sig = t->death;
+    t->death = 0;
+    if (sig > 0 && sig < NSIG)
+        hpc_die_by_signal(sig, false);
 }
 
 /* Run the program's handler with its mask and flags, as the kernel would have. */

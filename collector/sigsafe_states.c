@@ -291,11 +291,24 @@ static uint64_t run_delay_now(const hpc_states *s)
     return read_schedstat(s, v) == 0 ? v[1] : UINT64_MAX;
 }
 
+/* A window of a thread whose calls are timed (the fallback, or lazy: states.h). */
+static bool timed(const hpc_states *s)
+{
+    return s->source == HPC_STATES_CALL_TIMES || s->lazy;
+}
+
 uint64_t hpc_states_window_preset(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
     if (s->source == HPC_STATES_NONE)
         return hpc_now_ns();
+    if (s->lazy) { /* from its creation: its clocks were 0 then (states.h) */
+        memset(&s->win, 0, sizeof s->win);
+        s->win.call_times = true;
+        s->win_run_delay = s->win_cpu = 0;
+        s->win_time = s->begin_time = hpc_now_ns();
+        return s->win_time;
+    }
     s->win_run_delay = run_delay_now(s);
     s->win_cpu = hpc_thread_cpu_ns();
     s->win_time = hpc_now_ns();
@@ -307,12 +320,11 @@ void hpc_states_window_open(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
     memset(&s->win, 0, sizeof s->win);
-    s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
+    s->win.call_times = timed(s);
     if (s->win_preset) { /* thread_begin read its clocks */
         s->win_preset = false;
         return;
     }
-    s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
     s->win_time = hpc_now_ns();
     s->win_cpu = hpc_thread_cpu_ns();
     s->win_run_delay = run_delay_now(s);
@@ -320,21 +332,62 @@ void hpc_states_window_open(hpc_thread_priv *t)
 
 /* Settle the window into acc and pend (sigsafe_states_window.c) and open the next. now and cpu
  * are the thread's clocks, read by the caller. */
+/* Did the thread ever leave the CPU (rusage: voluntary or involuntary switches)? */
+static bool ever_switched(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) != 0 || ru.ru_nvcsw || ru.ru_nivcsw;
+}
+
+/* The run delay at the end of a lazy thread's window without a read of its schedstat
+ * when it never left the CPU: none in its life then, and nothing in its calls slept (they
+ * were CPU time); what its clocks say was off the CPU is steal, Wait CPU as the records
+ * would have it (the window becomes an empty one of records). Else its schedstat. */
+static uint64_t lazy_run_delay(hpc_states *s)
+{
+    if (ever_switched())
+        return run_delay_now(s);
+    memset(&s->win, 0, sizeof s->win);
+    return s->win_run_delay;
+}
+
 static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
 {
     hpc_states *s = &t->st;
-    uint64_t rd = run_delay_now(s);
-    uint64_t wall = now - s->win_time, used = cpu - s->win_cpu;
+    uint64_t rd = s->lazy ? lazy_run_delay(s) : run_delay_now(s);
+    uint64_t wall = now - s->win_time, used = cpu > s->win_cpu ? cpu - s->win_cpu : 0;
     uint64_t delay = rd != UINT64_MAX && s->win_run_delay != UINT64_MAX && rd >= s->win_run_delay
                          ? rd - s->win_run_delay
                          : UINT64_MAX;
     s->unseen +=
         hpc_states_window_settle(&s->win, wall > used ? wall - used : 0, delay, s->acc, s->pend);
     memset(&s->win, 0, sizeof s->win);
-    s->win.call_times = s->source == HPC_STATES_CALL_TIMES;
+    s->win.call_times = timed(s);
     s->win_time = now;
     s->win_cpu = cpu;
     s->win_run_delay = rd;
+}
+
+/* A lazy thread's events open now (states.h): the window of its timed calls so far ends
+ * here (now, cpu: its clocks, read by the caller) and is settled; the next one starts
+ * here too, its run delay from just after the opening (the records begin then: a
+ * preemption in between is off-CPU time no record covers, Wait CPU at the next sample).
+ * Calls in progress began before the buffer's first record: their head is its start.
+ * Where the events cannot be had the thread goes on with call times. Signal-safe, with
+ * the thread's handlers kept out of its states (reading, or inside one). */
+static void upgrade(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
+{
+    hpc_states *s = &t->st;
+    close_window(t, now, cpu);
+    s->lazy = false;
+    if (s->source == HPC_STATES_PERF_SWITCH) {
+        if (hpc_states_events_open(s, true) != 0)
+            s->source = HPC_STATES_CALL_TIMES;
+        for (unsigned i = 0; s->rb && i < s->ncalls; i++)
+            s->calls[i].head = 0;
+    }
+    s->win.call_times = timed(s);
+    s->win_run_delay = run_delay_now(s);
 }
 
 static bool window_empty(const hpc_states *s)
@@ -439,6 +492,8 @@ void hpc_states_at_sample(hpc_thread_priv *t, uint64_t node, uint64_t now, uint6
     hpc_states *s = &t->st;
     if (s->source == HPC_STATES_NONE || s->reading) /* the thread was reading: next time */
         return;
+    if (s->lazy) /* its first sample: its events from now on */
+        upgrade(t, hpc_now_ns(), hpc_thread_cpu_ns());
     reading r = {.place = PLACE_SAMPLE};
     read_records(t, &r);
     /* the window ends after the records read (the sample's clocks were read before its
@@ -503,7 +558,8 @@ hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
         s->ncalls = n;
         return NULL;
     }
-    s->calls[n] = (hpc_call){.head = s->rb ? now_head(s) : hpc_now_ns(),
+    bool records = s->rb != NULL;
+    s->calls[n] = (hpc_call){.head = records ? now_head(s) : hpc_now_ns(),
                              .fn = (uint64_t)(uintptr_t)fn,
                              .sp = here,
                              .state = state};
@@ -511,6 +567,8 @@ hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     s->ncalls = n + 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (!records && s->rb) /* a sample opened the events (upgrade) before it was counted */
+        s->calls[n].head = 0;
     return t;
 }
 
@@ -571,22 +629,26 @@ static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_c
 /* Call times (the fallback): a call long enough to have blocked is an interval. */
 #define CALL_TIMES_MIN_NS 10000
 
+/* (reading, taken by the caller) */
 static __attribute__((noinline)) void leave_timed_call(hpc_thread_priv *t, const hpc_call *c,
                                                        uint64_t ns)
 {
     HPC_GUARD_SCOPE;
-    reading_begin(&t->st);
+    hpc_states *s = &t->st;
     unsigned st = call_state(c);
-    t->st.win.raw_acc[st] += ns;
-    t->st.win.n_acc[st]++;
-    if (acc_due(&t->st)) {
+    s->win.raw_acc[st] += ns;
+    s->win.n_acc[st]++;
+    if (acc_due(s)) {
         uint64_t now = hpc_now_ns();
         close_window(t, now, hpc_thread_cpu_ns());
         hpcollect_write_begin(&t->pub);
         write_acc(t, call_node(t, c), now, false, HPC_STATE_AT_CALL);
         hpcollect_write_end(&t->pub);
     }
-    reading_end(&t->st);
+    /* a lazy thread that blocked a clock interval's worth opens its events as its first
+     * sample would (a thread that blocks and hardly computes may never take one) */
+    if (s->lazy && (s->lazy_ns += ns) >= hpc_P.cfg.clock_ns)
+        upgrade(t, hpc_now_ns(), hpc_thread_cpu_ns());
 }
 
 void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)
@@ -600,9 +662,11 @@ void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)
         if (s->rb && now_head(s) != c->head) {
             leave_call(t, c);
         } else if (!s->rb) {
+            reading_begin(s); /* no sample opens the events meanwhile (upgrade) */
             uint64_t ns = hpc_now_ns() - c->head;
-            if (ns >= CALL_TIMES_MIN_NS)
+            if (!s->rb && ns >= CALL_TIMES_MIN_NS)
                 leave_timed_call(t, c, ns);
+            reading_end(s);
         }
         errno = saved;
     }
@@ -635,13 +699,34 @@ void hpc_states_here(hpc_thread_priv *t)
 
 /* ------------------------------------------------------------------ the end */
 
+/* A lazy thread's account at its start, written at its end: its counters at its creation
+ * (all 0; the collector's start of the thread, a few us of CPU, is then in its life's
+ * figures, as in its clock samples), at thread_begin's time. */
+static void write_account_zero(hpc_thread_priv *t)
+{
+    hpc_rec_thread_account a = {.time = t->st.begin_time};
+    hpc_write_thread_account(&t->pub.stream, &a);
+}
+
 void hpc_states_write_account(hpc_thread_priv *t)
 {
     struct rusage ru;
     uint64_t v[3] = {0, 0, 0};
+    hpc_states *s = &t->st;
     memset(&ru, 0, sizeof ru);
     getrusage(RUSAGE_THREAD, &ru);
-    read_schedstat(&t->st, v);
+    if (s->begin_time) { /* lazy: its end, its start account still to write */
+        write_account_zero(t);
+        /* the schedstat its last window read (finish, just before): its run time is the
+         * thread's CPU clock (both the scheduler's sum_exec_runtime), its run delay that
+         * read or 0 for a thread that never left the CPU (lazy_run_delay) */
+        v[0] = hpc_thread_cpu_ns();
+        v[1] = s->win_run_delay;
+        v[2] = 1 + (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+        s->begin_time = 0;
+    } else {
+        read_schedstat(s, v);
+    }
     hpc_rec_thread_account a = {
         .time = hpc_now_ns(),
         .utime_ns = tv_ns(ru.ru_utime),
@@ -657,27 +742,34 @@ void hpc_states_write_account(hpc_thread_priv *t)
     hpc_write_thread_account(&t->pub.stream, &a);
 }
 
+/* What is settled and not written yet at the thread's end: each state where it was last
+ * written (else at node), the pending time at node. */
+static void write_left(hpc_thread_priv *t, uint64_t node, uint64_t now)
+{
+    hpc_states *s = &t->st;
+    for (unsigned st = 0; st < HPC_NMSTATES; st++) {
+        if (s->acc[st])
+            write_state(t, st, s->acc[st], s->last_node[st] ? s->last_node[st] : node,
+                        HPC_STATE_AT_END, now);
+        s->acc[st] = 0;
+    }
+    write_pend(t, node, now, HPC_STATE_AT_END);
+    if (s->unseen)
+        write_state(t, HPC_MSTATE_OTHER_WAIT, s->unseen, 0, HPC_STATE_UNSEEN, now);
+    s->unseen = 0;
+}
+
 void hpc_states_end(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
-    if (s->source == HPC_STATES_NONE)
-        return;
+    s->ncalls = 0;
+    if (s->source == HPC_STATES_NONE || s->lazy)
+        return; /* lazy: no records; its one window is settled at the very end (finish) */
     reading r = {.place = PLACE_END};
     read_records(t, &r);
     uint64_t now = hpc_now_ns();
     close_window(t, now, hpc_thread_cpu_ns());
-    for (unsigned st = 0; st < HPC_NMSTATES; st++) {
-        if (s->acc[st])
-            write_state(t, st, s->acc[st],
-                        s->last_node[st] ? s->last_node[st] : s->last_sample_node, HPC_STATE_AT_END,
-                        now);
-        s->acc[st] = 0;
-    }
-    write_pend(t, s->last_sample_node, now, HPC_STATE_AT_END);
-    if (s->unseen)
-        write_state(t, HPC_MSTATE_OTHER_WAIT, s->unseen, 0, HPC_STATE_UNSEEN, now);
-    s->unseen = 0;
-    s->ncalls = 0;
+    write_left(t, s->last_sample_node, now);
 }
 
 bool hpc_states_finish(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
@@ -685,6 +777,12 @@ bool hpc_states_finish(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
     hpc_states *s = &t->st;
     if (!s->win_time)
         return false;
+    if (s->lazy) { /* no sample: its life in one window, charged where its CPU tail went */
+        close_window(t, now, cpu);
+        write_left(t, hpc_tail_node_known(t), now);
+        s->win_time = 0;
+        return true;
+    }
     memset(&s->win, 0, sizeof s->win); /* nothing to read: the events are gone */
     close_window(t, now, cpu);
     write_pend(t, s->last_sample_node, now, HPC_STATE_AT_END);

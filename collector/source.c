@@ -35,7 +35,7 @@ void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool la
     t->perf_fd = t->perf_fd_prev = -1;
     t->perf_map = NULL;
     hpc_counters_open(t, note, cap);
-    hpc_states_open(t);
+    hpc_states_open(t, lazy);
     if (interval_ns == 0)
         return;
     if (lazy && choice == HPC_CLOCK_CHOICE_AUTO &&

@@ -1,14 +1,8 @@
 /*
- * states.c - opening and closing a thread's thread-state events (states.h): a dummy
- * event with context-switch records and a major-faults event, both writing into one
- * small ring buffer. Neither is ever read by the kernel's wakeups: the switch event has
- * no O_ASYNC owner (its buffer's watermark wakeups would otherwise signal the thread as
- * it goes to sleep and cut the sleep short: docs/thread-states.md), and only the fault
- * event signals, after the fault, on a running thread.
- *
- * The buffer is 8 data pages (1024 context switches between two reads); where the
- * kernel's locked-memory budget for perf buffers refuses that (perf_event_mlock_kb, then
- * RLIMIT_MEMLOCK), 2, then 1.
+ * states.c - a thread's thread-state machinery at its start and end, in normal context
+ * (states.h): the events opened (sigsafe_states_events.c) with the reason written down
+ * when they cannot be, or, for a thread from pthread_create, nothing opened until its
+ * first clock sample (lazy); enabled, stopped, forgotten in a fork child.
  */
 #include <errno.h>
 #include <link.h>
@@ -26,207 +20,30 @@
 #include "collector.h"
 #include "source.h"
 
-static long perf_open(struct perf_event_attr *a)
-{
-    long fd = syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    if (fd < 0 && (errno == EACCES || errno == EPERM) && !a->exclude_kernel) {
-        a->exclude_kernel = 1; /* perf_event_paranoid 2 */
-        a->exclude_hv = 1;
-        fd = syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    }
-    return fd;
-}
-
-/* The fault event's descriptor goes well above the program's RLIMIT_NOFILE soft limit
- * (fds.c: the program then gets the numbers and the EMFILE it gets alone; 128 above it,
- * as it is not moved when the program raises its limit: a program raising its limit a
- * little keeps all of its own; 256 threads' room). Where there is no room there (the
- * hard limit) it stays where it is if that is within the first 16th of the program's
- * limit (a 20000 limit: 1250; a program limited to 16 keeps all of its own), else there
- * is no fault event (page-fault sleeps are Other Wait). The thread's schedstat (skip
- * KEEP_SCHEDSTAT) goes to the 256 numbers above those, so that it never takes a fault
- * event's room. Returns fd's final number, or -1 (closed). */
-#define KEEP_FAULTS    128
-#define KEEP_SCHEDSTAT (128 + 256)
-static long keep_out(long fd, unsigned skip)
-{
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
-        return fd;
-    int high = hpc_fd_keep_high_at(fcntl((int)fd, F_DUPFD_CLOEXEC, 0), skip, 256);
-    if (high >= 0) {
-        close((int)fd);
-        return high;
-    }
-    if ((rlim_t)fd < rl.rlim_cur / 16)
-        return fd;
-    close((int)fd);
-    return -1;
-}
-
-static void base_attr(struct perf_event_attr *a)
-{
-    memset(a, 0, sizeof *a);
-    a->size = sizeof *a;
-    a->type = PERF_TYPE_SOFTWARE;
-    a->disabled = 1;
-    a->use_clockid = 1; /* record times on the collector's clock */
-    a->clockid = CLOCK_MONOTONIC;
-    a->sample_id_all = 1;
-}
-
-static int open_switches(hpc_states *s)
-{
-    struct perf_event_attr a;
-    base_attr(&a);
-    a.config = PERF_COUNT_SW_DUMMY;
-    a.sample_type = PERF_SAMPLE_TIME;
-    a.context_switch = 1;
-    long fd = perf_open(&a);
-    if (fd < 0)
-        return -errno;
-    long page = sysconf(_SC_PAGESIZE);
-    static const int data_pages[] = {8, 2, 1};
-    int err = 0;
-    for (size_t i = 0; i < sizeof data_pages / sizeof data_pages[0]; i++) {
-        size_t len = (size_t)page * (size_t)(data_pages[i] + 1);
-        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-        if (p != MAP_FAILED) {
-            s->fd = (int)fd;
-            s->id = hpc_perf_id((int)fd);
-            s->rb = p;
-            s->rb_map = len;
-            s->data_off = s->rb->data_offset ? s->rb->data_offset : (uint64_t)page;
-            s->mask = (uint64_t)page * (uint64_t)data_pages[i] - 1;
-            return 0;
-        }
-        err = -errno;
-    }
-    close((int)fd);
-    return err;
-}
-
-/* The major-faults event: samples into the switch buffer, SIGPROF to this thread. */
-static int open_faults(hpc_states *s)
-{
-    struct perf_event_attr a;
-    base_attr(&a);
-    a.config = PERF_COUNT_SW_PAGE_FAULTS_MAJ;
-    a.sample_period = 1;
-    a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
-    a.wakeup_events = 1;
-    a.exclude_kernel = 1; /* a fault the kernel takes for a system call is the call's */
-    long fd = perf_open(&a);
-    if (fd < 0)
-        return -errno;
-    struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
-    if (ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd) != 0) {
-        int err = errno;
-        close((int)fd);
-        return -err;
-    }
-    if ((fd = keep_out(fd, KEEP_FAULTS)) < 0)
-        return -EMFILE; /* "Too many open files": none above the program's limit */
-    /* O_ASYNC last: the signal's si_fd is the number the descriptor had then */
-    if (fcntl((int)fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
-        fcntl((int)fd, F_SETSIG, HPC_CLOCK_SIGNAL) != 0 ||
-        fcntl((int)fd, F_SETOWN_EX, &owner) != 0) {
-        int err = errno ? errno : EMFILE;
-        close((int)fd);
-        return -err;
-    }
-    s->fault_fd = s->fault_sig_fd = (int)fd;
-    s->fault_id = hpc_perf_id((int)fd);
-    return 0;
-}
-
-/* A clock sample may come in the middle (a pending SIGPROF): the handler's way in is
- * the buffer pointer, so it goes first. */
-/* The thread's schedstat, opened in the thread and kept out of the program's range as the fault
- * event (sigsafe_states.c reads it at every window); where it cannot, every read opens
- * it. */
-static void keep_schedstat(hpc_states *s)
-{
-    struct stat st;
-    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    int high = (int)keep_out(fd, KEEP_SCHEDSTAT);
-    if (high < 0)
-        return;
-    if (fstat(high, &st) != 0) {
-        close(high);
-        return;
-    }
-    s->sched_fd = high;
-    s->sched_dev = (uint64_t)st.st_dev;
-    s->sched_ino = (uint64_t)st.st_ino;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    s->sched_kept = true;
-}
-
-static void release_schedstat(hpc_states *s)
-{
-    struct stat st;
-    if (!s->sched_kept)
-        return;
-    s->sched_kept = false;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (fstat(s->sched_fd, &st) == 0 && (uint64_t)st.st_dev == s->sched_dev &&
-        (uint64_t)st.st_ino == s->sched_ino)
-        close(s->sched_fd);
-    s->sched_fd = -1;
-}
-
-static void release(hpc_states *s)
-{
-    struct perf_event_mmap_page *rb = s->rb;
-    release_schedstat(s);
-    int fault_fd = s->fault_fd;
-    s->rb = NULL;
-    s->fault_fd = -1;
-    s->source = HPC_STATES_NONE;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    hpc_perf_close(fault_fd, s->fault_id);
-    if (rb)
-        munmap(rb, s->rb_map);
-    hpc_perf_close(s->fd, s->id);
-    s->fd = -1;
-}
-
-int hpc_states_open(hpc_thread_priv *t)
+int hpc_states_open(hpc_thread_priv *t, bool lazy)
 {
     hpc_states *s = &t->st;
     memset(s, 0, sizeof *s);
-    s->fd = s->fault_fd = s->fault_sig_fd = -1;
+    s->fd = s->fault_fd = s->fault_sig_fd = s->sched_fd = -1;
     if (!hpc_P.cfg.states || hpc_P.cfg.clock_ns == 0)
         return 0;
+    hpc_states_page = (size_t)sysconf(_SC_PAGESIZE);
+    s->lazy = lazy;
     if (hpc_P.cfg.states == HPC_STATES_CALL_TIMES) {
         snprintf(s->note, sizeof s->note, "call times forced by HPCOLLECT_STATES");
         s->source = HPC_STATES_CALL_TIMES;
         return 0;
     }
-    hpc_fd_moment_begin();
-    int err = open_switches(s);
-    if (err == 0 && ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-        err = -errno;
-        release(s);
-    }
-    if (err == 0 && (err = open_faults(s)) != 0) {
-        /* without it, faults are sleeps like others: keep the rest */
-        snprintf(s->note, sizeof s->note,
-                 "major-faults event: %s (page-fault sleeps count as Other Wait)", strerror(-err));
-        err = 0;
-    } else if (err) {
+    s->source = HPC_STATES_PERF_SWITCH;
+    if (lazy) /* its first clock sample opens them (hpc_states_upgrade) */
+        return 0;
+    int err = hpc_states_events_open(s, false);
+    if (err)
         snprintf(s->note, sizeof s->note, "context-switch records: %s", strerror(-err));
-    }
-    if (s->fd >= 0) { /* its mapping keeps the event (on from now: states.h) */
-        close(s->fd);
-        s->fd = -1;
-    }
-    if (err == 0)
-        keep_schedstat(s);
-    hpc_fd_moment_end();
+    else if (s->fault_err) /* without it, faults are sleeps like others: keep the rest */
+        snprintf(s->note, sizeof s->note,
+                 "major-faults event: %s (page-fault sleeps count as Other Wait)",
+                 strerror(-s->fault_err));
     s->source = err ? HPC_STATES_CALL_TIMES : HPC_STATES_PERF_SWITCH;
     return err;
 }
@@ -234,7 +51,7 @@ int hpc_states_open(hpc_thread_priv *t)
 void hpc_states_start(hpc_thread_priv *t)
 {
     hpc_states *s = &t->st;
-    if (s->source == HPC_STATES_NONE)
+    if (s->source == HPC_STATES_NONE || s->lazy)
         return;
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) == 0)
@@ -252,7 +69,7 @@ void hpc_states_stop(hpc_thread_priv *t)
     hpc_states *s = &t->st;
     if (s->fault_fd >= 0 && hpc_perf_id(s->fault_fd) == s->fault_id)
         ioctl(s->fault_fd, PERF_EVENT_IOC_DISABLE, 0);
-    release(s);
+    hpc_states_events_release(s);
 }
 
 void hpc_states_abandon(hpc_thread_priv *t)
@@ -260,5 +77,5 @@ void hpc_states_abandon(hpc_thread_priv *t)
     hpc_states *s = &t->st;
     s->rb = NULL; /* perf buffers are not copied into a fork child */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    release(s);
+    hpc_states_events_release(s);
 }

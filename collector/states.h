@@ -117,13 +117,33 @@ typedef struct hpc_states {
     int sched_fd;
     uint64_t sched_dev, sched_ino;
     char note[120]; /* why states are off or partial for this thread, "" if not */
+    int fault_err;  /* why the fault event could not be opened (negative errno), 0 */
+    /* lazy: a thread from pthread_create opens nothing at its start (1000 short threads
+     * cost 233 us each more than plain with their events and schedstat reads, bench/):
+     * its blocking calls are timed (the fallback's call times) and its first window runs
+     * from its creation (CPU time and run delay 0) until its first clock sample, or until
+     * its calls have taken a clock interval (lazy_ns), where hpc_states_upgrade opens its
+     * events. A thread that ends before is settled once at its end from its clocks
+     * (sigsafe_states.c: lazy_run_delay), and its thread_account records are written
+     * then. */
+    bool lazy;
+    uint64_t lazy_ns;    /* its timed calls' total so far */
+    uint64_t begin_time; /* thread_begin's time (its first thread_account's) */
 } hpc_states;
 
 /* Open the calling thread's events and map the buffer, without enabling them (nothing
- * when HPCOLLECT_STATES is off or clock profiling is). Returns 0, or a negative errno
+ * when HPCOLLECT_STATES is off or clock profiling is; nothing yet when lazy, the threads
+ * from pthread_create: above). Returns 0, or a negative errno
  * with the reason in t->st.note (states are then off for the thread; the clock is not
  * affected). NOT signal-safe. */
-int hpc_states_open(struct hpc_thread_priv *t);
+int hpc_states_open(struct hpc_thread_priv *t, bool lazy);
+/* sigsafe_states_events.c: open the calling thread's events into s (the switch records
+ * enabled, the fault event too when faults_on; s->fault_err says why there is none), and
+ * keep its schedstat open; 0, or a negative errno when the switch records cannot be had
+ * (then nothing is open). Close them all (source NONE after). Signal-safe. */
+int hpc_states_events_open(hpc_states *s, bool faults_on);
+void hpc_states_events_release(hpc_states *s);
+extern size_t hpc_states_page;
 /* Enable (after thread_begin is written). NOT signal-safe. */
 void hpc_states_start(struct hpc_thread_priv *t);
 /* Disable, close, unmap. Signal-safe. */

@@ -263,7 +263,7 @@ int hpc_thread_begin(hpc_thread_priv *t)
         hpc_clock_stop(t);
         return -1;
     }
-    if (t->st.source)
+    if (t->st.source && !t->st.lazy) /* lazy: both at its end */
         hpc_states_write_account(t);
     /* a new thread's CPU clock starts at its creation: all of it is the program's (the
      * main thread's before now was the loader's, less the process's start rusage) */

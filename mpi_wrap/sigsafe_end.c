@@ -8,7 +8,9 @@
  *
  * Signal-safe: reads the thread's own call frame (still live: the handler runs on top
  * of it), clock_gettime and the experiment writer's memory stores. Nothing is written
- * when the thread was itself in the middle of writing (rule 1 of collector/sigsafe.h).
+ * when the thread was itself in the middle of writing (rule 1 of collector/sigsafe.h);
+ * a killing signal that comes then is held until that write ends (collector_api.h:
+ * hpc_thread.death), so the end comes here with the stream free.
  */
 #include "mpiw.h"
 

@@ -260,20 +260,48 @@ static void text_matrix(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
 /* The rank's heap numbers (hpm_heap_summary), false when it has none (no -H). */
 static bool rank_heap(const rank_row *rr, uint64_t v[HPM_HEAP_NSUMMARY])
 {
-    const hpm_heap *h = rr->pr->heap;
-    if (!h || !h->traced)
+    if (!rr->has_heap)
         return false;
-    hpm_heap_summary(h, v);
+    memcpy(v, rr->heap, sizeof rr->heap);
     return true;
 }
 
 static bool any_heap(const mpi_model *m)
 {
-    uint64_t v[HPM_HEAP_NSUMMARY];
     for (size_t i = 0; i < m->nranks; i++)
-        if (rank_heap(&m->ranks[i], v))
+        if (m->ranks[i].has_heap)
             return true;
     return false;
+}
+
+/* Read the heap numbers of the ranks recorded with -H. `mpi` loads no samples and keeps
+ * no heap: each rank's blocks are read, summed and let go in turn (memory of one rank's
+ * blocks at a time). Returns 0 or HPC_E_NOMEM. */
+static int read_heaps(mpi_model *m)
+{
+    _Static_assert(sizeof m->ranks[0].heap == HPM_HEAP_NSUMMARY * sizeof(uint64_t),
+                   "hpa_mpi_rank.heap holds hpm_heap_summary");
+    for (size_t i = 0; i < m->nranks; i++) {
+        rank_row *rr = &m->ranks[i];
+        const hpc_proc *proc = rr->pr->proc;
+        if (rr->pr->heap && rr->pr->heap->traced) { /* loaded already */
+            hpm_heap_summary(rr->pr->heap, rr->heap);
+            rr->has_heap = true;
+            continue;
+        }
+        if (!proc->settings.heap_trace)
+            continue;
+        hpm_heap h;
+        hpc_proc_schema_open((hpc_proc *)proc); /* one reading of the schema for its threads */
+        int rc = hpm_heap_read(&h, proc);
+        hpc_proc_schema_close((hpc_proc *)proc);
+        if (rc < 0)
+            return rc;
+        hpm_heap_summary(&h, rr->heap);
+        rr->has_heap = h.traced;
+        hpm_heap_free(&h);
+    }
+    return 0;
 }
 
 static void text_heap(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
@@ -624,6 +652,10 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
         return HPA_EXIT_DATA;
     mpi_model m;
     int rc = hpa_mpi_model_build(&m, prof, ctx->opts.format == HPA_JSON);
+    if (rc >= 0 &&
+        (ctx->opts.format == HPA_CSV ? want & 1u << 6
+                                     : !want || want & 1u << 6 || ctx->opts.format == HPA_JSON))
+        rc = read_heaps(&m);
     if (rc < 0) {
         fprintf(stderr, "hpanalyze: mpi: %s\n", hpc_strerror(rc));
         hpa_mpi_model_free(&m);

@@ -72,8 +72,13 @@ static void dump_stream(dumper *d, const char *path, const hpc_reader *schema, u
     hpc_reader_close(r);
 }
 
-static void dump_process(dumper *d, const hpc_proc *p)
+static void dump_process(dumper *d, hpc_proc *p)
 {
+    /* opened slim (hpa_profile_open): every record whole, and the schema, while it is
+     * dumped; damage was reported at open */
+    bool slim = p->lean;
+    if (slim && hpc_proc_load(p, &(hpc_diag){.quiet = 1}) < 0)
+        slim = false; /* unreadable now: what was kept is dumped */
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", p->dir, HPC_PROCESS_FILE);
     file_heading(d, path, "process stream, then launcher records");
@@ -89,6 +94,8 @@ static void dump_process(dumper *d, const hpc_proc *p)
             snprintf(what, sizeof(what), "thread stream %u", tf->seq);
         dump_stream(d, tf->path, p->schema, tf->offset, what);
     }
+    if (slim)
+        hpc_proc_unload(p);
 }
 
 int cmd_dump(hpa_ctx *ctx, int argc, char **argv)
@@ -102,7 +109,7 @@ int cmd_dump(hpa_ctx *ctx, int argc, char **argv)
         fputs("{\"report\":\"dump\",\"records\":[", ctx->out);
     const hpa_profile *prof = ctx->prof;
     for (unsigned i = 0; i < prof->nexps; i++) {
-        const hpc_exp *e = prof->exps[i];
+        hpc_exp *e = prof->exps[i];
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", e->path, HPC_JOB_FILE);
         if (e->has_job)

@@ -536,11 +536,11 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
                                    argv[a]);
         want |= 1u << which;
     }
-    hpa_profile *prof = hpa_ctx_profile(ctx);
+    hpa_profile *prof = hpa_ctx_processes(ctx); /* MPI records only: no samples */
     if (!prof)
         return HPA_EXIT_DATA;
     mpi_model m;
-    int rc = hpa_mpi_model_build(&m, prof);
+    int rc = hpa_mpi_model_build(&m, prof, ctx->opts.format == HPA_JSON);
     if (rc < 0) {
         fprintf(stderr, "hpanalyze: mpi: %s\n", hpc_strerror(rc));
         hpa_mpi_model_free(&m);

@@ -57,6 +57,10 @@ typedef struct hpa_ctx {
 
 /* The profile with samples loaded (filters applied), or NULL after an error message. */
 hpa_profile *hpa_ctx_profile(hpa_ctx *ctx);
+/* The profile for reports that read no samples (hpa_profile_prepare: the kept processes
+ * with their module maps), or NULL after an error message. Samples are not read: a job
+ * of many ranks holds its slim processes only. */
+hpa_profile *hpa_ctx_processes(hpa_ctx *ctx);
 /* Load the profile and apply --metrics when it is given. Returns 0 or an exit status
  * after a message (a bad metric list is a usage error). */
 int hpa_ctx_check_metrics(hpa_ctx *ctx);

@@ -57,6 +57,16 @@ int hpa_ctx_check_metrics(hpa_ctx *ctx)
     return 0;
 }
 
+hpa_profile *hpa_ctx_processes(hpa_ctx *ctx)
+{
+    int rc = hpa_profile_prepare(ctx->prof, &ctx->opts.filter);
+    if (rc < 0) {
+        fprintf(stderr, "hpanalyze: reading processes: %s\n", hpc_strerror(rc));
+        return NULL;
+    }
+    return ctx->prof;
+}
+
 const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx)
 {
     if (!ctx->cg_built) {

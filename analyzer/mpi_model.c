@@ -101,14 +101,38 @@ static hpa_mpi_row *row_get(hpa_mpi_model *m, hpa_mpi_rows *rs, uint32_t fn, uin
     r->fn = fn;
     r->line = line;
     hpa_mpi_sum_init(&r->s);
-    r->per_rank = malloc(m->nranks * sizeof *r->per_rank);
-    if (!r->per_rank || hpa_u64map_put(&rs->index, key, (uint32_t)rs->n) < 0) {
+    r->rank_at = SIZE_MAX;
+    if (m->per_rank && !(r->per_rank = malloc(m->nranks * sizeof *r->per_rank)))
+        return NULL;
+    if (hpa_u64map_put(&rs->index, key, (uint32_t)rs->n) < 0) {
         free(r->per_rank);
         return NULL;
     }
-    for (size_t k = 0; k < m->nranks; k++)
+    for (size_t k = 0; m->per_rank && k < m->nranks; k++)
         hpa_mpi_sum_init(&r->per_rank[k]);
     return &rs->v[rs->n++];
+}
+
+/* The rank_sum of the rank read before goes into the row's COV. */
+static void row_rank_done(hpa_mpi_row *r)
+{
+    if (r->rank_at != SIZE_MAX)
+        hpa_mpi_cov_add(&r->cov_acc, &r->rank_sum);
+    r->rank_at = SIZE_MAX;
+}
+
+/* A call of rank ri lasting dur with details d, in row r. */
+static void row_add(hpa_mpi_row *r, size_t ri, uint64_t dur, const hpa_mpi_sum *d)
+{
+    hpa_mpi_sum_add(&r->s, dur, d);
+    if (r->rank_at != ri) {
+        row_rank_done(r);
+        r->rank_at = ri;
+        hpa_mpi_sum_init(&r->rank_sum);
+    }
+    hpa_mpi_sum_add(&r->rank_sum, dur, d);
+    if (r->per_rank)
+        hpa_mpi_sum_add(&r->per_rank[ri], dur, d);
 }
 
 static unsigned size_bucket(uint64_t bytes)
@@ -144,10 +168,8 @@ static int flush_call(hpa_mpi_model *m, size_t ri, hpa_mpi_call *acc)
     hpa_mpi_row *f = row_get(m, &m->fns, acc->fn, 0), *s = row_get(m, &m->sites, acc->fn, loc.line);
     if (!f || !s)
         return HPC_E_NOMEM;
-    hpa_mpi_sum_add(&f->s, dur, &d);
-    hpa_mpi_sum_add(&f->per_rank[ri], dur, &d);
-    hpa_mpi_sum_add(&s->s, dur, &d);
-    hpa_mpi_sum_add(&s->per_rank[ri], dur, &d);
+    row_add(f, ri, dur, &d);
+    row_add(s, ri, dur, &d);
     return 0;
 }
 
@@ -260,9 +282,12 @@ static int read_process(hpa_mpi_model *m, size_t ri)
     hpa_mpi_window_init(&rr->w, p);
     rr->dropped = p->stats[HPC_STAT_EVENTS_DROPPED];
     int rc = 0;
+    hpc_proc *proc = (hpc_proc *)p; /* its schema, read once for its threads */
+    hpc_proc_schema_open(proc);
     for (size_t t = 0; rc == 0 && t < p->nthreads; t++)
         if (hpa_filter_thread(&m->prof->filter, p->threads[t].seq))
             rc = read_thread(m, ri, &p->threads[t], fnmap, nfn);
+    hpc_proc_schema_close(proc);
     free(fnmap);
     return rc;
 }
@@ -275,12 +300,13 @@ static int by_time(const void *a, const void *b)
     return x->s.calls < y->s.calls ? 1 : x->s.calls > y->s.calls ? -1 : 0;
 }
 
-static void finish_rows(hpa_mpi_model *m, hpa_mpi_rows *rs, bool number)
+static void finish_rows(hpa_mpi_rows *rs, bool number)
 {
     if (rs->n)
         qsort(rs->v, rs->n, sizeof *rs->v, by_time);
     for (size_t i = 0; i < rs->n; i++) {
-        rs->v[i].cov = hpa_mpi_cov(rs->v[i].per_rank, m->nranks);
+        row_rank_done(&rs->v[i]);
+        rs->v[i].cov = hpa_mpi_cov_of(&rs->v[i].cov_acc);
         if (number)
             rs->v[i].site = (uint32_t)i + 1;
     }
@@ -312,10 +338,11 @@ void hpa_mpi_model_free(hpa_mpi_model *m)
     memset(m, 0, sizeof *m);
 }
 
-int hpa_mpi_model_build(hpa_mpi_model *m, hpa_profile *prof)
+int hpa_mpi_model_build(hpa_mpi_model *m, hpa_profile *prof, bool per_rank)
 {
     memset(m, 0, sizeof *m);
     m->prof = prof;
+    m->per_rank = per_rank;
     scope_text(&prof->filter, m->scope, sizeof m->scope);
     hpa_mpi_sum_init(&m->total);
     m->ranks = calloc(prof->nprocs ? prof->nprocs : 1, sizeof *m->ranks);
@@ -352,8 +379,8 @@ int hpa_mpi_model_build(hpa_mpi_model *m, hpa_profile *prof)
         t->coll_sent += s->coll_sent;
         t->coll_recv += s->coll_recv;
     }
-    finish_rows(m, &m->fns, false);
-    finish_rows(m, &m->sites, true);
+    finish_rows(&m->fns, false);
+    finish_rows(&m->sites, true);
     if (m->ncells)
         qsort(m->cells, m->ncells, sizeof *m->cells, by_pair);
     return 0;

@@ -13,8 +13,9 @@
  * the destination's (mpi_p2p.peer_world; sends whose destination's world rank is unknown
  * are counted in matrix_unknown), as messages and bytes. Collectives are not in it.
  *
- * Sizes: a row per MPI function and per call site, each with nranks sums; the matrix is
- * sparse (one cell per pair that talked). Not thread-safe.
+ * Sizes: a summary per rank, a row per MPI function and per call site (each with nranks
+ * sums only when asked: JSON); the matrix is sparse (one cell per pair that talked).
+ * Not thread-safe.
  */
 #ifndef HPA_MPI_MODEL_H
 #define HPA_MPI_MODEL_H
@@ -38,14 +39,20 @@ typedef struct hpa_mpi_rank {
     int64_t died_in; /* function the process ended inside (HPC_MPI_CALL_INTERRUPTED), or -1 */
 } hpa_mpi_rank;
 
-/* A function or call site row: totals and one sum per rank (index into ranks). */
+/* A function or call site row: totals, the COV of its time across ranks, and (when the
+ * model was built with per_rank) one sum per rank (index into ranks). */
 typedef struct hpa_mpi_row {
     uint32_t fn;   /* index into names */
     uint32_t line; /* call sites: symbol table line id; 0 for function rows */
     uint32_t site; /* call sites: number shown in the report (1 = most time) */
     hpa_mpi_sum s;
-    hpa_mpi_sum *per_rank;
+    hpa_mpi_sum *per_rank; /* NULL unless built with per_rank */
     double cov;
+    /* while building: the sum of the rank being read (ranks are read one after the
+     * other), folded into the COV when the next rank's call comes */
+    size_t rank_at;
+    hpa_mpi_sum rank_sum;
+    hpa_mpi_cov_acc cov_acc;
 } hpa_mpi_row;
 
 typedef struct hpa_mpi_rows {
@@ -75,11 +82,15 @@ typedef struct hpa_mpi_model {
     hpa_u64map cell_index;
     uint64_t matrix_unknown; /* sends whose destination's world rank is unknown */
     char scope[512];         /* "all ranks", or the --ranks list (`ranks 0,2-3`) the model covers */
+    bool per_rank;           /* rows hold per_rank */
 } hpa_mpi_model;
 
-/* Build the model of a loaded profile (filters applied: kept processes and threads).
+/* Build the model of a prepared profile (hpa_profile_prepare; filters applied: kept
+ * processes and threads), reading each rank's MPI records in turn. per_rank: keep every
+ * row's sum per rank (the JSON report lists them), which costs rows x ranks sums; without
+ * it the model holds one summary per rank (ranks) and the rows' totals.
  * Returns 0 or HPC_E_NOMEM; free with hpa_mpi_model_free in either case. */
-int hpa_mpi_model_build(hpa_mpi_model *m, hpa_profile *prof);
+int hpa_mpi_model_build(hpa_mpi_model *m, hpa_profile *prof, bool per_rank);
 void hpa_mpi_model_free(hpa_mpi_model *m);
 
 /* AppTime of a rank, and of all ranks together, in ns. */

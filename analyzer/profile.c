@@ -33,7 +33,7 @@ int hpa_profile_open(hpa_profile **out, char **paths, unsigned npaths, hpc_diag 
         return HPC_E_NOMEM;
     }
     for (unsigned i = 0; i < npaths; i++) {
-        int rc = hpc_exp_open(&p->exps[i], paths[i], diag);
+        int rc = hpc_exp_open_slim(&p->exps[i], paths[i], diag);
         if (rc < 0) {
             hpa_profile_close(p);
             return rc;
@@ -603,11 +603,10 @@ static int collect_points(loader *L)
 static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
 {
     const hpc_proc *proc = pr->proc;
-    if (f && !hpa_filter_process(f, proc->rank))
+    if (!pr->map) /* left out by a filter (hpa_profile_prepare) */
         return 0;
-    pr->map = hpa_modmap_open(p->syms, proc);
     pr->threads = calloc(proc->nthreads ? proc->nthreads : 1, sizeof(*pr->threads));
-    if (!pr->map || !pr->threads)
+    if (!pr->threads)
         return HPC_E_NOMEM;
     loader L = {.p = p, .pr = pr, .f = f};
     int rc = collect_points(&L);
@@ -615,6 +614,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
         pr->heap = malloc(sizeof *pr->heap);
         rc = pr->heap ? hpm_heap_read(pr->heap, proc) : HPC_E_NOMEM;
     }
+    hpc_proc_schema_open((hpc_proc *)proc); /* read once for its threads */
     for (size_t i = 0; rc == 0 && i < proc->nthreads; i++) {
         if (f && !hpa_filter_thread(f, proc->threads[i].seq))
             continue;
@@ -623,12 +623,13 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
         L.t = &pr->threads[pr->nthreads++];
         rc = load_thread(&L, &proc->threads[i]);
     }
+    hpc_proc_schema_close((hpc_proc *)proc);
     free(L.points);
     free(L.keep_period);
     return rc;
 }
 
-int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks)
+int hpa_profile_prepare(hpa_profile *p, const hpa_filter *f)
 {
     if (p->syms)
         return 0;
@@ -637,11 +638,29 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *
         return HPC_E_NOMEM;
     if (f)
         p->filter = *f;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        hpa_process *pr = &p->procs[i];
+        if (f && !hpa_filter_process(f, pr->proc->rank))
+            continue;
+        if (!(pr->map = hpa_modmap_open(p->syms, pr->proc)))
+            return HPC_E_NOMEM;
+    }
+    return 0;
+}
+
+int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks)
+{
+    if (p->loaded)
+        return 0;
+    int rc = hpa_profile_prepare(p, f);
+    if (rc < 0)
+        return rc;
+    p->loaded = true;
     hpa_load_hooks none = {0};
     p->hooks = hooks;
     if (!hooks)
         hooks = &none;
-    int rc = hpa_metrics_from_records(p); /* counters, cycles as time, MPI CPU */
+    rc = hpa_metrics_from_records(p); /* counters, cycles as time, MPI CPU */
     /* What the views read first (OpenMP regions): their metrics join the set, and samples
      * are classified as they are read. */
     for (size_t i = 0; rc == 0 && hooks->load_process && i < p->nprocs; i++)
@@ -837,12 +856,14 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
             continue;
         loader L = {.p = p, .pr = pr, .f = p->filter.active ? &p->filter : NULL};
         rc = collect_points(&L);
+        hpc_proc_schema_open((hpc_proc *)pr->proc); /* read once for its threads */
         for (uint32_t t = 0; rc == 0 && t < pr->nthreads; t++) {
             L.t = &pr->threads[t];
             const hpc_thread_file *tf = thread_file(pr->proc, L.t->seq);
             if (tf && L.t->readable)
                 rc = replay_thread(&L, tf, sample_fn, record_fn, arg);
         }
+        hpc_proc_schema_close((hpc_proc *)pr->proc);
         free(L.points);
         free(L.keep_period);
     }

@@ -93,6 +93,7 @@ typedef struct hpa_profile {
     char **owned; /* strings the metric set points to */
     unsigned nowned;
     const struct hpa_load_hooks *hooks; /* hpa_profile_load's, or NULL */
+    bool loaded;                        /* hpa_profile_load ran */
 } hpa_profile;
 
 /*
@@ -128,6 +129,14 @@ typedef struct hpa_load_hooks {
     /* hpa_profile_close: free what load_process made. */
     void (*close_process)(hpa_process *pr);
 } hpa_load_hooks;
+
+/*
+ * What reports that read no samples need (`mpi`): the symbol table, the filter f (NULL:
+ * keep everything), and each process the filter keeps given its module map (pr->map;
+ * NULL = left out). Memory per process: its slim records and module map. Idempotent (the
+ * first f holds); hpa_profile_load does it first. Returns 0 or HPC_E_NOMEM.
+ */
+int hpa_profile_prepare(hpa_profile *p, const hpa_filter *f);
 
 /*
  * Read every thread stream, applying f (NULL: keep everything), aggregate and symbolize,

@@ -12,3 +12,9 @@ $(ANALYZER_GEN): bench/analyzer_gen.c $(EXP_LIB)
 bench-analyzer: $(ANALYZER_BIN) $(ANALYZER_GEN)
 	bench/analyzer_bench.sh $(ANALYZER_BIN) $(ANALYZER_GEN) $(or $(SAMPLES),10000000) $(or $(RUNS),5)
 bench: bench-analyzer
+# hpanalyze on many-rank jobs: `mpi ranks`, `header`, `functions` at 256, 1024, 4096 ranks
+# x 2 threads (issue 25; not part of make bench: a few minutes on 2 cores). BEFORE=PATH
+# runs an older hpanalyze alternately with this one.
+.PHONY: bench-analyze-scale
+bench-analyze-scale: $(ANALYZER_BIN) $(TESTDIR)/merge/mkjob
+	bench/analyze_scale.sh $(TESTDIR)/merge/mkjob $(ANALYZER_BIN) "$(or $(SIZES),256 1024 4096)" $(or $(RUNS),1) $(BEFORE)

@@ -448,15 +448,61 @@ static bool fact_kind(unsigned kind)
     return false;
 }
 
+/* A slim process's communicator keeps its name, not its member lists: they grow with the
+ * job (N world ranks in every process) and no report of a process reads them. */
+static bool slim_drops(const hpc_record *r, char type)
+{
+    return r->kind == HPC_K_mpi_comm && type == 'b';
+}
+
+/* What a process keeps of its records when made lean again: the facts, or (slim) every
+ * record but the schema's (the kinds' layouts: only a dump prints them, loading again). */
+static bool keeps(const hpc_proc *p, const hpc_record *r)
+{
+    return p->slim ? r->kind != HPC_K_schema : fact_kind(r->kind);
+}
+
+/* What a slim record needs of payload: its strings, less the fields slim_drops. */
+static size_t slim_bytes(const hpc_record *r)
+{
+    if (r->kind != HPC_K_mpi_comm)
+        return r->raw.n;
+    return r->u.mpi_comm.name.n;
+}
+
+/* Copy r's kept strings to dst (slim_drops' fields emptied); its raw is then empty: a
+ * slim record prints and reads by its fields only. */
+static void slim_rebase(hpc_record *rec, char *dst)
+{
+    if (rec->kind != HPC_K_mpi_comm) {
+        record_rebase(rec, dst);
+        return;
+    }
+    const hpc_kind_desc *k = hpc_schema_kind(rec->kind);
+    rec->raw = (hpc_str){.p = dst, .n = 0};
+    for (unsigned i = 0; k && i < k->nfields; i++) {
+        if (k->fields[i].type != 's' && k->fields[i].type != 'b')
+            continue;
+        hpc_str *s = (hpc_str *)(void *)((char *)&rec->u + k->fields[i].offset);
+        if (slim_drops(rec, k->fields[i].type))
+            s->n = 0;
+        if (s->n)
+            memcpy(dst, s->p, s->n);
+        s->p = dst;
+        dst += s->n;
+    }
+}
+
 void hpc_proc_unload(hpc_proc *p)
 {
+    hpc_proc_schema_close(p);
     if (!p || p->lean)
         return;
     size_t n = 0, bytes = 0;
     for (size_t i = 0; i < p->nrecords; i++)
-        if (fact_kind(p->records[i].kind)) {
+        if (keeps(p, &p->records[i])) {
             n++;
-            bytes += p->records[i].raw.n;
+            bytes += p->slim ? slim_bytes(&p->records[i]) : p->records[i].raw.n;
         }
     hpc_record *recs = malloc(n * sizeof *recs + bytes + 1);
     if (!recs)
@@ -464,10 +510,14 @@ void hpc_proc_unload(hpc_proc *p)
     char *payload = (char *)(recs + n);
     size_t k = 0;
     for (size_t i = 0; i < p->nrecords; i++)
-        if (fact_kind(p->records[i].kind)) {
+        if (keeps(p, &p->records[i])) {
             recs[k] = p->records[i];
-            record_rebase(&recs[k], payload);
-            payload += recs[k++].raw.n;
+            if (p->slim)
+                slim_rebase(&recs[k], payload);
+            else
+                record_rebase(&recs[k], payload);
+            payload += p->slim ? slim_bytes(&recs[k]) : recs[k].raw.n;
+            k++;
         }
     free(p->records);
     p->records = recs;
@@ -484,6 +534,7 @@ int hpc_proc_load(hpc_proc *p, hpc_diag *d)
         return HPC_E_INVAL;
     if (!p->lean)
         return 0;
+    hpc_proc_schema_close(p); /* opened again with the records */
     hpc_record *facts = p->records;
     size_t nfacts = p->nrecords;
     p->records = NULL;
@@ -551,8 +602,19 @@ static const char *base_name(const char *path)
     return s;
 }
 
+enum open_mode { OPEN_ALL, OPEN_LEAN, OPEN_SLIM };
+
+/* A process just read whole, as the open mode keeps it. */
+static void make_lean(hpc_proc *p, enum open_mode mode)
+{
+    if (mode == OPEN_ALL)
+        return;
+    p->slim = mode == OPEN_SLIM;
+    hpc_proc_unload(p);
+}
+
 /* Load every sub-experiment directory of a job. Returns how many looked like one. */
-static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err, bool lean)
+static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err, enum open_mode mode)
 {
     DIR *dir = opendir(e->path);
     size_t cap = 0;
@@ -577,8 +639,8 @@ static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err, bool lean)
         if (rc == 1)
             continue;
         seen++;
-        if (rc == 0 && lean)
-            hpc_proc_unload(&p);
+        if (rc == 0)
+            make_lean(&p, mode);
         if (rc == HPC_E_NOMEM)
             *err = rc;
         else if (rc == 0 && (*err = procs_add(e, &cap, &p)) != 0)
@@ -588,7 +650,7 @@ static int job_procs_load(hpc_exp *e, hpc_diag *d, int *err, bool lean)
     return seen;
 }
 
-static int exp_open(hpc_exp **out, const char *path, hpc_diag *d, bool lean)
+static int exp_open(hpc_exp **out, const char *path, hpc_diag *d, enum open_mode mode)
 {
     if (!out || !path)
         return HPC_E_INVAL;
@@ -616,8 +678,8 @@ static int exp_open(hpc_exp **out, const char *path, hpc_diag *d, bool lean)
         hpc_proc p; /* a single sub-experiment */
         err = proc_load(&p, path, base_name(path), d);
         seen = 1;
-        if (err == 0 && lean)
-            hpc_proc_unload(&p);
+        if (err == 0)
+            make_lean(&p, mode);
         if (err == 0) {
             size_t cap = 0;
             err = procs_add(e, &cap, &p);
@@ -630,7 +692,7 @@ static int exp_open(hpc_exp **out, const char *path, hpc_diag *d, bool lean)
             free(jp);
             seen = 1;
         }
-        seen += job_procs_load(e, d, &err, lean);
+        seen += job_procs_load(e, d, &err, mode);
     }
     if (err == 0 && e->nprocs == 0 && !e->has_job) {
         if (!seen)
@@ -654,12 +716,17 @@ static int exp_open(hpc_exp **out, const char *path, hpc_diag *d, bool lean)
 
 int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d)
 {
-    return exp_open(out, path, d, false);
+    return exp_open(out, path, d, OPEN_ALL);
 }
 
 int hpc_exp_open_lean(hpc_exp **out, const char *path, hpc_diag *d)
 {
-    return exp_open(out, path, d, true);
+    return exp_open(out, path, d, OPEN_LEAN);
+}
+
+int hpc_exp_open_slim(hpc_exp **out, const char *path, hpc_diag *d)
+{
+    return exp_open(out, path, d, OPEN_SLIM);
 }
 
 void hpc_exp_close(hpc_exp *e)
@@ -702,6 +769,31 @@ bool hpc_str_eq(hpc_str s, const char *c)
         return false;
     size_t n = strlen(c);
     return n == s.n && (n == 0 || memcmp(s.p, c, n) == 0);
+}
+
+int hpc_proc_schema_open(hpc_proc *p)
+{
+    if (!p)
+        return HPC_E_INVAL;
+    if (p->schema || !p->lean)
+        return 0;
+    char *pp = path_cat(p->dir, HPC_PROCESS_FILE);
+    if (!pp)
+        return HPC_E_NOMEM;
+    /* damage was reported at open */
+    int rc = hpc_reader_open(&p->schema, pp, NULL, &(hpc_diag){.quiet = 1});
+    if (rc)
+        p->schema = NULL;
+    free(pp);
+    return rc;
+}
+
+void hpc_proc_schema_close(hpc_proc *p)
+{
+    if (!p || !p->lean)
+        return;
+    hpc_reader_close(p->schema);
+    p->schema = NULL;
 }
 
 int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t, hpc_diag *d)

@@ -803,6 +803,8 @@ typedef struct hpc_proc {
     size_t nrecords;           /* every record of process.hpe and launcher.hpe, in order */
     hpc_record *records;
     bool lean; /* records holds only the facts' records, schema is NULL: hpc_proc_load */
+    bool slim; /* lean, but records holds every record, the communicators' member lists
+                  emptied (hpc_exp_open_slim); hpc_proc_unload makes it slim again */
     size_t nthreads;
     hpc_thread_file *threads;   /* sorted by seq */
     uint64_t stats[HPC_NSTATS]; /* sum over all streams of the process */
@@ -831,16 +833,34 @@ HPC_API int hpc_exp_open(hpc_exp **out, const char *path, hpc_diag *d);
  * memory of about a kilobyte per process. hpc_proc_load reads the rest when needed.
  */
 HPC_API int hpc_exp_open_lean(hpc_exp **out, const char *path, hpc_diag *d);
+/*
+ * The same, but every process keeps all its records except the schema's and the member
+ * lists of its communicators (mpi_comm's members and remote are empty: those lists hold
+ * N world ranks in each process of an N-rank job), and no schema reader: what
+ * hpanalyze's reports read of a process, in memory that does not grow with the job. A
+ * slim record's raw is empty (its fields hold what is kept). hpc_proc_load reads the
+ * rest (a dump does).
+ */
+HPC_API int hpc_exp_open_slim(hpc_exp **out, const char *path, hpc_diag *d);
 /* Read all of a lean process's records and open its schema again (damage is reported
  * to d again: pass a quiet one when it was reported at open). Returns 0 (also when p was
  * not lean), or a negative hpc_err; p is then still lean and usable as such. */
 HPC_API int hpc_proc_load(hpc_proc *p, hpc_diag *d);
-/* Make p lean again (hpc_exp_open_lean): its other records and schema are freed. */
+/* Make p lean again (hpc_exp_open_lean, or slim: hpc_exp_open_slim): its other records
+ * and schema are freed. */
 HPC_API void hpc_proc_unload(hpc_proc *p);
 HPC_API void hpc_exp_close(hpc_exp *e);
 
+/* Open a lean (or slim) process's schema reader into p->schema for a while: its thread
+ * streams, opened one after the other with hpc_thread_open, then share one reading of
+ * process.hpe's schema. Returns 0 (also when p is not lean), or a negative hpc_err (p
+ * then reads the schema per stream, as without this). hpc_proc_schema_close (or
+ * hpc_proc_unload) lets go of it. */
+HPC_API int hpc_proc_schema_open(hpc_proc *p);
+HPC_API void hpc_proc_schema_close(hpc_proc *p);
+
 /* Open thread t of process p for reading (its life in its stream, with p's schema, read
- * for the occasion when p is lean).
+ * for the occasion when p is lean and its schema is not open).
  * Returns 0 and *out, or a negative hpc_err after reporting to d. */
 HPC_API int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *t,
                             hpc_diag *d);

@@ -24,8 +24,9 @@ typedef struct file_kind {
     hpc_kind_desc desc;
     hpc_field_desc *fields;      /* desc.fields, owned */
     char *names;                 /* storage for the kind and field names */
-    char *name_raw, *fields_raw; /* the SCHEMA record's text, for copies */
-    uint64_t offset;             /* of the SCHEMA record, HPC_NO_OFFSET if copied */
+    char *name_raw, *fields_raw; /* the SCHEMA record's text */
+    uint64_t offset;             /* of the SCHEMA record in the file that has it */
+    unsigned refs;               /* readers holding it: schema_from's streams share it */
 } file_kind;
 
 struct hpc_reader {

@@ -49,7 +49,7 @@ static const char *type_text(char c)
 
 static void fkind_free(file_kind *fk)
 {
-    if (!fk)
+    if (!fk || __atomic_sub_fetch(&fk->refs, 1, __ATOMIC_ACQ_REL) > 0)
         return;
     free(fk->fields);
     free(fk->names);
@@ -79,6 +79,7 @@ static file_kind *fkind_parse(unsigned kind, hpc_str name, hpc_str fields, const
     file_kind *fk = calloc(1, sizeof *fk);
     if (!fk)
         return NULL;
+    fk->refs = 1;
     fk->name_raw = dup_n(name.p, name.n);
     fk->fields_raw = dup_n(fields.p, fields.n);
     fk->names = dup_n(fields.p, fields.n);
@@ -119,15 +120,13 @@ static file_kind *fkind_parse(unsigned kind, hpc_str name, hpc_str fields, const
     return fk;
 }
 
-static file_kind *fkind_copy(const file_kind *src)
+/* A stream described by another file's schema (a thread stream by its process.hpe)
+ * shares that file's kinds, read-only but for the mapping onto the built-in structs,
+ * which comes out the same for both: a thread opens without parsing its schema again. */
+static file_kind *fkind_share(file_kind *src)
 {
-    const char *bad;
-    hpc_str name = {src->name_raw, (uint32_t)strlen(src->name_raw)};
-    hpc_str fields = {src->fields_raw, (uint32_t)strlen(src->fields_raw)};
-    file_kind *fk = fkind_parse(src->desc.kind, name, fields, &bad);
-    if (fk)
-        fk->offset = HPC_NO_OFFSET;
-    return fk;
+    __atomic_add_fetch(&src->refs, 1, __ATOMIC_RELAXED);
+    return src;
 }
 
 /* Read the SCHEMA records at the start of the stream into r->fkind. */
@@ -197,7 +196,7 @@ static void fkind_map(hpc_reader *r, file_kind *fk, const hpc_kind_desc *builtin
             if (types_compatible(f->type, b->type))
                 f->offset = b->offset;
             else
-                READER_CORRUPT(r, fk->offset,
+                READER_CORRUPT(r, r->has_own_schema ? fk->offset : HPC_NO_OFFSET,
                                "schema: field %s of %s is %s in this file but %s here; "
                                "ignored",
                                f->name, builtin->name, type_text(f->type), type_text(b->type));
@@ -215,8 +214,7 @@ int reader_schema_load(hpc_reader *r, const hpc_reader *from)
         for (unsigned k = 0; k < 256; k++) {
             if (!from->fkind[k])
                 continue;
-            if (!(r->fkind[k] = fkind_copy(from->fkind[k])))
-                return HPC_E_NOMEM;
+            r->fkind[k] = fkind_share(from->fkind[k]);
         }
         if (from->schema_hash != r->schema_hash)
             READER_CORRUPT(r, 24,

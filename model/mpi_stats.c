@@ -153,20 +153,28 @@ void hpa_mpi_rank_add(hpa_mpi_sum *rank, hpa_mpi_window *w, const hpa_mpi_call *
     hpa_mpi_sum_add(rank, nested || !in_window || lifecycle ? 0 : hpa_mpi_call_ns(c), &c->d);
 }
 
+void hpa_mpi_cov_add(hpa_mpi_cov_acc *a, const hpa_mpi_sum *rank)
+{
+    if (!rank->calls)
+        return;
+    double t = (double)rank->time_ns;
+    a->sum += t;
+    a->sq += t * t;
+    a->n++;
+}
+
+double hpa_mpi_cov_of(const hpa_mpi_cov_acc *a)
+{
+    if (a->n < 2 || a->sum <= 0)
+        return 0;
+    double mean = a->sum / (double)a->n, var = a->sq / (double)a->n - mean * mean;
+    return var > 0 ? sqrt(var) / mean : 0;
+}
+
 double hpa_mpi_cov(const hpa_mpi_sum *per_rank, size_t nranks)
 {
-    double sum = 0, sq = 0;
-    size_t n = 0;
-    for (size_t k = 0; k < nranks; k++) {
-        if (!per_rank[k].calls)
-            continue;
-        double t = (double)per_rank[k].time_ns;
-        sum += t;
-        sq += t * t;
-        n++;
-    }
-    if (n < 2 || sum <= 0)
-        return 0;
-    double mean = sum / (double)n, var = sq / (double)n - mean * mean;
-    return var > 0 ? sqrt(var) / mean : 0;
+    hpa_mpi_cov_acc a = {0};
+    for (size_t k = 0; k < nranks; k++)
+        hpa_mpi_cov_add(&a, &per_rank[k]);
+    return hpa_mpi_cov_of(&a);
 }

@@ -84,5 +84,13 @@ void hpa_mpi_rank_add(hpa_mpi_sum *rank, hpa_mpi_window *w, const hpa_mpi_call *
 /* COV of the times of per_rank[0..n-1] among the ranks that made a call (0 for fewer
  * than two such ranks). */
 double hpa_mpi_cov(const hpa_mpi_sum *per_rank, size_t n);
+/* The same, one rank at a time (a report that holds no sum per rank): add each rank's
+ * sum in rank order, then read the COV; the same number as hpa_mpi_cov. */
+typedef struct hpa_mpi_cov_acc {
+    double sum, sq;
+    size_t n;
+} hpa_mpi_cov_acc;
+void hpa_mpi_cov_add(hpa_mpi_cov_acc *a, const hpa_mpi_sum *rank);
+double hpa_mpi_cov_of(const hpa_mpi_cov_acc *a);
 
 #endif

@@ -43,6 +43,10 @@
  * UBSan would report) for HPCOLLECT_DEBUG_UNWIND_FAULT. */
 static volatile uintptr_t fault_addr = 16;
 
+/* libunwind reads words at any address (DWARF's unaligned fields): an aligned type would
+ * be undefined behaviour there (UBSan says so), not a fault on x86-64. */
+typedef unw_word_t unaligned_word __attribute__((aligned(1), may_alias));
+
 int (*hpc_unwind_lib_access_mem)(unw_addr_space_t, unw_word_t, unw_word_t *, int, void *);
 
 /* Memory reads of our unwinds: no validation (see above; init.c installs it). */
@@ -54,7 +58,7 @@ int hpc_unwind_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val,
         return hpc_unwind_lib_access_mem(as, addr, val, write, arg);
     if (addr < 4096)
         return -UNW_EINVAL;
-    *val = *(const volatile unw_word_t *)addr;
+    *val = *(const volatile unaligned_word *)addr;
     return 0;
 }
 

@@ -230,7 +230,8 @@ static int64_t *end_slot(hpa_u64map *m, uint64_t key)
 static int add_ops(loader *L, uint32_t proc, hpa_u64map *by_id)
 {
     hpa_io *io = L->io;
-    qsort(L->ops, L->nops, sizeof *L->ops, by_time);
+    if (L->nops) /* ops is NULL before the first */
+        qsort(L->ops, L->nops, sizeof *L->ops, by_time);
     hpa_u64map ends = {0};
     int rc = 0;
     for (size_t i = 0; i < L->nops && rc == 0; i++) {
@@ -266,14 +267,19 @@ static int add_ops(loader *L, uint32_t proc, hpa_u64map *by_id)
         }
         if (cls != HPA_IO_READ && cls != HPA_IO_WRITE)
             continue;
-        /* keys: file or handle index times 2 plus the direction; handles above files */
+        /* keys: file or handle index times 2 plus the direction; handles above files. A
+         * slot is used before the next is made: making one may move the others. */
         int64_t *fe = end_slot(&ends, (uint64_t)f * 2 + cls);
-        int64_t *he = h ? end_slot(&ends, ((uint64_t)1 << 40) + (uint64_t)hi * 2 + cls) : NULL;
-        if (!fe || (h && !he)) {
+        if (!fe) {
             rc = HPC_E_NOMEM;
             break;
         }
         add_pattern(&file->p, cls, o, fe);
+        int64_t *he = h ? end_slot(&ends, ((uint64_t)1 << 40) + (uint64_t)hi * 2 + cls) : NULL;
+        if (h && !he) {
+            rc = HPC_E_NOMEM;
+            break;
+        }
         if (h)
             add_pattern(&h->p, cls, o, he);
     }

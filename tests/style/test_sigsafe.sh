@@ -20,6 +20,9 @@ for o in $objs; do
     mine=$(grep -v '^#' "$allowed" | awk -v o="$base" 'split($1, p, ":") == 2 && p[1] == o {print p[2]}')
     for s in $(nm -u "$o" | awk '{print $2}'); do
         n=$((n + 1))
+        case $s in # the sanitizers' checks the compiler inserts (make check SANITIZE=1)
+        __asan_* | __ubsan_* | __sanitizer_*) continue ;;
+        esac
         grep -qxF "$s" <<<"$defined" && continue
         grep -qxF "$s" <<<"$global" && continue
         grep -qxF "$s" <<<"$data" && continue

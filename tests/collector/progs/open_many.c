@@ -14,13 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
-static pthread_barrier_t started, done;
+static pthread_barrier_t started, settled, done;
 
+/* A thread under hpcollect opens its thread-state events lazily: at its first clock sample
+ * or at the end of a blocking call once its blocking calls took a clock interval
+ * (collector/states.h). The 50 ms sleep is such a call: the events open before the count
+ * starts, not while it runs (their descriptor is below the limit for an instant). */
 static void *waiter(void *arg)
 {
     pthread_barrier_wait(&started);
+    struct timespec nap = {0, 50 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+    pthread_barrier_wait(&settled);
     pthread_barrier_wait(&done);
     return arg;
 }
@@ -60,10 +68,12 @@ int main(int argc, char **argv)
     fprintf(stderr, "open at start %d\n", open_at_start());
     pthread_t t[4];
     pthread_barrier_init(&started, NULL, 5);
+    pthread_barrier_init(&settled, NULL, 5);
     pthread_barrier_init(&done, NULL, 5);
     for (int i = 0; i < 4; i++)
         pthread_create(&t[i], NULL, waiter, NULL);
     pthread_barrier_wait(&started); /* counted once they run (their start is done) */
+    pthread_barrier_wait(&settled);
     if (argc < 2)
         count_files();
     for (int a = 1; a < argc; a++) {

@@ -163,6 +163,10 @@ int main(void)
     pthread_mutex_lock(&sh->m);
     pid_t pid = fork();
     if (pid == 0) {
+        /* a first call (EBUSY) before it says go: the child's first traced call may set up
+         * its recording (slow under ASan); its wait then starts at once */
+        if (pthread_mutex_trylock(&sh->m) == 0)
+            pthread_mutex_unlock(&sh->m);
         sem_post(&sh->go);
         pthread_mutex_lock(&sh->m); /* waits for the parent */
         sh->value = sh->value * 10 + 2;
@@ -170,7 +174,8 @@ int main(void)
         _exit(0);
     }
     sem_wait(&sh->go);
-    nanosleep(&d, NULL);
+    struct timespec hold = {0, 100 * 1000 * 1000}; /* the child waits 20 ms of it at least */
+    nanosleep(&hold, NULL);
     sh->value = 1;
     pthread_mutex_unlock(&sh->m);
     int status;

@@ -35,9 +35,16 @@
  * communication matrix counts point-to-point sends (as Sends does) from world rank to
  * world rank, messages and bytes.
  *
- * `mpi [ranks|calls|sites|sizes|collectives|matrix]...`: text prints the tables named (default
- * all), CSV the tables named (default ranks), each with its header line and a blank line
- * between them, JSON always prints all. Every text title says which ranks it covers
+ *     Heap per rank (a job recorded with -H): model/heap.h's numbers of each rank, as
+ *     hpmerge's summary has them (allocations, bytes, frees, leaks, bytes leaked, peak
+ *     bytes in use, temporary allocations, bytes in use at the end).
+ *
+ * `mpi [ranks|calls|sites|sizes|collectives|matrix|memory]...`: text prints the tables named
+ * (default all; memory, the heap per rank, when a rank has heap data: `heap` is a command
+ * of its own), CSV the tables named (default ranks), each
+ * with its header line and a blank line between them, JSON always prints all (a rank's
+ * heap as heap_<key> keys of its row, when it has heap data). Every text title says which ranks it
+ * covers
  * ("all ranks", or the --ranks list). CSV columns and JSON
  * keys are stable; per rank: rank, app_time_s, mpi_time_s, mpi_pct, mpi_sends,
  * mpi_bytes_sent, mpi_receives, mpi_bytes_received, mpi_other_calls, ...
@@ -47,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "mpi_model.h"
 #include "procinfo.h"
 #include "report_util.h"
@@ -249,6 +257,84 @@ static void text_matrix(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
                 m->matrix_unknown);
 }
 
+/* The rank's heap numbers (hpm_heap_summary), false when it has none (no -H). */
+static bool rank_heap(const rank_row *rr, uint64_t v[HPM_HEAP_NSUMMARY])
+{
+    if (!rr->has_heap)
+        return false;
+    memcpy(v, rr->heap, sizeof rr->heap);
+    return true;
+}
+
+static bool any_heap(const mpi_model *m)
+{
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].has_heap)
+            return true;
+    return false;
+}
+
+/* Read the heap numbers of the ranks recorded with -H. `mpi` loads no samples and keeps
+ * no heap: each rank's blocks are read, summed and let go in turn (memory of one rank's
+ * blocks at a time). Returns 0 or HPC_E_NOMEM. */
+static int read_heaps(mpi_model *m)
+{
+    _Static_assert(sizeof m->ranks[0].heap == HPM_HEAP_NSUMMARY * sizeof(uint64_t),
+                   "hpa_mpi_rank.heap holds hpm_heap_summary");
+    for (size_t i = 0; i < m->nranks; i++) {
+        rank_row *rr = &m->ranks[i];
+        const hpc_proc *proc = rr->pr->proc;
+        if (rr->pr->heap && rr->pr->heap->traced) { /* loaded already */
+            hpm_heap_summary(rr->pr->heap, rr->heap);
+            rr->has_heap = true;
+            continue;
+        }
+        if (!proc->settings.heap_trace)
+            continue;
+        hpm_heap h;
+        hpc_proc_schema_open((hpc_proc *)proc); /* one reading of the schema for its threads */
+        int rc = hpm_heap_read(&h, proc);
+        hpc_proc_schema_close((hpc_proc *)proc);
+        if (rc < 0)
+            return rc;
+        hpm_heap_summary(&h, rr->heap);
+        rr->has_heap = h.traced;
+        hpm_heap_free(&h);
+    }
+    return 0;
+}
+
+static void text_heap(const hpa_ctx *ctx, const mpi_model *m, FILE *f)
+{
+    (void)ctx;
+    if (!any_heap(m)) {
+        fprintf(f, "No heap data: the job ran without -H.\n");
+        return;
+    }
+    fprintf(f,
+            "Heap per rank (%s; -H: Leaks are blocks not freed at the end, Peak the most bytes "
+            "in use at once, Temporary the blocks freed right after; *: the sums)\n\n",
+            m->scope);
+    fprintf(f, "%5s %12s %14s %12s %9s %14s %14s %10s %14s\n", "Rank", "Allocations", "Bytes",
+            "Frees", "Leaks", "Bytes leaked", "Peak bytes", "Temporary", "End bytes");
+    uint64_t sum[HPM_HEAP_NSUMMARY] = {0}, v[HPM_HEAP_NSUMMARY];
+    for (size_t i = 0; i < m->nranks; i++) {
+        if (!rank_heap(&m->ranks[i], v))
+            continue;
+        fprintf(f, "%5d", rank_of(&m->ranks[i]));
+        for (int k = 0; k < HPM_HEAP_NSUMMARY; k++) {
+            static const int width[HPM_HEAP_NSUMMARY] = {12, 14, 12, 9, 14, 14, 10, 14};
+            fprintf(f, " %*" PRIu64, width[k], v[k]);
+            sum[k] += v[k];
+        }
+        fputc('\n', f);
+    }
+    fprintf(f,
+            "%5s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %9" PRIu64 " %14" PRIu64 " %14" PRIu64
+            " %10" PRIu64 " %14" PRIu64 "\n",
+            "*", sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7]);
+}
+
 /* ---------------------------------------------------------------- CSV */
 
 static const char *const rank_cols =
@@ -273,6 +359,24 @@ static void csv_ranks(const mpi_model *m, FILE *f)
                 rr->s.coll_calls, rr->s.coll_sent, rr->s.coll_recv, rr->nested, rr->dropped,
                 ended_early(rr));
         hpa_csv_field(f, end, '\n');
+    }
+}
+
+static void csv_heap(const mpi_model *m, FILE *f)
+{
+    fputs("rank,process", f);
+    for (int k = 0; k < HPM_HEAP_NSUMMARY; k++)
+        fprintf(f, ",heap_%s", hpm_heap_summary_keys[k]);
+    fputc('\n', f);
+    uint64_t v[HPM_HEAP_NSUMMARY];
+    for (size_t i = 0; i < m->nranks; i++) {
+        const rank_row *rr = &m->ranks[i];
+        if (!rank_heap(rr, v))
+            continue;
+        fprintf(f, "%d,", rank_of(rr));
+        hpa_csv_field(f, rr->pr->proc->name, ',');
+        for (int k = 0; k < HPM_HEAP_NSUMMARY; k++)
+            fprintf(f, "%" PRIu64 "%c", v[k], k + 1 < HPM_HEAP_NSUMMARY ? ',' : '\n');
     }
 }
 
@@ -378,6 +482,12 @@ static void json_rank(hpa_json *j, const mpi_model *m, const rank_row *rr)
     end_text(m, rr, end, sizeof end);
     hpa_json_kstr(j, "end", end);
     hpa_json_kstr(j, "died_in", rr->died_in >= 0 ? m->names[rr->died_in] : "");
+    uint64_t v[HPM_HEAP_NSUMMARY];
+    for (int k = 0; rank_heap(rr, v) && k < HPM_HEAP_NSUMMARY; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "heap_%s", hpm_heap_summary_keys[k]);
+        hpa_json_ku64(j, key, v[k]);
+    }
     hpa_json_end_obj(j);
 }
 
@@ -493,7 +603,8 @@ static void json_report(const mpi_model *m, FILE *f)
 
 /* ---------------------------------------------------------------- command */
 
-static const char *const sections[] = {"ranks", "calls", "sites", "sizes", "collectives", "matrix"};
+static const char *const sections[] = {"ranks",       "calls",  "sites", "sizes",
+                                       "collectives", "matrix", "memory"};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 /* The first MPI library (libmpi.so.N, libmpich.so.N, libmpi_abi.so ...) a process without
@@ -532,7 +643,7 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
         if (which < 0)
             return hpa_usage_error("mpi",
                                    "unknown table '%s' (ranks, calls, sites, sizes, "
-                                   "collectives, matrix)",
+                                   "collectives, matrix, memory)",
                                    argv[a]);
         want |= 1u << which;
     }
@@ -541,6 +652,10 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
         return HPA_EXIT_DATA;
     mpi_model m;
     int rc = hpa_mpi_model_build(&m, prof, ctx->opts.format == HPA_JSON);
+    if (rc >= 0 &&
+        (ctx->opts.format == HPA_CSV ? want & 1u << 6
+                                     : !want || want & 1u << 6 || ctx->opts.format == HPA_JSON))
+        rc = read_heaps(&m);
     if (rc < 0) {
         fprintf(stderr, "hpanalyze: mpi: %s\n", hpc_strerror(rc));
         hpa_mpi_model_free(&m);
@@ -585,16 +700,19 @@ int cmd_mpi(hpa_ctx *ctx, int argc, char **argv)
             case 4:
                 csv_colls(&m, f);
                 break;
-            default:
+            case 5:
                 csv_matrix(&m, f);
+                break;
+            default:
+                csv_heap(&m, f);
             }
         }
     } else {
         void (*const show[])(const hpa_ctx *, const mpi_model *, FILE *) = {
-            NULL, text_calls, text_sites, text_sizes, NULL, text_matrix};
+            NULL, text_calls, text_sites, text_sizes, NULL, text_matrix, text_heap};
         bool first = true;
         for (unsigned i = 0; i < NSECTIONS; i++) {
-            if (want && !(want & 1u << i))
+            if (want ? !(want & 1u << i) : i == 6 && !any_heap(&m))
                 continue;
             if (!first)
                 fputc('\n', f);

@@ -36,7 +36,9 @@ typedef struct hpa_mpi_rank {
     hpa_mpi_sum s;
     hpa_mpi_window w; /* MPI_Init to MPI_Finalize (or the end), how it ended */
     uint64_t nested, dropped, damaged;
-    int64_t died_in; /* function the process ended inside (HPC_MPI_CALL_INTERRUPTED), or -1 */
+    int64_t died_in;  /* function the process ended inside (HPC_MPI_CALL_INTERRUPTED), or -1 */
+    bool has_heap;    /* heap[] holds its heap numbers (-H; cmd_mpi.c reads them) */
+    uint64_t heap[8]; /* model/heap.h's hpm_heap_summary (HPM_HEAP_NSUMMARY values) */
 } hpa_mpi_rank;
 
 /* A function or call site row: totals, the COV of its time across ranks, and (when the

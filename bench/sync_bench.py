@@ -32,7 +32,7 @@ def main():
         confs += [("gprofng collect -p off -s on", [gp, "collect", "app", "-p", "off", "-s", "on"]),
                   ("gprofng collect -p off -s all", [gp, "collect", "app", "-p", "off", "-s", "all"])]
     res = {c: [] for c, _ in confs}
-    floor = []
+    floor, tsc = [], []
     print(f"load before: {loadavg()}")
     with tempfile.TemporaryDirectory() as d:
         for r in range(runs):
@@ -49,11 +49,13 @@ def main():
                 f = line[0].split()
                 res[name].append(float(f[1]))
                 floor.append(float(f[3]))
+                tsc.append(float(f[5]))
                 for e in os.listdir(d):
                     shutil.rmtree(os.path.join(d, e), ignore_errors=True)
     print(f"load after: {loadavg()}")
     plain = statistics.median(res["plain"])
-    print(f"floor (two clock reads): {statistics.median(floor):.1f} ns\n")
+    print(f"floor: two clock_gettime(CLOCK_MONOTONIC) reads {statistics.median(floor):.1f} ns, "
+          f"one TSC read {statistics.median(tsc):.1f} ns\n")
     print("| configuration | ns per pair (median) | added ns | / plain |")
     print("|---|---|---|---|")
     for name, _ in confs:

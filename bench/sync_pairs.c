@@ -2,7 +2,9 @@
  * sync_pairs.c - the sync tracer's cost per call: N uncontended pthread_mutex_lock/unlock
  * pairs in one thread, timed by the program itself (its thread CPU time around the loop), and
  * the floor a tracer cannot go below: N pairs of clock_gettime(CLOCK_MONOTONIC) reads, as
- * a wrapper makes around each call. Prints "pair_ns X clocks_ns Y" (ns per iteration).
+ * a wrapper makes around each call, and N reads of the TSC (the tracers' trace clock, where
+ * the kernel's clocksource is the TSC). Prints "pair_ns X clocks_ns Y tsc_ns Z" (ns per
+ * iteration).
  * Usage: sync_pairs [N]   (default 10 000 000)
  */
 #include <pthread.h>
@@ -39,6 +41,14 @@ int main(int argc, char **argv)
         sink += (uint64_t)(t1.tv_nsec - t0.tv_nsec);
     }
     uint64_t clocks = now_ns() - a;
-    printf("pair_ns %.2f clocks_ns %.2f\n", (double)pairs / (double)n, (double)clocks / (double)n);
+    uint64_t tsc = 0;
+#if defined(__x86_64__)
+    a = now_ns();
+    for (long i = 0; i < n; i++)
+        sink += __builtin_ia32_rdtsc();
+    tsc = now_ns() - a;
+#endif
+    printf("pair_ns %.2f clocks_ns %.2f tsc_ns %.2f\n", (double)pairs / (double)n,
+           (double)clocks / (double)n, (double)tsc / (double)n);
     return 0;
 }

@@ -131,6 +131,16 @@ void hpc_proc_lock_reset(void);
 /* sigsafe_limits.c: -L and -t. */
 /* True while samples may be recorded now. Signal-safe. */
 bool hpc_recording_at(uint64_t now);
+/* What hpc_recording_at says at any time, without its call, when it is true for all of
+ * them (no -t window, not paused, the -L budget not spent): the traced calls' quick test;
+ * false means ask hpc_recording_at. Signal-safe. */
+static inline bool hpc_recording_always(void)
+{
+    const hpc_config *cfg = &hpc_P.cfg;
+    return __builtin_expect(!cfg->tstart_ns && !cfg->tend_ns && hpc_P.active && !hpc_P.paused &&
+                                !__atomic_load_n(&hpc_P.budget.exceeded, __ATOMIC_RELAXED),
+                            1);
+}
 /* The size limit refused a write: say so once in process.hpe. Signal-safe. */
 void hpc_limit_reached(void);
 /* Write a limit record (time window crossings). Signal-safe. */

@@ -10,7 +10,8 @@
  * Order across threads. A free's record carries the time read before the real free; an
  * allocation's block exists from the time read after the real call returned. So when
  * thread B gets an address thread A just freed, A's free time is earlier than B's
- * allocation time, whatever order the two records reach their streams.
+ * allocation time, whatever order the two records reach their streams: both times are
+ * hpc_trace_ns (interpose.h), one mapping of the TSC for all threads.
  *
  * Bootstrap (interpose.h): while this thread looks the real functions up, dlsym may
  * allocate: malloc, calloc and realloc answer from the static arena, free ignores the
@@ -41,6 +42,8 @@ void hpc_heap_init(void)
 {
     hpc_tracers[HPC_TRACER_HEAP].on = hpc_P.cfg.active && hpc_P.cfg.heap;
     hpc_tracers[HPC_TRACER_HEAP].threshold_ns = 0; /* every block: leaks need them all */
+    if (hpc_tracers[HPC_TRACER_HEAP].on)
+        hpc_trace_clock_init(); /* hpc_trace_ns: the TSC's cost, not the vDSO's */
 }
 
 /* Set while a traced call runs the real one: a heap call the C library makes inside it
@@ -53,9 +56,9 @@ static __thread int inside __attribute__((tls_model("initial-exec")));
 static __attribute__((noinline)) bool begin_slow(hpc_trace *c)
 {
     hpc_thread_priv *t = hpc_self();
-    if (!t || t->pub.busy || t->in_handler || inside || hpc_guard_held() || !t->stream_ok)
+    if (!HPC_TRACE_THREAD_OK(t) || inside)
         return false;
-    *c = (hpc_trace){.t = t, .kind = HPC_TRACER_HEAP, .ns = true}; /* times: hpc_now_ns */
+    *c = (hpc_trace){.t = t, .kind = HPC_TRACER_HEAP, .ns = true}; /* times: hpc_trace_ns */
     inside = 1;
     return true;
 }
@@ -63,7 +66,7 @@ static __attribute__((noinline)) bool begin_slow(hpc_trace *c)
 /* A call that gives a block back: its time is read before the real call. */
 static inline void mark_start(hpc_trace *c)
 {
-    c->start = hpc_now_ns();
+    c->start = hpc_trace_ns();
 }
 
 /* Trace this call? One predictable branch when -H is off. When it says yes, the caller
@@ -108,11 +111,11 @@ static int write_free(hpc_stream *s, uint64_t node, uint64_t start, uint64_t dur
 static void alloc_end(hpc_trace *c, unsigned fn, const void *p, uint64_t size, const void *old)
 {
     leave();
-    uint64_t now = hpc_now_ns(); /* after the real call: the block exists from now on */
+    uint64_t now = hpc_trace_ns(); /* after the real call: the block exists from now on */
     if (!c->start)
         c->start = now;
     c->end = now;
-    if (!p || !hpc_recording_at(c->start))
+    if (!p || !(hpc_recording_always() || hpc_recording_at(c->start)))
         return;
     heap_event e = {fn, (uintptr_t)p, size, (uintptr_t)old};
     hpc_trace_record(c, write_alloc, &e); /* no threshold: leaks need every block */
@@ -121,7 +124,7 @@ static void alloc_end(hpc_trace *c, unsigned fn, const void *p, uint64_t size, c
 static void free_end(hpc_trace *c, unsigned fn, const void *p, uint64_t size)
 {
     leave();
-    if (!hpc_recording_at(c->start))
+    if (!(hpc_recording_always() || hpc_recording_at(c->start)))
         return;
     c->end = c->start; /* a point in time */
     heap_event e = {fn, (uintptr_t)p, size, 0};
@@ -138,6 +141,7 @@ HPC_INTERPOSE void *malloc(size_t size)
     hpc_trace c;
     if (!begin(&c))
         return HPC_REAL(malloc)(size);
+    HPC_TRACE_SITE(c);
     void *p = HPC_REAL(malloc)(size);
     alloc_end(&c, HPC_HEAP_MALLOC, p, size, NULL);
     return p;
@@ -154,6 +158,7 @@ HPC_INTERPOSE void *calloc(size_t n, size_t size)
     hpc_trace c;
     if (!begin(&c))
         return HPC_REAL(calloc)(n, size);
+    HPC_TRACE_SITE(c);
     void *p = HPC_REAL(calloc)(n, size);
     alloc_end(&c, HPC_HEAP_CALLOC, p, bytes, NULL);
     return p;
@@ -190,6 +195,7 @@ HPC_INTERPOSE void *realloc(void *ptr, size_t size)
     hpc_trace c;
     if (!begin(&c))
         return HPC_REAL(realloc)(ptr, size);
+    HPC_TRACE_SITE(c);
     mark_start(&c);
     void *p = HPC_REAL(realloc)(ptr, size);
     realloc_end(&c, HPC_HEAP_REALLOC, p, ptr, size);
@@ -212,6 +218,7 @@ HPC_INTERPOSE void *reallocarray(void *ptr, size_t n, size_t size)
     hpc_trace c;
     if (!begin(&c))
         return HPC_REAL(reallocarray)(ptr, n, size);
+    HPC_TRACE_SITE(c);
     mark_start(&c);
     void *p = HPC_REAL(reallocarray)(ptr, n, size);
     if (__builtin_mul_overflow(n, size, &bytes))
@@ -250,6 +257,7 @@ HPC_INTERPOSE void free(void *ptr)
         hpc_trace c;                                                                               \
         if (!begin(&c))                                                                            \
             return HPC_REAL(name) args;                                                            \
+        HPC_TRACE_SITE(c);                                                                         \
         void *p = HPC_REAL(name) args;                                                             \
         alloc_end(&c, fn, p, size, NULL);                                                          \
         return p;                                                                                  \
@@ -268,6 +276,7 @@ HPC_INTERPOSE int posix_memalign(void **ptr, size_t align, size_t size)
     hpc_trace c;
     if (!begin(&c))
         return HPC_REAL(posix_memalign)(ptr, align, size);
+    HPC_TRACE_SITE(c);
     int rc = HPC_REAL(posix_memalign)(ptr, align, size);
     alloc_end(&c, HPC_HEAP_POSIX_MEMALIGN, rc == 0 ? *ptr : NULL, size, NULL);
     return rc;
@@ -286,6 +295,7 @@ HPC_INTERPOSE void *mmap(void *addr, size_t len, int prot, int flags, int fd, of
                            (uintptr_t)__builtin_dwarf_cfa());
     if (!begin(&c))
         return HPC_REAL(mmap)(addr, len, prot, flags, fd, off);
+    HPC_TRACE_SITE(c);
     void *p = HPC_REAL(mmap)(addr, len, prot, flags, fd, off);
     alloc_end(&c, HPC_HEAP_MMAP, p == MAP_FAILED ? NULL : p, len, NULL);
     return p;

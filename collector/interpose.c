@@ -143,22 +143,28 @@ void hpc_interpose_init(void)
         hpc_dl_iterate(find_own, &me);
 }
 
+struct hpc_trace_ctx;
+static void ctx_fill(struct hpc_trace_ctx *e, const hpc_trace *c, const uint64_t *pcs, int n);
+
 /* The calling thread's stack by libunwind's fast path (unw_backtrace: a per-thread cache of
  * frame layouts, no signal mask changed, no system call once the cache is warm): callers'
  * pcs, return addresses minus one. Made between hpcollect_write_begin/end, so no sample of
  * ours enters libunwind meanwhile (rule 1: a sample that finds the thread busy does not
  * unwind); a fault while unwinding comes back here as the samples' do (rule 6), the
- * loader's lock as rule 7 says, memory is read by our accessor (sigsafe_unwind.c). */
-static int unwind_fast(hpc_thread_priv *t, uint64_t *pcs, int max)
+ * loader's lock as rule 7 says, memory is read by our accessor (sigsafe_unwind.c). With
+ * e, the traced call c's entry of the stack cache is filled from the stack found (its
+ * search of the stack is under the same fault recovery). */
+static int unwind_fast(hpc_thread_priv *t, uint64_t *pcs, int max, struct hpc_trace_ctx *e,
+                       const hpc_trace *c)
 {
-    volatile int n = 0;
+    volatile int n = 0, kept = 0;
     if (t->in_dl || !hpc_dl_unwind_ok(t))
         return 0;
     uint64_t user_blocked = hpc_user_blocked;
     t->unwind_gave_way = 0;
-    if (sigsetjmp(t->unwind_env, 0)) { /* a fault while unwinding: nothing kept */
+    if (sigsetjmp(t->unwind_env, 0)) { /* a fault: the stack if it was found, no entry */
         hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
-        n = 0;
+        n = kept;
         goto out;
     }
     t->in_unwind = 1;
@@ -167,17 +173,20 @@ static int unwind_fast(hpc_thread_priv *t, uint64_t *pcs, int max)
         hpc_stat(t, HPC_STAT_UNWIND_TRUNCATED, 1);
     if (t->unwind_gave_way)
         hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
+    for (int i = 0; i < n; i++)
+        pcs[i] -= 1;
+    kept = n;
+    if (e)
+        ctx_fill(e, c, pcs, n);
 out:
     t->in_unwind = 0;
     hpc_user_blocked = user_blocked;
-    for (int i = 0; i < n; i++)
-        pcs[i] -= 1;
     return n;
 }
 
 int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 {
-    int n = unwind_fast(t, pcs, max), ours = 0;
+    int n = unwind_fast(t, pcs, max, NULL, NULL), ours = 0;
     while (ours < n && hpc_pc_ours(pcs[ours]))
         ours++;
     memmove(pcs, pcs + ours, sizeof *pcs * (size_t)(n - ours));
@@ -185,6 +194,93 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 }
 
 /* ------------------------------------------------------------ the trace clock */
+
+/*
+ * hpc_trace_ns: one mapping of the TSC to CLOCK_MONOTONIC ns for the whole process, so that
+ * two threads' times compare as their TSC reads do (the heap tracer's frees and allocations
+ * are matched by address across threads in time order). A segment maps ticks to ns by a
+ * base and a slope; when a segment is older than its length, the first thread that finds
+ * it so starts the next one where the old one ends at that tick (continuous: no time goes
+ * back), with the slope that brings it onto CLOCK_MONOTONIC by the end of the next segment
+ * (the slope of the whole run so far, corrected by the gap now): the mapping stays within
+ * microseconds of the kernel's clock, which NTP may slew. Segments last 1 ms at first and
+ * twice as long each time up to 100 ms (the start-up calibration's 2 ms slope is refined
+ * soon). A segment starts only at a tight pair of clock reads around a TSC read (a thread
+ * preempted between them tries again at its next call). Two segments alternate, each with
+ * a sequence number: a writer rewrites the one not in use, a reader that met it being
+ * rewritten reads again, and nobody waits for a writer (a thread that finds another one
+ * writing goes on with the current segment). Signal-safe.
+ */
+#define ANCHOR_FIRST_NS 1000000ull   /* 1 ms */
+#define ANCHOR_MAX_NS   100000000ull /* 100 ms */
+#define ANCHOR_PAIR_NS  4000         /* the widest pair of clock reads a segment starts at */
+
+typedef struct tsc_segment {
+    uint32_t seq; /* odd while written */
+    uint64_t tsc, ns;
+    double ns_per_tick;
+} tsc_segment;
+
+static tsc_segment segments[2];
+static unsigned segment_cur;
+static int segment_writing;
+static uint64_t first_tsc, first_ns; /* the first segment's start: the run's slope */
+static uint64_t anchor_ticks, anchor_max_ticks;
+
+/* Start the next segment after segment cur (o), unless another thread does. True when a
+ * next segment is there. */
+static bool segment_next(unsigned cur, const tsc_segment *o)
+{
+    if (__atomic_exchange_n(&segment_writing, 1, __ATOMIC_ACQUIRE))
+        return false;
+    bool done = __atomic_load_n(&segment_cur, __ATOMIC_ACQUIRE) != cur;
+    uint64_t a = hpc_now_ns(), tk = __builtin_ia32_rdtsc(), b = hpc_now_ns();
+    if (!done && b - a <= ANCHOR_PAIR_NS) {
+        uint64_t mono = a + (b - a) / 2;
+        uint64_t ns = o->ns + (uint64_t)(int64_t)((double)(int64_t)(tk - o->tsc) * o->ns_per_tick);
+        double run = (double)(mono - first_ns) / (double)(tk - first_tsc);
+        uint64_t len = anchor_ticks * 2 < anchor_max_ticks ? anchor_ticks * 2 : anchor_max_ticks;
+        double slope = run + (double)(int64_t)(mono - ns) / (double)len;
+        if (slope < run / 2 || slope > run * 2)
+            slope = run; /* a gap that large: the run's own slope */
+        tsc_segment *n = &segments[cur ^ 1];
+        __atomic_store_n(&n->seq, n->seq + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        __atomic_store_n(&n->tsc, tk, __ATOMIC_RELAXED);
+        __atomic_store_n(&n->ns, ns, __ATOMIC_RELAXED);
+        __atomic_store(&n->ns_per_tick, &slope, __ATOMIC_RELAXED);
+        __atomic_store_n(&n->seq, n->seq + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&anchor_ticks, len, __ATOMIC_RELAXED);
+        __atomic_store_n(&segment_cur, cur ^ 1, __ATOMIC_RELEASE);
+        done = true;
+    }
+    __atomic_store_n(&segment_writing, 0, __ATOMIC_RELEASE);
+    return done;
+}
+
+uint64_t hpc_trace_ns(void)
+{
+#if defined(__x86_64__)
+    while (__builtin_expect(hpc_trace_tsc, 1)) {
+        unsigned cur = __atomic_load_n(&segment_cur, __ATOMIC_ACQUIRE);
+        const tsc_segment *o = &segments[cur];
+        uint32_t seq = __atomic_load_n(&o->seq, __ATOMIC_ACQUIRE);
+        uint64_t base_tk = __atomic_load_n(&o->tsc, __ATOMIC_RELAXED);
+        uint64_t base_ns = __atomic_load_n(&o->ns, __ATOMIC_RELAXED);
+        double per;
+        __atomic_load(&o->ns_per_tick, &per, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if ((seq & 1) || __atomic_load_n(&o->seq, __ATOMIC_RELAXED) != seq)
+            continue;                                            /* being rewritten: read again */
+        int64_t d = (int64_t)(__builtin_ia32_rdtsc() - base_tk); /* may be a little < 0 */
+        if (__builtin_expect(d > (int64_t)__atomic_load_n(&anchor_ticks, __ATOMIC_RELAXED), 0) &&
+            segment_next(cur, o))
+            continue; /* the next segment's */
+        return base_ns + (uint64_t)(int64_t)((double)d * per);
+    }
+#endif
+    return hpc_now_ns();
+}
 
 /* Is the kernel's clocksource the TSC? */
 static bool kernel_uses_tsc(void)
@@ -223,7 +319,13 @@ void hpc_trace_clock_init(void)
     if (tk[1] <= tk[0] || ns[1] <= ns[0])
         return;
     hpc_trace_ns_per_tick = (double)(ns[1] - ns[0]) / (double)(tk[1] - tk[0]);
-    hpc_trace_tsc = 1;
+    first_tsc = tk[1];
+    first_ns = ns[1];
+    anchor_ticks = (uint64_t)((double)ANCHOR_FIRST_NS / hpc_trace_ns_per_tick);
+    anchor_max_ticks = (uint64_t)((double)ANCHOR_MAX_NS / hpc_trace_ns_per_tick);
+    segments[0] =
+        (tsc_segment){.tsc = first_tsc, .ns = first_ns, .ns_per_tick = hpc_trace_ns_per_tick};
+    __atomic_store_n(&hpc_trace_tsc, 1, __ATOMIC_RELEASE);
 #endif
 }
 
@@ -244,10 +346,8 @@ static uint64_t ticks_ns(uint64_t ticks)
 static inline bool recording_now(void)
 {
     const hpc_config *cfg = &hpc_P.cfg;
-    if (__builtin_expect(!cfg->tstart_ns && !cfg->tend_ns && hpc_P.active && !hpc_P.paused &&
-                             !__atomic_load_n(&hpc_P.budget.exceeded, __ATOMIC_RELAXED),
-                         1))
-        return true; /* what hpc_recording_at would say, without its call */
+    if (hpc_recording_always())
+        return true;
     return hpc_recording_at(cfg->tstart_ns || cfg->tend_ns ? hpc_now_ns() : hpc_P.start_ns);
 }
 
@@ -257,7 +357,7 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
     /* busy: a call made while the collector records for this thread, as libunwind's own
      * locks in a sample's unwind are (tracing it would unwind inside the unwinder); in a
      * sample's handler: the collector's own calls */
-    if (!t || hpc_guard_held() || t->pub.busy || !t->stream_ok || t->in_handler || !recording_now())
+    if (!HPC_TRACE_THREAD_OK(t) || !recording_now())
         return false;
     if (kind == HPC_TRACER_IO && t->pub.io_outer)
         return false; /* an MPI-IO call's own POSIX calls: the call is recorded (io.c) */
@@ -274,15 +374,17 @@ bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
  * traced call should cost well under one. As mpi_wrap/context.c does for MPI calls: the
  * key is what the wrapper knows for free, its call site (return address) and CFA (the
  * caller's stack pointer at the call), with the leaf frame; a hit must also find, at
- * every stack address where the unwinder found a return address of the program's frames,
+ * every stack address where a return address of the program's frames was (ctx_fill),
  * the same return address again (with the same site and stack pointer, frames of fixed
  * size put the same chain at the same places; frames sized at run time, alloca, could in
- * principle put an old chain back; stacks deeper than CTX_SLOTS frames are checked in
- * their innermost CTX_SLOTS). Direct-mapped; a miss unwinds and replaces the entry. A
- * fork child's tree starts anew: entries of another epoch never hit.
+ * principle put an old chain back). Stacks deeper than CTX_SLOTS frames, and those with a
+ * frame larger than the search reaches, are not kept: unwound each time. Direct-mapped; a
+ * miss unwinds and replaces the entry. A fork child's tree starts anew: entries of
+ * another epoch never hit. tests/heap/test_heap_callers and tests/io/test_io_pattern
+ * reach one call site through different callers in turn.
  */
 #define CTX_ENTRIES 64
-#define CTX_SLOTS   32
+#define CTX_SLOTS   64
 
 typedef struct hpc_trace_ctx {
     uintptr_t site, cfa;
@@ -324,38 +426,63 @@ static bool ctx_hit(const hpc_trace_ctx *e, const hpc_trace *c)
     return true;
 }
 
-/* Unwind the caller's stack (c->leaf below it) into t's tree; remember it in e when the
- * program's first frame is the wrapper's caller. Returns the node, 0 with *err. */
-static uint64_t unwind_call(hpc_thread_priv *t, const hpc_trace *c, hpc_trace_ctx *e, int *err)
+/* Fill e with traced call c's stack pcs[0..n) (unwind_fast's, our frames first): where
+ * each of the program's return addresses is on the stack. The wrapper's own, the call
+ * site, is at its CFA minus a word; each caller's is the first word above the one before
+ * that holds it (a frame keeps its return address at its top, above its locals: a copy of
+ * that address among the callee's locals is the one way to pick another word, which
+ * then holds the same value). One not found within CTX_SCAN_WORDS (a frame that large)
+ * leaves the entry empty: that call is unwound each time. Runs under unwind_fast's fault
+ * recovery (the search reads the stack above the frames found). */
+#define CTX_SCAN_WORDS 4096
+
+static void ctx_fill(hpc_trace_ctx *e, const hpc_trace *c, const uint64_t *pcs, int n)
 {
-    uintptr_t slots[HPC_MAX_DEPTH];
-    int lf = c->leaf != 0;
-    int n = hpc_unwind_here_slots(t, 0, t->pcs + lf, slots, HPC_MAX_DEPTH - lf), ours = 0;
-    while (ours < n && hpc_pc_ours(t->pcs[lf + ours]))
-        ours++;
-    memmove(t->pcs + lf, t->pcs + lf + ours, sizeof *t->pcs * (size_t)(n - ours));
-    t->pcs[0] = lf ? c->leaf : t->pcs[0];
-    uint64_t node = hpc_cct_insert(t, t->pcs, n - ours + lf, err);
-    if (!e)
-        return node;
+    e->epoch = 0; /* empty until filled */
     e->node = 0;
-    /* slots[i]: where frame i's return address is; the wrapper's (frame ours - 1) holds
-     * the call site, at the wrapper's CFA minus a word */
-    int w = ours - 1;
-    if (!node || w < 0 || w >= n || slots[w] != c->cfa - sizeof(uintptr_t))
-        return node; /* called another way (a tail call into the wrapper): not cached */
+    int i = 0;
+    while (i < n && hpc_pc_ours(pcs[i]))
+        i++;
+    const uintptr_t *at = (const uintptr_t *)(c->cfa - sizeof(uintptr_t));
+    if (i == 0 || i >= n || pcs[i] + 1 != c->site || *at != c->site)
+        return; /* called another way (a tail call into the wrapper): not cached */
+    if (n - i > CTX_SLOTS)
+        return; /* deeper than an entry checks: unwound each time */
     uint32_t k = 0;
-    while (k < CTX_SLOTS && w + (int)k < n - 1 && slots[w + k]) {
-        e->slot[k] = slots[w + k];
-        e->val[k] = *(const uintptr_t *)slots[w + k];
+    for (;;) {
+        e->slot[k] = (uintptr_t)at;
+        e->val[k] = *at;
         k++;
+        if (++i >= n)
+            break;
+        const uintptr_t *end = at + CTX_SCAN_WORDS;
+        do
+            at++;
+        while (at < end && *at != pcs[i] + 1);
+        if (at == end)
+            return;
     }
     e->nslots = k;
     e->site = c->site;
     e->cfa = c->cfa;
     e->leaf = c->leaf;
     e->epoch = ctx_epoch;
-    e->node = node;
+}
+
+/* Unwind the caller's stack (c->leaf below it) into t's tree; remember it in e (when
+ * ctx_fill could). Returns the node, 0 with *err. */
+static uint64_t unwind_call(hpc_thread_priv *t, const hpc_trace *c, hpc_trace_ctx *e, int *err)
+{
+    int lf = c->leaf != 0;
+    uint64_t *pcs = t->pcs + lf;
+    int n = unwind_fast(t, pcs, HPC_MAX_DEPTH - lf, e, c), ours = 0;
+    while (ours < n && hpc_pc_ours(pcs[ours]))
+        ours++;
+    memmove(pcs, pcs + ours, sizeof *pcs * (size_t)(n - ours));
+    t->pcs[0] = lf ? c->leaf : t->pcs[0];
+    uint64_t node = hpc_cct_insert(t, t->pcs, n - ours + lf, err);
+    if (e && e->epoch == ctx_epoch)
+        e->node = node; /* 0 (an error): the entry stays unused */
     return node;
 }
 

@@ -237,6 +237,10 @@ static inline uint64_t hpc_trace_now(void)
 #endif
     return hpc_now_ns();
 }
+/* CLOCK_MONOTONIC ns from the TSC, by one mapping for all threads (kept on the kernel's
+ * clock every 100 ms: interpose.c): times that order across threads as the TSC does, at a
+ * TSC read's cost. hpc_now_ns without the TSC. Signal-safe. */
+uint64_t hpc_trace_ns(void);
 /* A tracer's threshold, in ns and in ticks. */
 void hpc_trace_set_threshold(unsigned kind, uint64_t ns);
 
@@ -257,6 +261,13 @@ typedef struct hpc_trace {
 /* In an interposer that traces: where it was called from, the key of the stack cache. */
 #define HPC_TRACE_SITE(c)                                                                          \
     ((c).site = (uintptr_t)__builtin_return_address(0), (c).cfa = (uintptr_t)__builtin_dwarf_cfa())
+
+/* May thread state t's traced call be recorded, as far as the thread says: followed (t),
+ * not the collector's own work (the guard), not while it records (busy: a sample's unwind
+ * holds libunwind's locks) or takes a sample (in_handler). Recording itself (pause, -t,
+ * -L) is the caller's test. Signal-safe; needs collector.h (the thread's state). */
+#define HPC_TRACE_THREAD_OK(t)                                                                     \
+    ((t) && !hpc_guard_held() && !(t)->pub.busy && (t)->stream_ok && !(t)->in_handler)
 
 /* Start tracing a call for tracer kind: false when the tracer is off (the only test when
  * it is: one predictable branch), the thread is not followed, the collector's guard is
@@ -322,6 +333,12 @@ void hpc_states_call_end(struct hpc_thread_priv *t, unsigned slot);
     __attribute__((visibility("default"))) ret name params                                         \
     {                                                                                              \
         hpc_real_init();                                                                           \
+        HPC_TRACED_BODY(name, ret, kind, args)                                                     \
+    }
+/* Its body, after hpc_real_init: for an interposer that does more first (sync.c's mutex
+ * locks), in the interposer itself (it reads the return address and CFA). */
+#define HPC_TRACED_BODY(name, ret, kind, args)                                                     \
+    {                                                                                              \
         HPC_STATES_CALL_BEGIN(kind, name);                                                         \
         hpc_trace c_;                                                                              \
         if (!hpc_trace_begin(&c_, kind) || HPC_CALLER_OURS()) {                                    \

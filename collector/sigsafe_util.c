@@ -10,7 +10,7 @@
 
 #include "collector.h"
 
-static __thread hpc_thread_priv *tls_self __attribute__((tls_model("initial-exec")));
+__thread hpc_thread_priv *hpc_tls_self __attribute__((tls_model("initial-exec")));
 static uint32_t next_seq; /* the next thread sequence number */
 
 uint64_t hpc_now_ns(void)
@@ -57,15 +57,10 @@ void hpc_get_usage(hpc_usage *u)
 
 /* ------------------------------------------------------------- thread state */
 
-hpc_thread_priv *hpc_self(void)
-{
-    return tls_self;
-}
-
 void hpc_set_self(hpc_thread_priv *t)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    tls_self = t;
+    hpc_tls_self = t;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 

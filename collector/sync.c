@@ -205,6 +205,55 @@ JOIN_PART(thrd_join, thrd_t)
 
 /* ------------------------------------------------------------ hand-written interposers */
 
+/* A mutex lock's common case, the uncontended one: the real trylock gets the mutex at once
+ * (the atomic exchange the real lock begins with), so nothing was waited for. No wait to
+ * time and no thread state to follow: the hold begins at one trace clock read (its grant,
+ * which the holder's record needs) and the call is screened, of length 0 (recorded, of
+ * length 0, when the threshold is 0: -s all). A mutex the trylock does not get (held, or
+ * an error such as EDEADLK that only the lock reports) goes to the real lock, timed as
+ * every traced call (interpose.h). */
+static __attribute__((noinline)) void got_at_once_slow(void *m, int r, int got, uintptr_t site,
+                                                       uintptr_t cfa, void *leaf)
+{
+    hpc_trace c;
+    if (!hpc_trace_begin_slow(&c, HPC_TRACER_SYNC)) /* start = end: one clock read */
+        return;
+    c.site = site;
+    c.cfa = cfa;
+    c.leaf = (uint64_t)(uintptr_t)leaf;
+    mutex_end(&c, m, r, got);
+}
+
+/* The same, inline where it only counts (a threshold above 0, recording at any time). */
+static inline void got_at_once(void *m, int r, int got, uintptr_t site, uintptr_t cfa, void *leaf)
+{
+    hpc_thread_priv *t = hpc_self();
+    if (__builtin_expect(
+            !HPC_TRACE_THREAD_OK(t) || !SYNC->threshold_ticks || !hpc_recording_always(), 0)) {
+        got_at_once_slow(m, r, got, site, cfa, leaf);
+        return;
+    }
+    held_push(t, m, hpc_trace_now());
+    if (++t->screened_n >= HPC_SCREENED_FLUSH) /* screened_ticks: + 0 */
+        hpc_trace_flush(t);
+}
+
+#define MUTEX_LOCK(name, type, try, got)                                                           \
+    HPC_INTERPOSE int name(type *m)                                                                \
+    {                                                                                              \
+        hpc_real_init();                                                                           \
+        int r0_ = HPC_REAL(try)(m);                                                                \
+        if (r0_ == (got) || r0_ == EOWNERDEAD) {                                                   \
+            if (__builtin_expect(SYNC->on, 0) && !HPC_CALLER_OURS())                               \
+                got_at_once(m, r0_, got, (uintptr_t)__builtin_return_address(0),                   \
+                            (uintptr_t)__builtin_dwarf_cfa(), (void *)HPC_REAL(name));             \
+            return r0_;                                                                            \
+        }                                                                                          \
+        HPC_TRACED_BODY(name, int, HPC_TRACER_SYNC, (m))                                           \
+    }
+MUTEX_LOCK(pthread_mutex_lock, pthread_mutex_t, pthread_mutex_trylock, 0)
+MUTEX_LOCK(mtx_lock, mtx_t, mtx_trylock, thrd_success)
+
 /* Is the sync tracer on for this thread's own call (not the collector's)? */
 static hpc_thread_priv *holder_self(void)
 {

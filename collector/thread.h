@@ -89,8 +89,12 @@ typedef struct hpc_thread_priv {
     uint64_t pcs[HPC_MAX_DEPTH];         /* unwinding scratch */
 } hpc_thread_priv;
 
-/* The calling thread's state, or NULL. Signal-safe. */
-hpc_thread_priv *hpc_self(void);
+/* The calling thread's state, or NULL. Signal-safe. Inline: every traced call asks. */
+extern __thread hpc_thread_priv *hpc_tls_self __attribute__((tls_model("initial-exec")));
+static inline hpc_thread_priv *hpc_self(void)
+{
+    return hpc_tls_self;
+}
 void hpc_set_self(hpc_thread_priv *t);
 
 /* Allocate a zeroed state with the next sequence number; NULL on failure. NOT

@@ -260,9 +260,7 @@ static void load_heap(mg_psum *s, const hpc_proc *hp)
         return;
     }
     s->heap_traced = true;
-    const uint64_t v[MG_HEAP_NVALS] = {h.allocs,       h.bytes,      h.frees,     h.leaks,
-                                       h.leaked_bytes, h.peak_bytes, h.temporary, h.end_bytes};
-    memcpy(s->heap, v, sizeof v);
+    hpm_heap_summary(&h, s->heap);
     hpm_heap_free(&h);
 }
 

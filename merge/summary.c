@@ -158,10 +158,6 @@ static mg_callstat *get_calls(hpa_buf *b, size_t *n, size_t *cap)
     return c;
 }
 
-const char *const mg_heap_keys[MG_HEAP_NVALS] = {
-    "allocs", "bytes", "frees", "leaks", "leaked_bytes", "peak_bytes", "temporary", "end_bytes",
-};
-
 void mg_psum_write(hpa_buf *b, const mg_psum *s)
 {
     hpa_buf_u64(b, s->pid);

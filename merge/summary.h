@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "experiment.h"
+#include "heap.h"
 #include "io_stats.h"
 #include "mpi_stats.h"
 #include "util.h"
@@ -81,10 +82,10 @@ typedef struct mg_tsum {
     uint64_t sync_ns, sync_waits;    /* recorded synchronization waits (-s), and their time */
 } mg_tsum;
 
-/* The per-process heap numbers of the summary (summary.json keys "heap_<key>"): allocs,
- * bytes, frees, leaks, leaked_bytes, peak_bytes, temporary, end_bytes. */
-#define MG_HEAP_NVALS 8
-extern const char *const mg_heap_keys[MG_HEAP_NVALS];
+/* The per-process heap numbers of the summary (summary.json keys "heap_<key>"): model/heap.h's
+ * hpm_heap_summary. */
+#define MG_HEAP_NVALS HPM_HEAP_NSUMMARY
+#define mg_heap_keys  hpm_heap_summary_keys
 
 /* A process. */
 typedef struct mg_psum {

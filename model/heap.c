@@ -255,6 +255,19 @@ uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t)
     return sum;
 }
 
+const char *const hpm_heap_summary_keys[HPM_HEAP_NSUMMARY] = {
+    "allocs", "bytes", "frees", "leaks", "leaked_bytes", "peak_bytes", "temporary", "end_bytes",
+};
+
+void hpm_heap_summary(const hpm_heap *h, uint64_t v[HPM_HEAP_NSUMMARY])
+{
+    const uint64_t x[HPM_HEAP_NSUMMARY] = {h->allocs,    h->bytes,        h->frees,
+                                           h->leaks,     h->leaked_bytes, h->peak_bytes,
+                                           h->temporary, h->end_bytes};
+    for (int i = 0; i < HPM_HEAP_NSUMMARY; i++)
+        v[i] = x[i];
+}
+
 const char *hpm_heap_fn_name(unsigned fn)
 {
     static const char *const names[] = {

@@ -82,6 +82,13 @@ void hpm_heap_free(hpm_heap *h);
 /* Bytes in use at time t (blocks that existed then and were not freed yet). O(blocks). */
 uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t);
 
+/* A process's heap in numbers, as hpmerge's summary (summary.json "heap_<key>") and
+ * `hpanalyze mpi` (per rank) show them: allocs, bytes, frees, leaks, leaked_bytes,
+ * peak_bytes, temporary, end_bytes. */
+#define HPM_HEAP_NSUMMARY 8
+extern const char *const hpm_heap_summary_keys[HPM_HEAP_NSUMMARY];
+void hpm_heap_summary(const hpm_heap *h, uint64_t v[HPM_HEAP_NSUMMARY]);
+
 /* The name of an hpc_heap_fn ("malloc", "mmap" ...), "?" when unknown. */
 const char *hpm_heap_fn_name(unsigned fn);
 

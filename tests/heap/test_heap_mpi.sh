@@ -3,8 +3,9 @@
 # Heap tracing in an MPI job (tests/mpi/progs/heap_ranks.c, 3 ranks): each rank's leaks
 # exact on its function (rank r: r + 1 blocks of 1000 + r bytes in rank_leak; exchange's
 # 10 buffers of 4096 freed), hpanalyze's per-process heap table per rank, and hpmerge's
-# summary.json per rank equal to it (both read the heap through model/heap.c); the
-# program's output is unchanged.
+# summary.json per rank equal to it (both read the heap through model/heap.c), and so is
+# `hpanalyze mpi`'s heap per rank (JSON heap_<key> of each rank, the CSV and text memory
+# table); the program's output is unchanged.
 source "$HPC_ROOT/tests/lib.sh"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
 cd "$HPC_TMP"
@@ -16,6 +17,10 @@ import json
 h = {p['rank']: p for p in analyze('hm.hpc', 'heap')['processes']}
 check(sorted(h) == [0, 1, 2], f'three ranks in the heap report {sorted(h)}')
 S = {r['rank']: r for r in json.load(open('hm.hpc/summary.json'))['processes'] if r['rank'] is not None}
+M = {r['rank']: r for r in analyze('hm.hpc', 'mpi')['ranks']}
+import csv
+C = {int(r['rank']): r for r in csv.DictReader(analyze('hm.hpc', 'mpi', 'memory', fmt='csv').splitlines())}
+T = analyze('hm.hpc', 'mpi', fmt='text').split('Heap per rank')[1].splitlines()
 for r in range(3):
     rows = {f['name']: f for f in analyze('hm.hpc', '--ranks', str(r), 'functions')['functions']}
     got = (rows['rank_leak']['excl_heap_allocs'], rows['rank_leak']['excl_heap_leaks'], rows['rank_leak']['excl_heap_leaked_bytes'])
@@ -25,6 +30,10 @@ for r in range(3):
     check(h[r]['ended'], f'rank {r} ended normally')
     for k in ('allocs', 'bytes', 'frees', 'leaks', 'leaked_bytes', 'peak_bytes', 'temporary', 'end_bytes'):
         check(S[r]['heap_' + k] == h[r][k], f'rank {r}: summary.json heap_{k} {S[r][\"heap_\" + k]} == hpanalyze heap {h[r][k]}')
+        check(M[r]['heap_' + k] == h[r][k], f'rank {r}: mpi heap_{k} {M[r][\"heap_\" + k]} == hpanalyze heap {h[r][k]}')
+        check(int(C[r]['heap_' + k]) == h[r][k], f'rank {r}: mpi memory (CSV) heap_{k} == hpanalyze heap {h[r][k]}')
+    row = [l.split() for l in T if l.split()[:1] == [str(r)]]
+    check(len(row) == 1 and int(row[0][4]) == h[r]['leaks'] and int(row[0][5]) == h[r]['leaked_bytes'], f'rank {r}: mpi memory (text) leaks {row}')
 "
 grep -q '^Heap (-H) per process' hm.hpc/summary.txt || fail "summary.txt has no heap table"
 note "ok: heap per rank exact, hpanalyze and hpmerge agree"

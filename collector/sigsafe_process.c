@@ -3,6 +3,7 @@
  * sigsafe.h), proc_end, and the end of collection from a fatal signal's handler.
  * Signal-safe, every function.
  */
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,13 +25,25 @@ static void block_clock_signal(sigset_t *saved)
     syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, saved, 8);
 }
 
+/* One more round of waiting for the lock word: a pause, and every 256th round the CPU
+ * given away. The holder is another thread, which may be waiting for a CPU itself: with
+ * hundreds of threads starting on 2 cores, pure spinning kept it off for seconds (a
+ * thread's start gave up on the lock and went unrecorded). */
+static void lock_wait(long i)
+{
+    if ((i & 255) == 255)
+        sched_yield();
+    else
+        __builtin_ia32_pause();
+}
+
 hpc_stream *hpc_proc_lock(void)
 {
     if (!hpc_P.active || proc_lock_held)
         return NULL;
     block_clock_signal(&proc_lock_saved);
-    while (__atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE))
-        __builtin_ia32_pause();
+    for (long i = 0; __atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE); i++)
+        lock_wait(i);
     if (!hpc_P.proc.open) { /* ended meanwhile */
         __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
         syscall(SYS_rt_sigprocmask, SIG_SETMASK, &proc_lock_saved, NULL, 8);
@@ -49,7 +62,7 @@ hpc_stream *hpc_proc_trylock(void)
     for (long i = 0; __atomic_exchange_n(&proc_lock_word, 1, __ATOMIC_ACQUIRE); i++) {
         if (i > 50000000L)
             return NULL;
-        __builtin_ia32_pause();
+        lock_wait(i);
     }
     if (!hpc_P.proc.open) {
         __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);

@@ -333,10 +333,10 @@ void hpc_states_window_open(hpc_thread_priv *t)
 /* Settle the window into acc and pend (sigsafe_states_window.c) and open the next. now and cpu
  * are the thread's clocks, read by the caller. */
 /* Did the thread ever leave the CPU (rusage: voluntary or involuntary switches)? */
-static bool ever_switched(void)
+static bool ever_switched(hpc_states *s)
 {
-    struct rusage ru;
-    return getrusage(RUSAGE_THREAD, &ru) != 0 || ru.ru_nvcsw || ru.ru_nivcsw;
+    s->end_ru_ok = getrusage(RUSAGE_THREAD, &s->end_ru) == 0;
+    return !s->end_ru_ok || s->end_ru.ru_nvcsw || s->end_ru.ru_nivcsw;
 }
 
 /* The run delay at the end of a lazy thread's window without a read of its schedstat
@@ -345,7 +345,7 @@ static bool ever_switched(void)
  * would have it (the window becomes an empty one of records). Else its schedstat. */
 static uint64_t lazy_run_delay(hpc_states *s)
 {
-    if (ever_switched())
+    if (ever_switched(s))
         return run_delay_now(s);
     memset(&s->win, 0, sizeof s->win);
     return s->win_run_delay;
@@ -380,6 +380,7 @@ static void upgrade(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
     hpc_states *s = &t->st;
     close_window(t, now, cpu);
     s->lazy = false;
+    s->end_ru_ok = false; /* read for that window: not its end's */
     if (s->source == HPC_STATES_PERF_SWITCH) {
         if (hpc_states_events_open(s, true) != 0)
             s->source = HPC_STATES_CALL_TIMES;
@@ -714,13 +715,16 @@ void hpc_states_write_account(hpc_thread_priv *t)
     uint64_t v[3] = {0, 0, 0};
     hpc_states *s = &t->st;
     memset(&ru, 0, sizeof ru);
-    getrusage(RUSAGE_THREAD, &ru);
+    if (s->begin_time && s->end_ru_ok) /* read a moment ago, at the end of its window */
+        ru = s->end_ru;
+    else
+        getrusage(RUSAGE_THREAD, &ru);
     if (s->begin_time) { /* lazy: its end, its start account still to write */
         write_account_zero(t);
-        /* the schedstat its last window read (finish, just before): its run time is the
-         * thread's CPU clock (both the scheduler's sum_exec_runtime), its run delay that
-         * read or 0 for a thread that never left the CPU (lazy_run_delay) */
-        v[0] = hpc_thread_cpu_ns();
+        /* the clocks its last window read (finish, just before): its run time is the
+         * thread's CPU clock (both the scheduler's sum_exec_runtime), its run delay the
+         * schedstat read or 0 for a thread that never left the CPU (lazy_run_delay) */
+        v[0] = s->win_cpu;
         v[1] = s->win_run_delay;
         v[2] = 1 + (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
         s->begin_time = 0;

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "experiment.h"
 
@@ -127,8 +128,10 @@ typedef struct hpc_states {
      * (sigsafe_states.c: lazy_run_delay), and its thread_account records are written
      * then. */
     bool lazy;
-    uint64_t lazy_ns;    /* its timed calls' total so far */
-    uint64_t begin_time; /* thread_begin's time (its first thread_account's) */
+    uint64_t lazy_ns;     /* its timed calls' total so far */
+    uint64_t begin_time;  /* thread_begin's time (its first thread_account's) */
+    struct rusage end_ru; /* read at its end (lazy_run_delay), for its last thread_account */
+    bool end_ru_ok;
 } hpc_states;
 
 /* Open the calling thread's events and map the buffer, without enabling them (nothing

@@ -13,10 +13,10 @@ for cc in gcc clang; do
     prog="$PROGS/omp/omp_fds"
     [ $cc = clang ] && prog="$prog.clang"
     mkdir -p $cc
-    "$HPCOLLECT" -q -p hi -o $cc.hpc "$prog" "$PWD/$cc" 50 >$cc.out ||
-        fail "$cc: omp_fds failed under hpcollect: $(cat $cc.out)"
+    "$HPCOLLECT" -q -p hi -o $cc.hpc "$prog" "$PWD/$cc" 50 >$cc.out 2>$cc.err ||
+        fail "$cc: omp_fds failed under hpcollect: $(cat $cc.out $cc.err)"
     [ "$(cat $cc.out)" = "$(printf 'fd 3 same\nfd 4 same')" ] ||
-        fail "$cc: the program's descriptors 3 and 4 did not survive its first region: $(cat $cc.out)"
+        fail "$cc: the program's descriptors 3 and 4 did not survive its first region: $(cat $cc.out $cc.err)"
     [ "$(cat $cc/three)" = three ] && [ "$(cat $cc/four)" = four ] ||
         fail "$cc: the lines written through 3 and 4 are not in their files: $(cat $cc/three $cc/four)"
     "$HPANALYZE" --format json $cc.hpc statistics >$cc.json || fail "$cc: statistics"

@@ -12,6 +12,7 @@
  * the file knows (returned raw, but walked so the time base stays right), RAW when
  * nothing describes the kind.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,86 @@ static file_kind *fkind_share(file_kind *src)
     return src;
 }
 
+/*
+ * The SCHEMA records last parsed: every process.hpe of a job starts with the same ones,
+ * so a file whose SCHEMA records are the same bytes at the same place shares these kinds
+ * instead of parsing them again (opening a job of many processes: hpanalyze, and every
+ * merge rank of hpmerge). A few are kept (process and launcher streams of other writers
+ * may alternate). Only a parse that reported nothing is kept: a file that hits would
+ * have reported the same nothing.
+ */
+#define NLAST 4
+typedef struct last_schema {
+    uint8_t *bytes;
+    uint64_t start;
+    size_t n;
+    file_kind *fkind[256];
+} last_schema;
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
+static last_schema last[NLAST];
+static unsigned last_next; /* the slot replaced next */
+
+/* Where the stream's SCHEMA records are: [*start, *end). */
+static void schema_region(hpc_reader *r, uint64_t *start, uint64_t *end)
+{
+    hpc_record rec;
+    *start = *end = r->size;
+    bool first = true;
+    while (reader_next_raw(r, &rec)) {
+        if (first)
+            *start = rec.offset;
+        first = false;
+        if (rec.kind != HPC_K_schema) {
+            *end = rec.offset;
+            break;
+        }
+    }
+    if (*start > *end)
+        *start = *end;
+    hpc_reader_rewind(r);
+}
+
+/* Share the kinds of a kept schema when r's SCHEMA records are its bytes. */
+static bool schema_from_last(hpc_reader *r, uint64_t start, uint64_t end)
+{
+    bool hit = false;
+    pthread_mutex_lock(&last_lock);
+    for (unsigned i = 0; i < NLAST && !hit && end > start; i++) {
+        const last_schema *l = &last[i];
+        if (!l->bytes || l->start != start || l->n != end - start ||
+            memcmp(l->bytes, r->map + start, l->n) != 0)
+            continue;
+        for (unsigned k = 0; k < 256; k++)
+            if (l->fkind[k]) {
+                r->fkind[k] = fkind_share(l->fkind[k]);
+                r->has_own_schema = true;
+            }
+        hit = true;
+    }
+    pthread_mutex_unlock(&last_lock);
+    return hit;
+}
+
+/* Keep r's freshly parsed kinds (bytes [start, end) of its file) in the next slot. */
+static void schema_keep(const hpc_reader *r, uint64_t start, uint64_t end)
+{
+    uint8_t *bytes = end > start ? malloc(end - start) : NULL;
+    if (!bytes)
+        return;
+    memcpy(bytes, r->map + start, end - start);
+    pthread_mutex_lock(&last_lock);
+    last_schema *l = &last[last_next++ % NLAST];
+    for (unsigned k = 0; k < 256; k++) {
+        fkind_free(l->fkind[k]);
+        l->fkind[k] = r->fkind[k] ? fkind_share(r->fkind[k]) : NULL;
+    }
+    free(l->bytes);
+    l->bytes = bytes;
+    l->start = start;
+    l->n = end - start;
+    pthread_mutex_unlock(&last_lock);
+}
+
 /* Read the SCHEMA records at the start of the stream into r->fkind. */
 static int schema_records_read(hpc_reader *r)
 {
@@ -137,6 +218,14 @@ static int schema_records_read(hpc_reader *r)
     r->mode[HPC_K_schema] = DECODE_BUILTIN; /* the schema kind's layout never changes */
     r->exact[HPC_K_schema] = true;
     r->scanning = true;
+    uint64_t start, end;
+    schema_region(r, &start, &end);
+    if (schema_from_last(r, start, end)) {
+        r->scanning = false;
+        r->damaged = r->torn = 0;
+        return 0;
+    }
+    unsigned reports = r->reports;
     while (reader_next_raw(r, &rec) && rec.kind == HPC_K_schema) {
         const char *bad;
         char why[200];
@@ -165,6 +254,8 @@ static int schema_records_read(hpc_reader *r)
     r->scanning = false;
     /* Damage met here is counted again when the records are read. */
     r->damaged = r->torn = 0;
+    if (rc == 0 && r->reports == reports && r->has_own_schema)
+        schema_keep(r, start, end);
     return rc;
 }
 

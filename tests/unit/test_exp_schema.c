@@ -239,6 +239,21 @@ int main(void)
           "the file's description of kind 99");
     CHECK_EQ(l.n, 1);
 
+    /* The same SCHEMA records again (the next process of a job): the first file's kinds,
+     * shared (reader_schema.c keeps the last parsed), not parsed again; the retyped field
+     * is reported again and the records read the same. */
+    struct log l2 = {0};
+    d.ctx = &l2;
+    hpc_reader *pr2;
+    REQUIRE(hpc_reader_open(&pr2, proc, NULL, &d) == 0, "open again: %s", l2.all);
+    CHECK(l2.n == 1 && strstr(l2.all, "field tid of thread_begin is S in this file but U here"),
+          "the retyped field reported again:\n%s", l2.all);
+    CHECK(hpc_reader_schema_kind(pr2, 99) == hpc_reader_schema_kind(pr, 99),
+          "the second file shares the first's description of kind 99");
+    check_other_records(pr2, true);
+    hpc_reader_close(pr2);
+    d.ctx = &l;
+
     /* A thread stream of the other writer: no SCHEMA records, the other hash. */
     header(w, HPC_STREAM_THREAD, 0x1234567);
     payload.tb = 0;
@@ -282,7 +297,17 @@ int main(void)
     CHECK_EQ(hpc_reader_unknown(tr), 1);
     CHECK_EQ(hpc_reader_damaged(tr), 0);
     hpc_reader_close(tr);
+
+    /* A thread stream shares its schema_from's kinds: it reads on after that reader (and
+     * the process reader it came from) closed. */
+    struct log sl = {0};
+    d.ctx = &sl;
+    REQUIRE(hpc_reader_open(&tr, thread, pr, &d) == 0, "open with schema_from, again");
+    CHECK(hpc_reader_schema_kind(tr, 99) == hpc_reader_schema_kind(pr, 99),
+          "the thread stream shares its process's description of kind 99");
     hpc_reader_close(pr);
+    check_other_records(tr, false);
+    hpc_reader_close(tr);
     free(w);
     return exp_test_done("test_exp_schema");
 }

@@ -398,6 +398,7 @@ static uint32_t ctx_epoch = 1;
 static void ctx_fork_child(void)
 {
     ctx_epoch++;
+    segment_writing = 0; /* a thread the child does not have may have been starting one */
 }
 
 static hpc_trace_ctx *ctx_entry(hpc_thread_priv *t, const hpc_trace *c)

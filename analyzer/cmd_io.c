@@ -67,10 +67,7 @@ static bool keep_call(void *arg, uint32_t proc, uint32_t thread, uint64_t time)
         return true;
     if (f->cpus.n || !hpa_filter_thread(f, thread))
         return false;
-    if (k->periods && !hpa_periods_keep(&k->periods[proc], time))
-        return false;
-    uint64_t t0 = p->procs[proc].t0, rel = time >= t0 ? time - t0 : 0;
-    return !f->has_time || (rel >= f->t_lo_ns && rel < f->t_hi_ns);
+    return hpa_filter_keeps_time(f, k->periods ? &k->periods[proc] : NULL, p->procs[proc].t0, time);
 }
 
 static int load(hpa_ctx *ctx, hpa_io *io)

@@ -20,12 +20,14 @@
  * function (the threads library, the OpenMP runtime): the program's call.
  *
  * Waits shorter than the tracer's threshold are not here (statistics counts them).
- * --limit bounds the objects shown; --threads and --ranks choose the waiting threads.
+ * --limit bounds the objects shown; --threads and --ranks choose the waiting threads,
+ * --time and --samples the waits by their request.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "periods.h"
 #include "report_util.h"
 
 #define TOP 5 /* call sites and holders shown per object */
@@ -88,6 +90,8 @@ static void on_record(void *arg, const hpa_process *pr, const hpa_thread *t, con
     uint32_t proc = (uint32_t)(pr - m->prof->procs), th = (uint32_t)(t - pr->threads);
     if (rec->kind == HPC_K_sync_wait) {
         const hpc_rec_sync_wait *w = &rec->u.sync_wait;
+        if (!hpa_filter_keeps_time(&m->prof->filter, pr->periods, pr->t0, w->time_request))
+            return; /* --time, --samples: by its request (holds all stay, for pairing) */
         wait_ev *v = grow(m->waits, &m->capwaits, m->nwaits, sizeof *v);
         if (!v) {
             m->err = HPC_E_NOMEM;

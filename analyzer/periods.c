@@ -51,3 +51,13 @@ uint32_t hpa_periods_of(const hpa_periods *ps, uint64_t time)
     }
     return (uint32_t)lo;
 }
+
+bool hpa_filter_keeps_time(const hpa_filter *f, const hpa_periods *ps, uint64_t t0, uint64_t time)
+{
+    if (!f->active)
+        return true;
+    if (f->has_samples && ps && !hpa_periods_keep(ps, time))
+        return false;
+    uint64_t rel = time >= t0 ? time - t0 : 0;
+    return !f->has_time || (rel >= f->t_lo_ns && rel < f->t_hi_ns);
+}

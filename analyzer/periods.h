@@ -3,7 +3,7 @@
  * sample_point records (the collector's "start" point first) p0 < p1 < ... cut its time
  * into periods; period k runs from p(k-1) to p(k) and is named by p(k)'s label
  * (filter.h, hpa_filter_period). The loader keeps samples by it, the record-based reports
- * (ioactivity, iodetail, iocallstack) their calls by their start.
+ * their events by their start (ioactivity, iodetail, iocallstack: calls; syncs: waits).
  */
 #ifndef HPA_PERIODS_H
 #define HPA_PERIODS_H
@@ -34,5 +34,9 @@ static inline bool hpa_periods_keep(const hpa_periods *ps, uint64_t time)
 {
     return ps->keep[hpa_periods_of(ps, time)];
 }
+
+/* Does the report's --time and --samples keep an event of a process that began at t0
+ * (its time 0) at time? ps: the process's periods, NULL when --samples was not given. */
+bool hpa_filter_keeps_time(const hpa_filter *f, const hpa_periods *ps, uint64_t t0, uint64_t time);
 
 #endif

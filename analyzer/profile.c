@@ -817,6 +817,7 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
             continue;
         loader L = {.p = p, .pr = pr, .f = p->filter.active ? &p->filter : NULL};
         rc = hpa_periods_open(&L.periods, pr->proc, L.f);
+        pr->periods = L.f && L.f->has_samples ? &L.periods : NULL;
         hpc_proc_schema_open((hpc_proc *)pr->proc); /* read once for its threads */
         for (uint32_t t = 0; rc == 0 && t < pr->nthreads; t++) {
             L.t = &pr->threads[t];
@@ -825,6 +826,7 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
                 rc = replay_thread(&L, tf, sample_fn, record_fn, arg);
         }
         hpc_proc_schema_close((hpc_proc *)pr->proc);
+        pr->periods = NULL;
         hpa_periods_free(&L.periods);
     }
     return rc;

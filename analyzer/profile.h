@@ -73,12 +73,14 @@ typedef struct hpa_process {
     uint64_t t0; /* proc_begin.time, or the earliest thread start */
     uint32_t nthreads;
     hpa_thread *threads;
-    unsigned counter_metric[64];      /* counter_def.index -> metric, or UINT_MAX */
-    unsigned counter_time_metric[64]; /* -> its time metric (cycles), or UINT_MAX */
-    uint64_t counter_hz[64];          /* cpu_hz of a counter with a time metric */
-    struct hpa_omp_proc *omp;         /* the load hooks' data of it: OpenMP regions and
-                                         contexts (omp_proc.h), or NULL */
-    struct hpm_heap *heap;            /* its heap (-H, model/heap.h), or NULL */
+    unsigned counter_metric[64];       /* counter_def.index -> metric, or UINT_MAX */
+    unsigned counter_time_metric[64];  /* -> its time metric (cycles), or UINT_MAX */
+    uint64_t counter_hz[64];           /* cpu_hz of a counter with a time metric */
+    struct hpa_omp_proc *omp;          /* the load hooks' data of it: OpenMP regions and
+                                          contexts (omp_proc.h), or NULL */
+    struct hpm_heap *heap;             /* its heap (-H, model/heap.h), or NULL */
+    const struct hpa_periods *periods; /* while hpa_profile_replay reads it: its sample
+                                          periods (--samples, periods.h), else NULL */
 } hpa_process;
 
 typedef struct hpa_profile {

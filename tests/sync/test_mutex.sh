@@ -5,7 +5,8 @@
 # Wait Count exactly 20 (the holder keeps the lock until the waiter waits); `syncs` names the mutex by its symbol
 # at the address the program printed, its top call site wait_for_lock, and the holder of
 # all 20 waits hold_lock, holding it at least 5 ms each. Output and exit status unchanged.
-# -s on writes its calibrated threshold (6 x the measured call) in the header.
+# -s on writes its calibrated threshold (6 x the measured call) in the header. `syncs
+# --time` keeps the waits requested in the range (10 of 20 on each side of a cut).
 source "$HPC_ROOT/tests/lib.sh"
 
 PROG="$PROGS/sync/mutex_hold"
@@ -39,6 +40,19 @@ for s in ("all", "on"):
     check(h["hold_s"] >= 20 * 0.005, f"-s {s}: hold time {h['hold_s']:.4f} s: 20 x 5 ms at least")
     if s == "all":
         check(fn["hold_lock"]["incl_sync_count"] == 20, "-s all: hold_lock s 20 uncontended locks recorded")
+# --time keeps the waits by their request: a cut between the 10th and the 11th wait for
+# the_lock (from the records, relative to the process's start) keeps 10 on each side
+import re
+dump = analyze("on.hpc", "dump", fmt="text")
+t0 = int(re.search(r"^proc_begin \S+ time=(\d+)", dump, re.M).group(1))
+obj = int(open("on.out").read().split()[1], 16)
+req = sorted(int(m.group(1)) for m in re.finditer(r"^sync_wait \S+ time_request=(\d+) .*object=(\d+)", dump, re.M)
+             if int(m.group(2)) == obj)
+check(len(req) == 20, f"-s on: 20 waits for the_lock recorded ({len(req)})")
+cut = ((req[9] + req[10]) / 2 - t0) * 1e-9
+for rng, want in ((f"0-{cut:.9f}", 10), (f"{cut:.9f}-", 10)):
+    got = [x["waits"] for x in analyze("on.hpc", "--time", rng, "syncs")["objects"] if x["name"] == "the_lock"]
+    check(got == [want], f"-s on: syncs --time {rng}: the_lock waited for {got}, want [{want}]")
 hd = analyze("on.hpc", "header")
 t = hd["experiments"][0]["processes"][0]["sync_trace"]
 check(t["calibrated"] and t["call_ns"] > 0 and t["threshold_ns"] == 6 * t["call_ns"],

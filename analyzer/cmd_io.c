@@ -26,8 +26,8 @@
  * stack: [{function, offset, file, line}] leaf first}]; CSV: number, the classes, stack
  * (root first, ';'-separated).
  *
- * All three take the report's --ranks, --threads and --time (by each call's start; a call
- * has no CPU: --cpus keeps none).
+ * All three take the report's --ranks, --threads, --time and --samples (by each call's
+ * start; a call has no CPU: --cpus keeps none).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -37,6 +37,7 @@
 #include "heap_sites.h"
 #include "io_stats.h"
 #include "output.h"
+#include "periods.h"
 
 static const char *const class_key[HPA_IO_NCLASS] = {"read", "write", "other", "error"};
 
@@ -50,17 +51,23 @@ static void proc_label(const hpa_profile *p, uint32_t proc, char *buf, size_t ca
         snprintf(buf, cap, "%s", pr->name);
 }
 
-/* The report's --threads, --time and --cpus, as the I/O metrics of functions take them
- * (a call is kept by its start; it has no CPU: --cpus leaves every call out); --samples
- * is not applied here. */
+typedef struct keeper {
+    const hpa_ctx *ctx;
+    hpa_periods *periods; /* per process, with --samples */
+} keeper;
+
+/* The report's --threads, --time, --samples and --cpus, as the I/O metrics of functions
+ * take them (a call is kept by its start; it has no CPU: --cpus leaves every call out). */
 static bool keep_call(void *arg, uint32_t proc, uint32_t thread, uint64_t time)
 {
-    const hpa_ctx *ctx = arg;
-    const hpa_profile *p = ctx->prof;
-    const hpa_filter *f = &ctx->opts.filter;
+    const keeper *k = arg;
+    const hpa_profile *p = k->ctx->prof;
+    const hpa_filter *f = &k->ctx->opts.filter;
     if (!f->active)
         return true;
     if (f->cpus.n || !hpa_filter_thread(f, thread))
+        return false;
+    if (k->periods && !hpa_periods_keep(&k->periods[proc], time))
         return false;
     uint64_t t0 = p->procs[proc].t0, rel = time >= t0 ? time - t0 : 0;
     return !f->has_time || (rel >= f->t_lo_ns && rel < f->t_hi_ns);
@@ -69,15 +76,24 @@ static bool keep_call(void *arg, uint32_t proc, uint32_t thread, uint64_t time)
 static int load(hpa_ctx *ctx, hpa_io *io)
 {
     const hpa_profile *p = ctx->prof;
+    const hpa_filter *f = &ctx->opts.filter;
     const hpc_proc **procs = calloc(p->nprocs + 1, sizeof *procs);
     bool *skip = calloc(p->nprocs + 1, sizeof *skip);
-    int rc = procs && skip ? 0 : HPC_E_NOMEM;
+    keeper k = {.ctx = ctx};
+    if (f->active && f->has_samples)
+        k.periods = calloc(p->nprocs + 1, sizeof *k.periods);
+    int rc = procs && skip && (k.periods || !(f->active && f->has_samples)) ? 0 : HPC_E_NOMEM;
     for (size_t i = 0; rc == 0 && i < p->nprocs; i++) {
         procs[i] = p->procs[i].proc;
-        skip[i] = !hpa_filter_process(&ctx->opts.filter, procs[i]->rank);
+        skip[i] = !hpa_filter_process(f, procs[i]->rank);
+        if (k.periods && !skip[i])
+            rc = hpa_periods_open(&k.periods[i], procs[i], f);
     }
     if (rc == 0)
-        rc = hpa_io_load(io, procs, skip, (uint32_t)p->nprocs, keep_call, ctx, p->diag);
+        rc = hpa_io_load(io, procs, skip, (uint32_t)p->nprocs, keep_call, &k, p->diag);
+    for (size_t i = 0; k.periods && i < p->nprocs; i++)
+        hpa_periods_free(&k.periods[i]);
+    free(k.periods);
     free(procs);
     free(skip);
     if (rc)

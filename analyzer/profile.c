@@ -15,6 +15,7 @@
 
 #include "heap.h"
 #include "mpi_stats.h"
+#include "periods.h"
 #include "u64map.h"
 #include "view.h"
 
@@ -107,9 +108,7 @@ typedef struct loader {
     uint32_t node_cap, bucket_cap;
     hpa_mpi_call call; /* the MPI call being read (its details follow it) */
     uint64_t call_node;
-    uint64_t *points; /* sample_point times, for the --samples filter */
-    size_t npoints;
-    bool *keep_period;    /* npoints + 1 entries: hpa_filter_period of each period */
+    hpa_periods periods;  /* the process's sample periods, for the --samples filter */
     unsigned said_bad_id; /* out-of-range node ids of this thread (named once) */
     size_t heap_next;     /* the thread's next heap_alloc: its block in pr->heap */
     size_t heap_end;
@@ -208,19 +207,6 @@ static uint32_t bucket_of(loader *L, uint32_t node, uint32_t state, uint32_t ctx
     return b;
 }
 
-static uint32_t period_of(const loader *L, uint64_t time)
-{
-    size_t lo = 0, hi = L->npoints;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (L->points[mid] <= time)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return (uint32_t)lo;
-}
-
 static bool keep_sample(const loader *L, uint64_t time, uint64_t cpu, uint64_t state)
 {
     if (!L->f || !L->f->active)
@@ -228,7 +214,7 @@ static bool keep_sample(const loader *L, uint64_t time, uint64_t cpu, uint64_t s
     hpa_sample_ctx s = {.rel_time_ns = time >= L->pr->t0 ? time - L->pr->t0 : 0,
                         .cpu = (uint32_t)cpu,
                         .state = (uint32_t)state};
-    if (L->f->has_samples && !L->keep_period[period_of(L, time)])
+    if (L->f->has_samples && !hpa_periods_keep(&L->periods, time))
         return false;
     return hpa_filter_sample(L->f, &s);
 }
@@ -576,30 +562,6 @@ static int load_thread(loader *L, const hpc_thread_file *tf)
     return rc ? rc : symbolize_thread(L->p, L->pr, t);
 }
 
-/* Sample point times (in time order, as the process wrote them) and which periods the
- * --samples filter keeps. */
-static int collect_points(loader *L)
-{
-    size_t it = 0, n = 0;
-    while (hpc_proc_next_of(L->pr->proc, HPC_K_sample_point, &it))
-        n++;
-    L->points = calloc(n ? n : 1, sizeof(*L->points));
-    L->keep_period = calloc(n + 1, sizeof(*L->keep_period));
-    if (!L->points || !L->keep_period)
-        return HPC_E_NOMEM;
-    it = 0;
-    for (const hpc_record *r; (r = hpc_proc_next_of(L->pr->proc, HPC_K_sample_point, &it));) {
-        char label[256];
-        hpc_str_copy(label, sizeof(label), r->u.sample_point.label);
-        if (L->f)
-            L->keep_period[L->npoints] = hpa_filter_period(L->f, (uint32_t)L->npoints, label);
-        L->points[L->npoints++] = r->u.sample_point.time;
-    }
-    if (L->f)
-        L->keep_period[n] = hpa_filter_period(L->f, (uint32_t)n, NULL);
-    return 0;
-}
-
 static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
 {
     const hpc_proc *proc = pr->proc;
@@ -609,7 +571,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
     if (!pr->threads)
         return HPC_E_NOMEM;
     loader L = {.p = p, .pr = pr, .f = f};
-    int rc = collect_points(&L);
+    int rc = hpa_periods_open(&L.periods, proc, f);
     if (rc == 0 && proc->settings.heap_trace) { /* frees may come from any thread: first */
         pr->heap = malloc(sizeof *pr->heap);
         rc = pr->heap ? hpm_heap_read(pr->heap, proc) : HPC_E_NOMEM;
@@ -624,8 +586,7 @@ static int load_process(hpa_profile *p, hpa_process *pr, const hpa_filter *f)
         rc = load_thread(&L, &proc->threads[i]);
     }
     hpc_proc_schema_close((hpc_proc *)proc);
-    free(L.points);
-    free(L.keep_period);
+    hpa_periods_free(&L.periods);
     return rc;
 }
 
@@ -855,7 +816,7 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
         if (!pr->map) /* left out by a filter */
             continue;
         loader L = {.p = p, .pr = pr, .f = p->filter.active ? &p->filter : NULL};
-        rc = collect_points(&L);
+        rc = hpa_periods_open(&L.periods, pr->proc, L.f);
         hpc_proc_schema_open((hpc_proc *)pr->proc); /* read once for its threads */
         for (uint32_t t = 0; rc == 0 && t < pr->nthreads; t++) {
             L.t = &pr->threads[t];
@@ -864,8 +825,7 @@ int hpa_profile_replay(hpa_profile *p, hpa_sample_fn sample_fn, hpa_record_fn re
                 rc = replay_thread(&L, tf, sample_fn, record_fn, arg);
         }
         hpc_proc_schema_close((hpc_proc *)pr->proc);
-        free(L.points);
-        free(L.keep_period);
+        hpa_periods_free(&L.periods);
     }
     return rc;
 }

@@ -7,7 +7,8 @@
 # its totals those of functions; iodetail names the function that opened each handle.
 # io_threads (tests/io/progs/io_threads.c): ioactivity, iodetail and iocallstack with
 # --threads keep each thread's own files and calls, and with --time the calls before or
-# after the program's pause (the cut placed in the pause as this run's handles show it).
+# after the program's pause (the cut placed in the pause as this run's handles show it),
+# and with --samples the calls of the period before or after its sample point.
 source "$HPC_ROOT/tests/lib.sh"
 mkdir p t
 "$HPCOLLECT" -q -i on -o io "$PROGS/io/io_pattern" "$PWD/p" || fail "io_pattern failed under -i on"
@@ -68,4 +69,10 @@ cut = (before + hs['c.dat']['first_s']) / 2
 equal(wr('th.hpc', '--time', f'0-{cut:.6f}'), {'a.dat': (10, 1000), 'b.dat': (20, 4000)},
       f'--time 0-{cut:.3f}')
 equal(wr('th.hpc', '--time', f'{cut:.6f}-'), {'c.dat': (5, 1500)}, f'--time {cut:.3f}-')
+equal(wr('th.hpc', '--samples', 'ab_done'), {'a.dat': (10, 1000), 'b.dat': (20, 4000)},
+      '--samples ab_done (the period the point ends)')
+equal(wr('th.hpc', '--samples', '1'), wr('th.hpc', '--samples', 'ab_done'), '--samples 1')
+equal(wr('th.hpc', '--samples', '2'), {'c.dat': (5, 1500)}, '--samples 2')
+equal(analyze('th.hpc', '--samples', '2', 'iocallstack')['total']['write_count'], 5,
+      'iocallstack --samples 2: writes')
 "

@@ -3,7 +3,7 @@
  *
  *   main thread   a.dat: open, 10 write() of 100 bytes, close
  *   thread 1      b.dat: open, 20 write() of 200 bytes, close (joined before the pause)
- *   main thread   a pause of 300 ms
+ *   main thread   a pause of 300 ms, then a sample point "ab_done" (period 1 ends there)
  *   main thread   c.dat: open, 5 write() of 300 bytes, close
  *
  * Arguments: DIR. Exits 1 if a call does not do what the test expects.
@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "sample_point.h"
 
 static const char *dir;
 static char buf[300];
@@ -58,6 +60,7 @@ int main(int argc, char **argv)
     struct timespec pause = {0, 300 * 1000 * 1000};
     while (nanosleep(&pause, &pause) != 0)
         ;
+    sample_point("ab_done");
     writes("c.dat", 5, 300);
     return 0;
 }

@@ -14,6 +14,7 @@
 # merge does (the I/O definitions travel between merge ranks: part.c).
 source "$HPC_ROOT/tests/lib.sh"
 source "$HPC_ROOT/tests/mpi/mpilibs.sh"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # Open MPI leaks at exit (mpirun hpmerge)
 $SYSPY -c 'import otf2' 2>/dev/null || skip "the OTF2 Python reader (python3-otf2) is not installed"
 for lib in $MPI_LIBS; do
     mkdir "$lib"

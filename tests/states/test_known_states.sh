@@ -128,8 +128,12 @@ for run in os.environ["RUNS"].split():
         within(ow, sl, run + ": stopped Other Wait")
         # (unprivileged, sys_reads kernel loop has no sample of its own: its CPU and Wait
         # CPU go to the next sample, which is here after the sleeper sleeps in its call)
+        # (and the wake-up of the sleeper before it, whose run delay after its call comes to
+        # the next sample too: 0.128 against the stop own 0.101 s failed at load 11)
         if run != "nobody/user":
-            check(wc <= rd + tol, f"{run}: stopped Wait CPU {wc:.4f} within its run delay {rd:.4f}")
+            prev = ph[("sleeper", 0)]["wait"]
+            check(wc <= rd + prev + tol, f"{run}: stopped Wait CPU {wc:.4f} within its run delay "
+                  f"{rd:.4f} and that of the sleeper before it {prev:.4f}")
     check(m("stopped", "user_lock") == 0, run + ": no User Lock in stopped")
     p = ph[("lock_waiter", 0)]
     within(m("lock_waiter", "user_lock"), p["sleep"], run + ": lock_waiter User Lock")

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collector.h"
+#include "source.h"
 #include "control.h"
 #include "interpose.h"
 
@@ -129,6 +130,12 @@ HPCOLLECT_API bool hpcollect_last_unwind_whole(hpc_thread *pub)
 {
     hpc_thread_priv *t = (hpc_thread_priv *)pub;
     return t && !t->unwind_gave_way;
+}
+
+HPCOLLECT_API void hpcollect_clock_check(hpc_thread *pub)
+{
+    if (pub)
+        hpc_clock_check((hpc_thread_priv *)pub);
 }
 
 /* The rank is recorded by the MPI layer's own mpi_init record; the collector keeps it

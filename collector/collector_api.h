@@ -65,6 +65,13 @@ static inline void hpcollect_write_end(hpc_thread *t)
         hpcollect_die_deferred(t);
 }
 
+/* A thread whose clock is still its first one (a POSIX CPU timer, which the kernel checks
+ * only at its tick) takes its perf event if it ran two clock intervals without a sample
+ * (collector/source.h, hpc_clock_check). Cheap once it has: call where a thread passes
+ * often (the OpenMP tool's implicit tasks). Outside hpcollect_write_begin/end. NOT
+ * signal-safe. */
+HPCOLLECT_API void hpcollect_clock_check(hpc_thread *t);
+
 /* CLOCK_MONOTONIC in ns (vDSO). Signal-safe. */
 HPCOLLECT_API uint64_t hpcollect_now(void);
 

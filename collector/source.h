@@ -73,6 +73,13 @@ void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool la
  * interval of CPU time) never pays for the event; its CPU time is still charged at its
  * end (tail.c). Signal-safe. */
 void hpc_clock_upgrade(hpc_thread_priv *t);
+/* From the thread's own code outside its handlers (the OpenMP tool at each implicit
+ * task): a lazy thread that ran two clock intervals of CPU time without a sample takes
+ * its perf event now. The kernel checks CPU timers at its tick only, on the CPU where the
+ * thread runs: on a loaded machine a thread preempted between ticks was seen to run 103 ms
+ * (100 time slices) without its timer firing, its CPU time then charged at its end to the
+ * stack it ended in. NOT signal-safe (it keeps its handler out meanwhile). */
+void hpc_clock_check(hpc_thread_priv *t);
 void hpc_clock_start(hpc_thread_priv *t);
 void hpc_clock_stop(hpc_thread_priv *t);
 void hpc_clock_abandon(hpc_thread_priv *t);

@@ -205,6 +205,8 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         if (f != NULL)
             f->id = task_data->value;
         write_implicit_task(th, HPC_OMP_BEGIN, region, team_size_now(actual_parallelism), index);
+        /* a worker still on its first clock, a CPU timer, may go unsampled: source.h */
+        hpcollect_clock_check(omptool_collector(th));
         return;
     }
 

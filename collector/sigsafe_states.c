@@ -610,6 +610,21 @@ static void reading_end(hpc_states *s)
     s->reading = 0;
 }
 
+/* A lazy thread's events open now, outside its handlers, before its clock takes its perf
+ * event (source.c, hpc_clock_check): in that order, as its first sample opens them, so
+ * that the fault event's descriptor, whose number its signals carry, can never take the
+ * number the clock's closed descriptor had (the clock's signals were then read as faults
+ * and dropped: a worker kept 1 sample of 100). */
+void hpc_states_open_now(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    if (s->source == HPC_STATES_NONE || !s->lazy || s->reading)
+        return;
+    reading_begin(s); /* no sample opens them meanwhile */
+    upgrade(t, hpc_now_ns(), hpc_thread_cpu_ns());
+    reading_end(s);
+}
+
 static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_call *c)
 {
     HPC_GUARD_SCOPE;

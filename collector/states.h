@@ -166,6 +166,9 @@ uint64_t hpc_states_sys_ns(struct hpc_thread_priv *t, uint64_t cpu_ns);
  * thread's CPU time being `cpu`: charge what no call saw there. Inside the sample
  * handler, between hpcollect_write_begin/end. Signal-safe. */
 void hpc_states_at_sample(struct hpc_thread_priv *t, uint64_t node, uint64_t now, uint64_t cpu);
+/* A lazy thread's events open now, outside its handlers (before hpc_clock_check gives it
+ * its perf event). Signal-safe. */
+void hpc_states_open_now(struct hpc_thread_priv *t);
 
 /* The thread's recording ends: read and charge what its events saw (normal context,
  * between hpcollect_write_begin/end, before the events are stopped). Then, stopped,

@@ -384,6 +384,8 @@ static void upgrade(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
     if (s->source == HPC_STATES_PERF_SWITCH) {
         if (hpc_states_events_open(s, true) != 0)
             s->source = HPC_STATES_CALL_TIMES;
+        else /* the clock's perf event may be open already: its number is its own */
+            hpc_states_fault_avoid(s, t->perf_fd, t->perf_fd_prev);
         for (unsigned i = 0; s->rb && i < s->ncalls; i++)
             s->calls[i].head = 0;
     }
@@ -608,21 +610,6 @@ static void reading_end(hpc_states *s)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     s->reading = 0;
-}
-
-/* A lazy thread's events open now, outside its handlers, before its clock takes its perf
- * event (source.c, hpc_clock_check): in that order, as its first sample opens them, so
- * that the fault event's descriptor, whose number its signals carry, can never take the
- * number the clock's closed descriptor had (the clock's signals were then read as faults
- * and dropped: a worker kept 1 sample of 100). */
-void hpc_states_open_now(hpc_thread_priv *t)
-{
-    hpc_states *s = &t->st;
-    if (s->source == HPC_STATES_NONE || !s->lazy || s->reading)
-        return;
-    reading_begin(s); /* no sample opens them meanwhile */
-    upgrade(t, hpc_now_ns(), hpc_thread_cpu_ns());
-    reading_end(s);
 }
 
 static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_call *c)

@@ -197,6 +197,36 @@ void hpc_states_events_release(hpc_states *s)
     s->fd = -1;
 }
 
+/* The fault event's signals are told from the clock's by the number they carry (si_fd,
+ * fixed when O_ASYNC is set). The clock's perf descriptor is closed once mapped, so its
+ * number is free, and a fault event opened after it (a lazy thread whose clock took its
+ * perf event before its state events opened) may take that number: the clock's signals
+ * were then read as fault signals and dropped (a worker kept 1 sample of 100). Such a
+ * fault event moves to another number and says so to the kernel (O_ASYNC off and on: the
+ * new number is what its signals carry). */
+void hpc_states_fault_avoid(hpc_states *s, int a, int b)
+{
+    int fd = s->fault_fd;
+    if (fd < 0 || (fd != a && fd != b))
+        return;
+    int other = fcntl(fd, F_DUPFD_CLOEXEC, fd + 1);
+    while (other >= 0 && (other == a || other == b)) {
+        int next = fcntl(fd, F_DUPFD_CLOEXEC, other + 1);
+        close(other);
+        other = next;
+    }
+    if (other < 0 || fcntl(other, F_SETFL, O_NONBLOCK) != 0 ||
+        fcntl(other, F_SETFL, O_ASYNC | O_NONBLOCK) != 0) {
+        if (other >= 0)
+            close(other);
+        hpc_perf_close(fd, s->fault_id); /* no fault event: page-fault sleeps are Other Wait */
+        s->fault_fd = s->fault_sig_fd = -1;
+        return;
+    }
+    close(fd);
+    s->fault_fd = s->fault_sig_fd = other;
+}
+
 int hpc_states_events_open(hpc_states *s, bool faults_on)
 {
     int saved = errno;

@@ -145,6 +145,9 @@ int hpc_states_open(struct hpc_thread_priv *t, bool lazy);
  * keep its schedstat open; 0, or a negative errno when the switch records cannot be had
  * (then nothing is open). Close them all (source NONE after). Signal-safe. */
 int hpc_states_events_open(hpc_states *s, bool faults_on);
+/* The fault event moved off numbers a and b (the clock's signal numbers), where it had
+ * taken one of them. Signal-safe. */
+void hpc_states_fault_avoid(hpc_states *s, int a, int b);
 void hpc_states_events_release(hpc_states *s);
 extern size_t hpc_states_page;
 /* Enable (after thread_begin is written). NOT signal-safe. */
@@ -166,9 +169,6 @@ uint64_t hpc_states_sys_ns(struct hpc_thread_priv *t, uint64_t cpu_ns);
  * thread's CPU time being `cpu`: charge what no call saw there. Inside the sample
  * handler, between hpcollect_write_begin/end. Signal-safe. */
 void hpc_states_at_sample(struct hpc_thread_priv *t, uint64_t node, uint64_t now, uint64_t cpu);
-/* A lazy thread's events open now, outside its handlers (before hpc_clock_check gives it
- * its perf event). Signal-safe. */
-void hpc_states_open_now(struct hpc_thread_priv *t);
 
 /* The thread's recording ends: read and charge what its events saw (normal context,
  * between hpcollect_write_begin/end, before the events are stopped). Then, stopped,

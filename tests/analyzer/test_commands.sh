@@ -119,7 +119,11 @@ d = js(E, "disasm", "kernel_x")
 ins = d["instructions"]
 near(sum(i["excl_cpu_s"] for i in ins), f["kernel_x"]["excl_cpu_s"], 1e-9, "disasm kernel_x sums to its time")
 hot = [i for i in ins if i["excl_cpu_s"] > 0]
-check(hot and all(i["line"] == HOT_X for i in hot), f"disasm: sampled instructions on line {HOT_X}")
+# (a sample now and then lands in the call's entry or return, off the loop's line: a
+# fresh-clone run had one; at most 2% of the function's time there)
+off = sum(i["excl_cpu_s"] for i in hot if i["line"] != HOT_X)
+check(hot and off <= 0.02 * f["kernel_x"]["excl_cpu_s"],
+      f"disasm: sampled instructions on line {HOT_X} ({off:.4f} s elsewhere)")
 check(int(ins[0]["address"], 16) == int(d["start"], 16) and d["size"] > 0, "disasm starts at the function")
 da = js(E, "disasm", "phase_a")["instructions"]
 calls = [i for i in da if i["text"].startswith("call") and i["incl_cpu_s"] > 0]

@@ -12,9 +12,12 @@ clock) and under hpcollect's default (-p on), the four alternating round by roun
 program times its own loop; each configuration's cost per region is its time minus the
 plain run's in the same round (the machine's speed drifts between rounds), divided by
 REGIONS; the median over rounds, and the ratio of hpcollect's median added cost to the
-stamp tool's. The same with 1 thread (`empty1`: no waiting, the callbacks' own CPU).
+stamp tool's. stamp-record: the stamp tool storing a 32-byte record per callback in
+memory (the least a tool that keeps its events does). The same with 1 thread (`empty1`: no waiting, the callbacks' own CPU).
 """
+import glob
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,6 +33,26 @@ def once(cmd, env, cwd):
     return float(f[2]), float(f[4])  # loop seconds (wall), main thread CPU seconds
 
 
+def instructions(pre, env, prog, regions, tmp):
+    """Instructions the program's process executes per empty 1-thread region: callgrind's
+    total for 2 x regions minus that for regions, over regions. Independent of the load
+    (the wall and CPU times above are not, on a shared 2-core VM)."""
+    totals = []
+    for n in (regions, 2 * regions):
+        for f in glob.glob(f"{tmp}/cg.*"):
+            os.unlink(f)
+        subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                        f"--callgrind-out-file={tmp}/cg.%p"] + pre + [prog, "empty1", str(n)],
+                       env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=True)
+        subprocess.run(["rm", "-rf", f"{tmp}/b.hpc"])
+        for f in glob.glob(f"{tmp}/cg.*"):
+            text = open(f).read()
+            if f"cmd: {prog}" in text.replace("cmd:  ", "cmd: "):
+                totals.append(int(text.split("\nsummary: ")[1].split()[0]))
+    return (totals[1] - totals[0]) / regions
+
+
 def main():
     hpc = os.path.join(os.path.abspath(sys.argv[1]), "hpcollect")
     prog = os.path.abspath(sys.argv[2])
@@ -39,6 +62,7 @@ def main():
     configs = {
         "plain": ([], {}),
         "stamp": ([], {"OMP_TOOL_LIBRARIES": stamp}),
+        "stamp-record": ([], {"OMP_TOOL_LIBRARIES": stamp, "OMPT_STAMP": "record"}),
         "off": ([hpc, "-q", "-a", "off", "-p", "off", "-o", "b.hpc"], {}),
         "on": ([hpc, "-q", "-a", "off", "-o", "b.hpc"], {}),
     }
@@ -70,6 +94,21 @@ def main():
                 added[n] = statistics.median(d)
                 ratio = added[n] / added["stamp"] if n != "stamp" and added["stamp"] > 0 else 1.0
                 print(f"{row} {added[n]:.0f} ({min(d):.0f}-{max(d):.0f}) | {ratio:.2f} |")
+        if shutil.which("valgrind"):
+            print(f"\nInstructions per empty 1-thread region (valgrind callgrind, {regions} "
+                  f"against {2 * regions} regions; plain, then added):\n")
+            print("| config | instructions per region | added | added / stamp tool's |")
+            print("|---|---|---|---|")
+            base = None
+            for n, (pre, extra) in configs.items():
+                ins = instructions(pre, dict(os.environ, **extra), prog, regions, tmp)
+                if base is None:
+                    base = ins
+                    print(f"| {n} | {ins:.0f} | | |")
+                    continue
+                if n == "stamp":
+                    stamp_added = ins - base
+                print(f"| {n} | {ins:.0f} | {ins - base:.0f} | {(ins - base) / stamp_added:.2f} |")
     print(f"\nLoad average (1, 5, 15 min) at the start and after each mode: {' / '.join(loads)}")
 
 

@@ -15,36 +15,53 @@
 static __thread struct timespec last; /* the stamp: kept so the read is not dropped */
 static __thread unsigned long events;
 
+/* OMPT_STAMP=record: each callback also stores a 32-byte record (time, event number and
+ * two words) into a per-thread ring in memory, the least any tool that keeps its events
+ * must do; nothing is encoded or written to a file. */
+#define RING 32768 /* records: 1 MiB a thread */
+typedef struct stamp_rec {
+    uint64_t ns, n, a, b;
+} stamp_rec;
+static __thread stamp_rec *ring;
+static int keep; /* OMPT_STAMP=record */
+
 static void stamp(void)
 {
     clock_gettime(CLOCK_MONOTONIC, &last);
     events++;
+    if (!keep)
+        return;
+    if (ring == NULL && (ring = calloc(RING, sizeof *ring)) == NULL)
+        return;
+    stamp_rec *r = &ring[events % RING];
+    r->ns = (uint64_t)last.tv_sec * 1000000000u + (uint64_t)last.tv_nsec;
+    r->n = events;
+    r->a = (uint64_t)(uintptr_t)&last;
+    r->b = 0;
 }
 
-static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
-                              ompt_data_t *parallel, unsigned int n, int flags,
-                              const void *ra)
+static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *parallel,
+                              unsigned int n, int flags, const void *ra)
 {
     (void)task, (void)frame, (void)parallel, (void)n, (void)flags, (void)ra;
     stamp();
 }
 
-static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags,
-                            const void *ra)
+static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags, const void *ra)
 {
     (void)parallel, (void)task, (void)flags, (void)ra;
     stamp();
 }
 
-static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *parallel,
-                             ompt_data_t *task, unsigned int n, unsigned int index, int flags)
+static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *parallel, ompt_data_t *task,
+                             unsigned int n, unsigned int index, int flags)
 {
     (void)ep, (void)parallel, (void)task, (void)n, (void)index, (void)flags;
     stamp();
 }
 
-static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
-                           ompt_data_t *parallel, ompt_data_t *task, const void *ra)
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *parallel,
+                           ompt_data_t *task, const void *ra)
 {
     (void)kind, (void)ep, (void)parallel, (void)task, (void)ra;
     stamp();
@@ -85,8 +102,7 @@ static void on_task_create(ompt_data_t *task, const ompt_frame_t *frame, ompt_da
     stamp();
 }
 
-static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
-                             ompt_data_t *next)
+static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
 {
     (void)prior, (void)status, (void)next;
     stamp();
@@ -135,9 +151,10 @@ static int init(ompt_function_lookup_t lookup, int device, ompt_data_t *data)
     set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
     set(ompt_callback_sync_region, (ompt_callback_t)on_sync_region);
     set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region);
-    const char *all = getenv("OMPT_STAMP");
-    if (all != NULL && strcmp(all, "all") == 0)
+    const char *how = getenv("OMPT_STAMP");
+    if (how != NULL && strcmp(how, "all") == 0)
         register_all(set);
+    keep = how != NULL && strcmp(how, "record") == 0;
     return 1;
 }
 

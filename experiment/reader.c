@@ -101,6 +101,38 @@ static int header_parse(hpc_reader *r)
     return 0;
 }
 
+/* Files up to this size are read into memory rather than mapped: a job of thousands of
+ * processes opens thousands of small streams, and a map's set-up, page faults and unmap
+ * cost more than copying a few pages (`mpi ranks` on 4096 ranks: bench/RESULTS.md). */
+#define READ_WHOLE_MAX (1u << 20)
+
+/* Read the whole file (r->size bytes as fstat saw them) into r->map; a file that shrank
+ * meanwhile is read as far as it goes. */
+static int file_read(hpc_reader *r, int fd)
+{
+    uint8_t *buf = malloc(r->size);
+    if (!buf)
+        return HPC_E_NOMEM;
+    uint64_t got = 0;
+    while (got < r->size) {
+        ssize_t n = pread(fd, buf + got, r->size - got, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            FILE_ERROR(r, HPC_NO_OFFSET, "cannot read: %s", strerror(errno));
+            free(buf);
+            return HPC_E_IO;
+        }
+        if (n == 0)
+            break;
+        got += (uint64_t)n;
+    }
+    r->map = buf;
+    r->size = got;
+    r->heap = true;
+    return 0;
+}
+
 static int file_map(hpc_reader *r)
 {
     struct stat st;
@@ -114,6 +146,11 @@ static int file_map(hpc_reader *r)
         return fd;
     }
     r->size = (uint64_t)st.st_size;
+    if (r->size > 0 && r->size <= READ_WHOLE_MAX) {
+        int rc = file_read(r, fd);
+        close(fd);
+        return rc;
+    }
     if (r->size > 0) {
         void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
@@ -419,7 +456,9 @@ void hpc_reader_close(hpc_reader *r)
     if (!r)
         return;
     reader_schema_free(r);
-    if (r->map && !r->borrowed)
+    if (r->heap)
+        free((void *)r->map);
+    else if (r->map && !r->borrowed)
         munmap((void *)r->map, r->size);
     free(r->path);
     free(r);

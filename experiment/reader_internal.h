@@ -27,6 +27,8 @@ typedef struct file_kind {
     char *name_raw, *fields_raw; /* the SCHEMA record's text */
     uint64_t offset;             /* of the SCHEMA record in the file that has it */
     unsigned refs;               /* readers holding it: schema_from's streams share it */
+    int builtin_same;            /* fields equal the built-in kind's: 1, differ: -1, 0 not
+                                    compared yet (compared once for all readers sharing it) */
 } file_kind;
 
 struct hpc_reader {
@@ -34,6 +36,7 @@ struct hpc_reader {
     const uint8_t *map; /* the whole file, read-only */
     uint64_t size;
     bool borrowed; /* map belongs to the caller (reader_open_memory) */
+    bool heap;     /* map is a malloc'd copy of a small file, not a mapping */
     hpc_diag *diag;
 
     /* header */

@@ -236,9 +236,12 @@ static int read_thread(hpa_mpi_model *m, size_t ri, const hpc_thread_file *tf,
     hpc_reader *r;
     hpc_record rec;
     hpa_mpi_call acc = {0};
+    static const unsigned kinds[] = {HPC_K_mpi_call, HPC_K_mpi_p2p, HPC_K_mpi_coll,
+                                     HPC_K_thread_end};
     int rc = hpc_thread_open(&r, rr->pr->proc, tf, m->prof->diag);
     if (rc < 0)
         return 0; /* reported; the other streams still count */
+    hpc_reader_only(r, kinds, sizeof kinds / sizeof kinds[0]);
     while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
         switch (rec.kind) {
         case HPC_K_mpi_call: {

@@ -326,6 +326,12 @@ static int next_record(hpc_reader *r, hpc_record *rec)
     while (next_raw(r, rec)) {
         char why[200];
         uint64_t tb = r->time_base;
+        if (r->skip[rec->kind] && r->mode[rec->kind] == DECODE_BUILTIN &&
+            reader_walk(rec, &tb) == 0) {
+            r->time_base = tb; /* a good record the caller does not want */
+            continue;
+        }
+        tb = r->time_base; /* decoded again below: what is wrong is said as ever */
         if (r->mode[rec->kind] == DECODE_RAW) {
             if (!r->unknown_seen[rec->kind]) {
                 r->unknown_seen[rec->kind] = true;
@@ -335,12 +341,16 @@ static int next_record(hpc_reader *r, hpc_record *rec)
                                rec->kind);
             }
             r->unknown++;
+            if (r->skip[rec->kind])
+                continue;
             return 1;
         }
         if (reader_decode(r, rec, &tb, why, sizeof why) == 0) {
             r->time_base = tb;
             if (r->mode[rec->kind] == DECODE_UNKNOWN)
                 r->unknown++;
+            if (r->skip[rec->kind])
+                continue;
             return 1;
         }
         READER_CORRUPT(r, rec->offset, "%s (kind %u)", why, rec->kind);
@@ -362,6 +372,17 @@ int hpc_reader_next(hpc_reader *r, hpc_record *rec)
         r->life_started = true;
     }
     return got;
+}
+
+void hpc_reader_only(hpc_reader *r, const unsigned *kinds, size_t n)
+{
+    if (!r)
+        return;
+    memset(r->skip, 1, sizeof r->skip);
+    for (size_t i = 0; i < n; i++)
+        if (kinds[i] < 256)
+            r->skip[kinds[i]] = false;
+    r->skip[HPC_K_thread_begin] = false; /* where a thread's life starts and ends */
 }
 
 /* Position at the record at r->life_off: decode its chunk from the start up to it, for

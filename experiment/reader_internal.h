@@ -65,6 +65,7 @@ struct hpc_reader {
     uint8_t mode[256];      /* enum decode_mode per kind id */
     bool exact[256];        /* the writer's field list is known: it must match exactly */
     bool unknown_seen[256]; /* reported once per kind */
+    bool skip[256];         /* not returned (hpc_reader_only): checked, walked, dropped */
     file_kind *fkind[256];  /* the file's description, NULL if none (built-in used) */
     bool has_own_schema;
     bool scanning; /* reading the schema at open: do not report yet */
@@ -84,6 +85,11 @@ void reader_schema_free(hpc_reader *r);
  * the record's T fields. Returns 0, or -1 with a description of the damage in msg.
  * (reader_decode.c) */
 int reader_decode(const hpc_reader *r, hpc_record *rec, uint64_t *tb, char *msg, size_t cap);
+
+/* Check a record of a built-in kind (DECODE_BUILTIN) as reader_decode would, advancing
+ * the time base, storing nothing: 0 when it decodes exactly, else nonzero (reader_decode
+ * then says what is wrong). (reader_decode.c) */
+int reader_walk(const hpc_record *rec, uint64_t *tb);
 
 /* Decode with a file description, storing nothing: advances the time base only. */
 int reader_skip_fields(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb);

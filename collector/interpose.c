@@ -214,7 +214,7 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 #define ANCHOR_FIRST_NS 1000000ull   /* 1 ms */
 #define ANCHOR_MAX_NS   100000000ull /* 100 ms */
 #define ANCHOR_PAIR_NS  4000         /* the widest pair of clock reads a segment starts at */
-#define ANCHOR_AGE_NS   20000        /* a thread's anchor of traced calls' times (end_ns) */
+#define ANCHOR_AGE_NS   100000       /* a thread's anchor of traced calls' times (end_ns) */
 #define ANCHOR_TIGHT_NS 250          /* ... and the widest pair of clock reads it takes at once */
 
 typedef struct tsc_segment {
@@ -502,10 +502,10 @@ static uint64_t unwind_call(hpc_thread_priv *t, const hpc_trace *c, hpc_trace_ct
  * ANCHOR_TIGHT_NS / 2 of the kernel's clock), renewed when the tick is more than
  * ANCHOR_AGE_NS past it (x86-64 with the TSC only: hpc_trace_tsc). A clock read per call
  * was about a fifth of a traced 4 KiB read's cost on a virtual machine (bench/RESULTS.md);
- * within the anchor's age the start-up calibration's rate error moves a time by a few ns
- * more. Two calls of a thread converted against different anchors can so be off by about
- * ANCHOR_TIGHT_NS against each other: the I/O tracer's calls only, which it keeps in
- * order (io.c, write_io).
+ * within the anchor's age the start-up calibration's rate error (about 1e-4 where its
+ * clock pairs were tight) moves a time by some ns more. Two calls of a thread converted against
+ * different anchors can so be off by about ANCHOR_TIGHT_NS against each other: the I/O tracer's
+ * calls only, which it keeps in order (io.c, write_io).
  */
 static __attribute__((noinline)) void anchor_renew(hpc_thread_priv *t)
 {

@@ -224,7 +224,7 @@ uint64_t hpc_now_ns(void);
  * uncontended call's cost. Else CLOCK_MONOTONIC ns. A recorded call's ticks become ns
  * at its record (hpc_trace_record: against a CLOCK_MONOTONIC read then, so the TSC's
  * drift from the kernel's clock never accumulates; the I/O tracer's against a clock read
- * of its thread's at most 20 us old, interpose.c: end_ns); screened calls' ticks at their
+ * of its thread's at most 100 us old, interpose.c: end_ns); screened calls' ticks at their
  * flush. hpc_trace_clock_init decides, once, before any tracer turns on (each tracer that
  * reads the trace clock calls it at its start).
  */

@@ -419,16 +419,16 @@ static int add_heap_alloc(loader *L, const hpc_rec_heap_alloc *a)
     if (!h || L->heap_next >= L->heap_end)
         return 0;
     const hpm_heap_block *blk = &h->blocks[L->heap_next++];
-    if (!keep_event(L, blk->time, 0))
+    if (!keep_event(L, blk->time, 0) || (blk->flags & HPM_HEAP_UNTRACED))
         return 0;
     bool leak = !(blk->flags & HPM_HEAP_FREED), peak = blk->flags & HPM_HEAP_AT_PEAK;
     uint64_t val[] = {
         [HPA_HEAP_ALLOCS] = 1,
         [HPA_HEAP_BYTES] = blk->size,
         [HPA_HEAP_LEAKS] = leak,
-        [HPA_HEAP_LEAKED_BYTES] = leak ? blk->size : 0,
+        [HPA_HEAP_LEAKED_BYTES] = hpm_heap_block_end_bytes(h, blk),
         [HPA_HEAP_PEAK_BLOCKS] = peak,
-        [HPA_HEAP_PEAK_BYTES] = peak ? blk->size : 0,
+        [HPA_HEAP_PEAK_BYTES] = hpm_heap_block_peak_bytes(h, blk),
         [HPA_HEAP_TEMPORARY] = (blk->flags & HPM_HEAP_TEMPORARY) != 0,
     };
     const hpa_metrics *ms = &L->p->metrics;

@@ -407,6 +407,7 @@ enum hpc_heap_fn {
     HPC_HEAP_MMAP = 10,
     HPC_HEAP_FREE = 11,
     HPC_HEAP_MUNMAP = 12,
+    HPC_HEAP_MREMAP = 13, /* heap_free of the old range, then heap_alloc of the result */
 };
 
 enum hpc_mpi_family {

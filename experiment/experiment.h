@@ -812,9 +812,12 @@ typedef struct hpc_proc {
     bool ended_early;          /* no proc_end, or death by signal / MPI_Abort */
     size_t nrecords;           /* every record of process.hpe and launcher.hpe, in order */
     hpc_record *records;
-    bool lean; /* records holds only the facts' records, schema is NULL: hpc_proc_load */
-    bool slim; /* lean, but records holds every record, the communicators' member lists
-                  emptied (hpc_exp_open_slim); hpc_proc_unload makes it slim again */
+    bool lean;           /* records holds only the facts' records, schema is NULL: hpc_proc_load */
+    bool slim;           /* lean, but records holds every record, the communicators' member lists
+                            emptied (hpc_exp_open_slim); hpc_proc_unload makes it slim again */
+    bool schema_builtin; /* process.hpe's schema is the built-in one (its hash, and every
+                            kind it describes as built in): a lean process's threads are
+                            read without reading it again (hpc_thread_open) */
     size_t nthreads;
     hpc_thread_file *threads;   /* sorted by seq */
     uint64_t stats[HPC_NSTATS]; /* sum over all streams of the process */

@@ -127,6 +127,9 @@ void hpc_proc_unlock(void);
 void hpc_proc_unlock_quiet(void);
 /* Fork child: the lock may have been held by a thread that the child does not have. */
 void hpc_proc_lock_reset(void);
+/* n threads the collector could not follow: counted in process.hpe's threads_unrecorded
+ * (by the next holder of its lock). Signal-safe. */
+void hpc_threads_unrecorded(uint64_t n);
 
 /* sigsafe_limits.c: -L and -t. */
 /* True while samples may be recorded now. Signal-safe. */

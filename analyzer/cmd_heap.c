@@ -24,7 +24,8 @@
  * heap_temporary. CSV: one row per process (process, rank, pid, ended, peak_bytes,
  * peak_blocks, peak_time_s, end_bytes, allocs, bytes, frees, leaks, leaked_bytes,
  * temporary, temporary_bytes, unmatched_frees, unseen_frees). JSON: processes (those keys
- * and timeline: [start_s, end_s, max_bytes]) and peak_stacks (as `leaks`' stacks).
+ * and timeline: [start_s, end_s, max_bytes, max_at_s: when the most was first reached])
+ * and peak_stacks (as `leaks`' stacks).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -110,6 +111,7 @@ static void json_process(hpa_json *j, const hpa_process *pr)
         hpa_json_kdouble(j, "start_s", step * i);
         hpa_json_kdouble(j, "end_s", step * (i + 1));
         hpa_json_ku64(j, "max_bytes", h->point_max[i]);
+        hpa_json_kdouble(j, "max_at_s", rel_s(h, h->point_time[i]));
         hpa_json_end_obj(j);
     }
     hpa_json_end_arr(j);

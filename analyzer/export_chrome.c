@@ -25,8 +25,9 @@
  *     (speedscope) give each function exactly its CPU time. Above 200000 samples every k-th
  *     sample of a thread is kept, weighing the k it stands for; otherData.samples_per_event
  *     says k;
- *   - heap tracing (-H): a counter track "heap in use" per process (bytes, the most within
- *     each twentieth of the process's heap timeline, model/heap.h).
+ *   - heap tracing (-H): a counter track "heap in use" per process (bytes in use at
+ *     model/heap.h's points: each twentieth of the heap timeline's most, where it was
+ *     reached, the sample points, the end).
  *
  * Slice names are stable (the function, "omp parallel", "omp implicit task" ...): instance
  * ids (region, task, wait id) and sizes are args. Times are whole microseconds, every time
@@ -344,8 +345,8 @@ static void message(void *arg, const hpa_tl_msg *m)
 
 /* ------------------------------------------------------------------ main */
 
-/* Heap tracing (-H): each process's bytes in use as a counter track ("heap in use", the
- * most within each interval of model/heap.h's timeline, at the interval's start). */
+/* Heap tracing (-H): each process's bytes in use as a counter track ("heap in use":
+ * model/heap.h's points, each at its own time). */
 static void heap_counters(chrome *C)
 {
     const hpa_profile *p = C->p;
@@ -354,16 +355,15 @@ static void heap_counters(chrome *C)
         const hpm_heap *h = pr->heap;
         if (!pr->map || !h || !h->traced)
             continue;
-        for (unsigned k = 0; k < HPM_HEAP_POINTS; k++) {
-            uint64_t t = h->t0 + (h->t1 - h->t0) * k / HPM_HEAP_POINTS;
-            uint64_t ct = hpa_timeline_time(C->tl, pr, t);
+        for (size_t k = 0; k < h->npoints; k++) {
+            uint64_t ct = hpa_timeline_time(C->tl, pr, h->points[k].time);
             if (!hpa_timeline_in_window(C->tl, ct, ct))
                 continue;
             sep(C);
             fprintf(C->out,
                     "{\"name\":\"heap in use\",\"cat\":\"heap\",\"ph\":\"C\",\"pid\":%zu,"
                     "\"ts\":%" PRIu64 ",\"args\":{\"bytes\":%" PRIu64 "}}",
-                    i, us_of(ct), h->point_max[k]);
+                    i, us_of(ct), h->points[k].bytes);
         }
     }
 }

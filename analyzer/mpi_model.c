@@ -73,12 +73,16 @@ static uint32_t name_index(hpa_mpi_model *m, hpc_str name)
         if (hpc_str_eq(name, m->names[i]))
             return (uint32_t)i;
     char **v = realloc(m->names, (m->nnames + 1) * sizeof *v);
-    if (!v)
+    if (v)
+        m->names = v;
+    bool *l = v ? realloc(m->lifecycle, (m->nnames + 1) * sizeof *l) : NULL;
+    if (!l)
         return UINT32_MAX;
-    m->names = v;
+    m->lifecycle = l;
     m->names[m->nnames] = strndup(name.p, name.n);
     if (!m->names[m->nnames])
         return UINT32_MAX;
+    m->lifecycle[m->nnames] = hpa_mpi_is_lifecycle(m->names[m->nnames]);
     return (uint32_t)m->nnames++;
 }
 
@@ -156,7 +160,7 @@ static int flush_call(hpa_mpi_model *m, size_t ri, hpa_mpi_call *acc)
     rr->nested += (acc->flags & HPC_MPI_CALL_NESTED) != 0;
     if (acc->flags & HPC_MPI_CALL_INTERRUPTED)
         rr->died_in = acc->fn;
-    bool lifecycle = hpa_mpi_is_lifecycle(m->names[acc->fn]);
+    bool lifecycle = m->lifecycle[acc->fn]; /* once per name, not per call */
     hpa_mpi_sum d = acc->d;
     hpa_mpi_rank_add(&rr->s, &rr->w, acc, lifecycle);
     if (lifecycle)
@@ -232,9 +236,12 @@ static int read_thread(hpa_mpi_model *m, size_t ri, const hpc_thread_file *tf,
     hpc_reader *r;
     hpc_record rec;
     hpa_mpi_call acc = {0};
+    static const unsigned kinds[] = {HPC_K_mpi_call, HPC_K_mpi_p2p, HPC_K_mpi_coll,
+                                     HPC_K_thread_end};
     int rc = hpc_thread_open(&r, rr->pr->proc, tf, m->prof->diag);
     if (rc < 0)
         return 0; /* reported; the other streams still count */
+    hpc_reader_only(r, kinds, sizeof kinds / sizeof kinds[0]);
     while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
         switch (rec.kind) {
         case HPC_K_mpi_call: {
@@ -332,6 +339,7 @@ void hpa_mpi_model_free(hpa_mpi_model *m)
     for (size_t i = 0; i < m->nnames; i++)
         free(m->names[i]);
     free(m->names);
+    free(m->lifecycle);
     free(m->ranks);
     free(m->cells);
     hpa_u64map_free(&m->cell_index);

@@ -74,6 +74,7 @@ typedef struct hpa_mpi_model {
     size_t nranks;
     hpa_mpi_rank *ranks; /* in the profile's process order */
     char **names;        /* MPI function names, global index */
+    bool *lifecycle;     /* names[i] is MPI_Init, MPI_Init_thread or MPI_Finalize */
     size_t nnames;
     hpa_mpi_rows fns, sites;
     uint64_t coll_calls[32], coll_sent[32], coll_recv[32]; /* by enum hpc_mpi_coll */

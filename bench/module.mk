@@ -9,6 +9,7 @@
 #   make bench-io          a traced I/O call (-i) against plain: 4 KiB pwrite/pread in the page cache
 #   make bench-proxy       LULESH 2.0 (OpenMP proxy app, fetched and built, never committed) plain,
 #                          -p off|on|hi, perf record (not in `make bench`: needs the source)
+#   make bench-forkjoin    fork/join of an empty parallel region next to a timestamp-only OMPT tool
 #   make bench-switch      the kernel's cost per context switch of the collector's per-thread events
 BENCH_DIR := $(OUT)/build/bench
 BENCH_CPU_BOUND := $(BENCH_DIR)/cpu_bound
@@ -136,13 +137,35 @@ bench: bench-states
 #                     built by bench/proxy_build.sh (never committed), plain, -p off|on|hi and
 #                     perf record -F 100|1000 -g, alternating (issue 24)
 BENCH_LULESH := $(BENCH_DIR)/lulesh/lulesh2.0
+# $(or) splits its arguments at commas: the default list is a variable of its own
+BENCH_PROXY_CONFIGS := plain,off,on,hi,perf100,perf1000
+
+# the timestamp-only OMPT tool: the yardstick of fork/join cost (bench/ompt_stamp.c)
+BENCH_OMPT_STAMP := $(BENCH_DIR)/libompt_stamp.so
+
+$(BENCH_OMPT_STAMP): bench/ompt_stamp.c
+	@mkdir -p $(dir $@)
+	clang -O2 -shared -fPIC -o $@ $<
 
 .PHONY: bench-proxy
-bench-proxy: all
+bench-proxy: all $(BENCH_OMPT_STAMP)
 	bench/proxy_build.sh $(abspath $(BENCH_DIR))/lulesh
 	bench/proxy_bench.py $(BINDIR) $(BENCH_LULESH) $(or $(RUNS),7) $(or $(SIZE),30) \
-	    $(or $(ITERS),50) $(or $(CONFIGS),plain,off,on,hi,perf100,perf1000)
+	    $(or $(ITERS),50) $(or $(CONFIGS),$(BENCH_PROXY_CONFIGS))
 
+
+# make bench-forkjoin  an empty parallel region of 2 threads (EPCC's PARALLEL case) plain,
+#                      with a timestamp-only OMPT tool, hpcollect -p off and -p on (issue 24)
+BENCH_OMP_OVERHEAD := $(BENCH_DIR)/omp_overhead
+
+$(BENCH_OMP_OVERHEAD): bench/omp_overhead.c
+	@mkdir -p $(dir $@)
+	clang -O2 -fopenmp -o $@ $<
+
+.PHONY: bench-forkjoin
+bench-forkjoin: all $(BENCH_OMP_OVERHEAD) $(BENCH_OMPT_STAMP)
+	bench/forkjoin_bench.py $(BINDIR) $(BENCH_OMP_OVERHEAD) $(BENCH_OMPT_STAMP) \
+	    $(or $(RUNS),21) $(or $(N),20000)
 
 # make bench-switch   the kernel's cost per context switch of each per-thread perf event
 #                     the collector opens, next to hpcollect and perf record (issue 24)

@@ -6,13 +6,15 @@ and under each configuration, alternating round by round, RUNS rounds; reports p
 configuration the median and min-max of the wall time, of the CPU time (user + system
 of the whole run, from wait4), of the program's own timed loop (LULESH's grind time x
 elements x iterations: no start-up, no archiving) and the context switches, each median
-as a ratio to the plain runs' median.
+as a ratio to the plain runs' median, and the ratio within each round to that round's plain
+run (median and min-max over the rounds: the machine's speed drifts between rounds).
 
     bench/proxy_bench.py BIN_DIR LULESH [RUNS] [SIZE] [ITERS] [CONFIG,...]
 
 CONFIG names (default: plain,off,on,hi,perf100,perf1000): plain; off, on, hi
 (hpcollect -p ...); perf100, perf1000 (perf record -F ... -g); and the breakdown's
-variants: on-nostates (HPCOLLECT_STATES=0), on-noompt and off-noompt (OMP_TOOL=disabled),
+variants: stamp (the program alone with bench/ompt_stamp.c as its OMPT tool, from
+build/bench/libompt_stamp.so: libomp's own cost of running a tool), on-nostates (HPCOLLECT_STATES=0), on-noompt and off-noompt (OMP_TOOL=disabled),
 on-nopoints (-S off), hi-nostates. A name ending in @old runs that configuration with the
 hpcollect of OLD_BIN_DIR (environment) instead, for an A/B of two builds (an old build:
 git worktree add --detach /tmp/old REV && make -C /tmp/old lib/libhpcollect.so bin/hpcollect).
@@ -37,6 +39,8 @@ CONFIGS = {
     "on-noompt": (["-p", "on"], {"OMP_TOOL": "disabled"}),
     "off-noompt": (["-p", "off"], {"OMP_TOOL": "disabled"}),
     "on-nopoints": (["-p", "on", "-S", "off"], {}),
+    "stamp": ([], {"OMP_TOOL_LIBRARIES": "STAMP"}),
+    "stamp-all": ([], {"OMP_TOOL_LIBRARIES": "STAMP", "OMPT_STAMP": "all"}),
     "perf100": (["perf", "100"], {}),
     "perf1000": (["perf", "1000"], {}),
 }
@@ -76,6 +80,7 @@ def main():
     if "plain" not in names:
         names.insert(0, "plain")
     args = [prog, "-s", size, "-i", iters]
+    stamp = os.path.join(os.path.dirname(os.path.dirname(prog)), "libompt_stamp.so")
     old = os.path.join(os.path.abspath(os.environ.get("OLD_BIN_DIR", "old-bin-dir-unset")),
                        "hpcollect")
     res = {n: [] for n in names}
@@ -88,7 +93,9 @@ def main():
                 opts, extra = CONFIGS[n.removesuffix("@old")]
                 launcher = old if n.endswith("@old") else hpc
                 env = dict(env0, **extra)
-                if n == "plain":
+                if env.get("OMP_TOOL_LIBRARIES") == "STAMP":
+                    env["OMP_TOOL_LIBRARIES"] = stamp
+                if n == "plain" or n.startswith("stamp"):
                     cmd = args
                 elif opts[0] == "perf":
                     cmd = ["perf", "record", "-q", "-F", opts[1], "-g", "-o",
@@ -109,6 +116,23 @@ def main():
         cols = " | ".join(fmt([r[k] for r in res[n]], base[k]) for k in range(3))
         sw = statistics.median(r[3] for r in res[n])
         print(f"| {n} | {cols} | {sw:.0f} | {sw / base[3]:.2f} |")
+    # The machine's speed drifts between rounds by more than the effect (identical plain
+    # runs spread 20-30% on this VM even when quiet): the ratio within each round, to the
+    # plain run next to it, cancels the drift that medians of the columns above keep.
+    print("\nPaired: each round's run over that round's plain run, median (min-max) over rounds\n")
+    print("| config | wall / plain | CPU / plain | loop / plain | wall: mean +- 2 standard errors |")
+    print("|---|---|---|---|---|")
+    for n in names:
+        if n == "plain":
+            continue
+        cols = []
+        for k in range(3):
+            q = [r[k] / p[k] for r, p in zip(res[n], res["plain"])]
+            cols.append(f"{statistics.median(q):.3f} ({min(q):.3f}-{max(q):.3f})")
+        q = [r[0] / p[0] for r, p in zip(res[n], res["plain"])]
+        se = statistics.stdev(q) / len(q) ** 0.5 if len(q) > 1 else 0.0
+        cols.append(f"{statistics.mean(q):.3f} +- {2 * se:.3f}")
+        print(f"| {n} | {' | '.join(cols)} |")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 /*
  * blocking_calls.c - wrappers around the library calls a program blocks in (the BLOCKING
- * lines of interpose.def, and fcntl by hand: it takes variable arguments; open and
- * openat are the I/O tracer's, io.c), so that a thread's time off the CPU inside them is charged to
+ * lines of interpose.def, and fcntl by hand: it takes variable arguments; open, openat,
+ * close, fclose and stdio's formatted calls are the I/O tracer's, io.c, with the same
+ * part), so that a thread's time off the CPU inside them is charged to
  * the call's stack with the call's reason (thread states: states.h).
  *
  * A wrapper notes the thread's context-switch buffer head, calls the real function and

@@ -588,12 +588,17 @@ static mode_t open_mode(int flags, va_list ap)
         va_start(ap, flags);                                                                       \
         mode_t mode = open_mode(flags, ap);                                                        \
         va_end(ap);                                                                                \
+        HPC_STATES_CALL_BEGIN(HPC_TRACER_IO, name);                                                \
         hpc_trace c;                                                                               \
-        if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS())                              \
-            return HPC_REAL(name)(dir_arg path, flags, mode);                                      \
+        if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS()) {                            \
+            int r0 = HPC_REAL(name)(dir_arg path, flags, mode);                                    \
+            HPC_STATES_CALL_END();                                                                 \
+            return r0;                                                                             \
+        }                                                                                          \
         int r = HPC_REAL(name)(dir_arg path, flags, mode);                                         \
         int e = errno;                                                                             \
         c.end = hpc_trace_now();                                                                   \
+        HPC_STATES_CALL_END();                                                                     \
         HPC_TRACE_SITE(c);                                                                         \
         opened(&c, fn, r, dir, path, flags);                                                       \
         errno = e;                                                                                 \
@@ -608,12 +613,17 @@ OPEN_INTERPOSER(openat64, HPC_IO_FN_openat, int dirfd COMMA, dirfd COMMA, dirfd)
 /* The frame of a hand-written traced call: the real call, and part(&c) when tracing. */
 #define HAND_TRACED(ret, name, real_call, part)                                                    \
     hpc_real_init();                                                                               \
+    HPC_STATES_CALL_BEGIN(HPC_TRACER_IO, name);                                                    \
     hpc_trace c;                                                                                   \
-    if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS())                                  \
-        return real_call;                                                                          \
+    if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS()) {                                \
+        ret r0 = real_call;                                                                        \
+        HPC_STATES_CALL_END();                                                                     \
+        return r0;                                                                                 \
+    }                                                                                              \
     ret r = real_call;                                                                             \
     int e = errno;                                                                                 \
     c.end = hpc_trace_now();                                                                       \
+    HPC_STATES_CALL_END();                                                                         \
     HPC_TRACE_SITE(c);                                                                             \
     part;                                                                                          \
     errno = e;                                                                                     \
@@ -623,9 +633,13 @@ OPEN_INTERPOSER(openat64, HPC_IO_FN_openat, int dirfd COMMA, dirfd COMMA, dirfd)
 HPC_INTERPOSE int close(int fd)
 {
     hpc_real_init();
+    HPC_STATES_CALL_BEGIN(HPC_TRACER_IO, close);
     hpc_trace c;
-    if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS())
-        return HPC_REAL(close)(fd);
+    if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS()) {
+        int r0 = HPC_REAL(close)(fd);
+        HPC_STATES_CALL_END();
+        return r0;
+    }
     io_rec rec;
     io_rec_init(&rec, HPC_IO_FN_close, 0);
     rec.handle = fd_handle(&rec, fd);
@@ -633,6 +647,7 @@ HPC_INTERPOSE int close(int fd)
     int r = HPC_REAL(close)(fd);
     int e = errno;
     c.end = hpc_trace_now();
+    HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);
     rec.error = r < 0 ? (unsigned)e : 0;
     if (r == 0 || e != EBADF)
@@ -850,9 +865,13 @@ HPC_INTERPOSE FILE *freopen64(const char *restrict path, const char *restrict mo
 HPC_INTERPOSE int fclose(FILE *f)
 {
     hpc_real_init();
+    HPC_STATES_CALL_BEGIN(HPC_TRACER_IO, fclose);
     hpc_trace c;
-    if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS())
-        return HPC_REAL(fclose)(f);
+    if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS()) {
+        int r0 = HPC_REAL(fclose)(f);
+        HPC_STATES_CALL_END();
+        return r0;
+    }
     io_rec rec;
     io_rec_init(&rec, HPC_IO_FN_fclose, 0);
     io_fd *e;
@@ -862,6 +881,7 @@ HPC_INTERPOSE int fclose(FILE *f)
     int r = HPC_REAL(fclose)(f);
     int err = errno;
     c.end = hpc_trace_now();
+    HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);
     rec.error = r ? (unsigned)err : 0;
     fd_closed(fd);
@@ -891,9 +911,11 @@ HPC_INTERPOSE int __vfprintf_chk(FILE *restrict f, int flag, const char *restric
     hpc_real_init();                                                                               \
     va_list ap;                                                                                    \
     va_start(ap, fmt);                                                                             \
+    HPC_STATES_CALL_BEGIN(HPC_TRACER_IO, leaf_fn);                                                 \
     hpc_trace c;                                                                                   \
     if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS()) {                                \
         int r0 = real_call;                                                                        \
+        HPC_STATES_CALL_END();                                                                     \
         va_end(ap);                                                                                \
         return r0;                                                                                 \
     }                                                                                              \
@@ -901,6 +923,7 @@ HPC_INTERPOSE int __vfprintf_chk(FILE *restrict f, int flag, const char *restric
     int e = errno;                                                                                 \
     va_end(ap);                                                                                    \
     c.end = hpc_trace_now();                                                                       \
+    HPC_STATES_CALL_END();                                                                         \
     HPC_TRACE_SITE(c);                                                                             \
     printed(&c, fn, r, f);                                                                         \
     errno = e;                                                                                     \
@@ -949,8 +972,10 @@ static void scanned(hpc_trace *c, int r, FILE *f, int64_t before)
     hpc_real_init();                                                                               \
     hpc_trace c;                                                                                   \
     __VA_ARGS__;                                                                                   \
+    HPC_STATES_CALL_BEGIN(HPC_TRACER_IO, leaf_fn);                                                 \
     if (!hpc_trace_begin(&c, HPC_TRACER_IO) || HPC_CALLER_OURS()) {                                \
         int r0 = real_call;                                                                        \
+        HPC_STATES_CALL_END();                                                                     \
         VA_DONE;                                                                                   \
         return r0;                                                                                 \
     }                                                                                              \
@@ -960,6 +985,7 @@ static void scanned(hpc_trace *c, int r, FILE *f, int64_t before)
     int e = errno;                                                                                 \
     VA_DONE;                                                                                       \
     c.end = hpc_trace_now();                                                                       \
+    HPC_STATES_CALL_END();                                                                         \
     HPC_TRACE_SITE(c);                                                                             \
     scanned(&c, r, f, before);                                                                     \
     errno = e;                                                                                     \

@@ -723,6 +723,15 @@ HPC_API int hpc_reader_open_life(hpc_reader **out, const char *path, const hpc_r
  */
 HPC_API int hpc_reader_next(hpc_reader *r, hpc_record *rec);
 
+/*
+ * Return only records of the n kinds listed (and thread_begin, which delimits a thread's
+ * life) from now on: the others are still checked (their damage reported and counted
+ * as ever, their times kept for the records after them) but not decoded nor returned, so
+ * that a report reading a few kinds of large streams (`mpi`: 4 of 16 kinds) does not
+ * pay for the rest.
+ */
+HPC_API void hpc_reader_only(hpc_reader *r, const unsigned *kinds, size_t n);
+
 /* Header facts. */
 HPC_API enum hpc_stream_kind hpc_reader_kind(const hpc_reader *r);
 HPC_API uint32_t hpc_reader_stream_id(const hpc_reader *r);

@@ -101,6 +101,38 @@ static int header_parse(hpc_reader *r)
     return 0;
 }
 
+/* Files up to this size are read into memory rather than mapped: a job of thousands of
+ * processes opens thousands of small streams, and a map's set-up, page faults and unmap
+ * cost more than copying a few pages (`mpi ranks` on 4096 ranks: bench/RESULTS.md). */
+#define READ_WHOLE_MAX (1u << 20)
+
+/* Read the whole file (r->size bytes as fstat saw them) into r->map; a file that shrank
+ * meanwhile is read as far as it goes. */
+static int file_read(hpc_reader *r, int fd)
+{
+    uint8_t *buf = malloc(r->size);
+    if (!buf)
+        return HPC_E_NOMEM;
+    uint64_t got = 0;
+    while (got < r->size) {
+        ssize_t n = pread(fd, buf + got, r->size - got, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            FILE_ERROR(r, HPC_NO_OFFSET, "cannot read: %s", strerror(errno));
+            free(buf);
+            return HPC_E_IO;
+        }
+        if (n == 0)
+            break;
+        got += (uint64_t)n;
+    }
+    r->map = buf;
+    r->size = got;
+    r->heap = true;
+    return 0;
+}
+
 static int file_map(hpc_reader *r)
 {
     struct stat st;
@@ -114,6 +146,11 @@ static int file_map(hpc_reader *r)
         return fd;
     }
     r->size = (uint64_t)st.st_size;
+    if (r->size > 0 && r->size <= READ_WHOLE_MAX) {
+        int rc = file_read(r, fd);
+        close(fd);
+        return rc;
+    }
     if (r->size > 0) {
         void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
@@ -289,6 +326,12 @@ static int next_record(hpc_reader *r, hpc_record *rec)
     while (next_raw(r, rec)) {
         char why[200];
         uint64_t tb = r->time_base;
+        if (r->skip[rec->kind] && r->mode[rec->kind] == DECODE_BUILTIN &&
+            reader_walk(rec, &tb) == 0) {
+            r->time_base = tb; /* a good record the caller does not want */
+            continue;
+        }
+        tb = r->time_base; /* decoded again below: what is wrong is said as ever */
         if (r->mode[rec->kind] == DECODE_RAW) {
             if (!r->unknown_seen[rec->kind]) {
                 r->unknown_seen[rec->kind] = true;
@@ -298,12 +341,16 @@ static int next_record(hpc_reader *r, hpc_record *rec)
                                rec->kind);
             }
             r->unknown++;
+            if (r->skip[rec->kind])
+                continue;
             return 1;
         }
         if (reader_decode(r, rec, &tb, why, sizeof why) == 0) {
             r->time_base = tb;
             if (r->mode[rec->kind] == DECODE_UNKNOWN)
                 r->unknown++;
+            if (r->skip[rec->kind])
+                continue;
             return 1;
         }
         READER_CORRUPT(r, rec->offset, "%s (kind %u)", why, rec->kind);
@@ -325,6 +372,17 @@ int hpc_reader_next(hpc_reader *r, hpc_record *rec)
         r->life_started = true;
     }
     return got;
+}
+
+void hpc_reader_only(hpc_reader *r, const unsigned *kinds, size_t n)
+{
+    if (!r)
+        return;
+    memset(r->skip, 1, sizeof r->skip);
+    for (size_t i = 0; i < n; i++)
+        if (kinds[i] < 256)
+            r->skip[kinds[i]] = false;
+    r->skip[HPC_K_thread_begin] = false; /* where a thread's life starts and ends */
 }
 
 /* Position at the record at r->life_off: decode its chunk from the start up to it, for
@@ -419,7 +477,9 @@ void hpc_reader_close(hpc_reader *r)
     if (!r)
         return;
     reader_schema_free(r);
-    if (r->map && !r->borrowed)
+    if (r->heap)
+        free((void *)r->map);
+    else if (r->map && !r->borrowed)
         munmap((void *)r->map, r->size);
     free(r->path);
     free(r);

@@ -27,6 +27,8 @@ typedef struct file_kind {
     char *name_raw, *fields_raw; /* the SCHEMA record's text */
     uint64_t offset;             /* of the SCHEMA record in the file that has it */
     unsigned refs;               /* readers holding it: schema_from's streams share it */
+    int builtin_same;            /* fields equal the built-in kind's: 1, differ: -1, 0 not
+                                    compared yet (compared once for all readers sharing it) */
 } file_kind;
 
 struct hpc_reader {
@@ -34,6 +36,7 @@ struct hpc_reader {
     const uint8_t *map; /* the whole file, read-only */
     uint64_t size;
     bool borrowed; /* map belongs to the caller (reader_open_memory) */
+    bool heap;     /* map is a malloc'd copy of a small file, not a mapping */
     hpc_diag *diag;
 
     /* header */
@@ -62,6 +65,7 @@ struct hpc_reader {
     uint8_t mode[256];      /* enum decode_mode per kind id */
     bool exact[256];        /* the writer's field list is known: it must match exactly */
     bool unknown_seen[256]; /* reported once per kind */
+    bool skip[256];         /* not returned (hpc_reader_only): checked, walked, dropped */
     file_kind *fkind[256];  /* the file's description, NULL if none (built-in used) */
     bool has_own_schema;
     bool scanning; /* reading the schema at open: do not report yet */
@@ -81,6 +85,11 @@ void reader_schema_free(hpc_reader *r);
  * the record's T fields. Returns 0, or -1 with a description of the damage in msg.
  * (reader_decode.c) */
 int reader_decode(const hpc_reader *r, hpc_record *rec, uint64_t *tb, char *msg, size_t cap);
+
+/* Check a record of a built-in kind (DECODE_BUILTIN) as reader_decode would, advancing
+ * the time base, storing nothing: 0 when it decodes exactly, else nonzero (reader_decode
+ * then says what is wrong). (reader_decode.c) */
+int reader_walk(const hpc_record *rec, uint64_t *tb);
 
 /* Decode with a file description, storing nothing: advances the time base only. */
 int reader_skip_fields(const hpc_kind_desc *d, hpc_str raw, uint64_t *tb);

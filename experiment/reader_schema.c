@@ -275,6 +275,18 @@ static bool fields_equal(const hpc_kind_desc *a, const hpc_kind_desc *b)
     return true;
 }
 
+/* fields_equal(fk, builtin), compared once per kind description: every process.hpe of a
+ * job shares one (schema_from_last), and every thread stream its process's. */
+static bool same_as_builtin(file_kind *fk, const hpc_kind_desc *builtin)
+{
+    int same = __atomic_load_n(&fk->builtin_same, __ATOMIC_RELAXED);
+    if (!same) {
+        same = fields_equal(&fk->desc, builtin) ? 1 : -1;
+        __atomic_store_n(&fk->builtin_same, same, __ATOMIC_RELAXED);
+    }
+    return same > 0;
+}
+
 /* Point the file's fields at the built-in struct members of the same name and type. */
 static void fkind_map(hpc_reader *r, file_kind *fk, const hpc_kind_desc *builtin)
 {
@@ -328,7 +340,7 @@ int reader_schema_load(hpc_reader *r, const hpc_reader *from)
             r->mode[k] = builtin ? DECODE_BUILTIN : DECODE_RAW;
         else if (!builtin)
             r->mode[k] = DECODE_UNKNOWN;
-        else if (fields_equal(&fk->desc, builtin))
+        else if (same_as_builtin(fk, builtin))
             r->mode[k] = DECODE_BUILTIN;
         else {
             fkind_map(r, fk, builtin);

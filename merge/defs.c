@@ -26,7 +26,17 @@ typedef struct gig {
 
 typedef struct gmetric {
     uint32_t name, unit, desc;
+    uint8_t scope; /* enum mg_metric_scope */
 } gmetric;
+
+/* A process's metric of MG_METRIC_PROCESS: a MetricInstance of its class, recorded by the
+ * process's first location, scoped to its location group (as Score-P's scoped sampling
+ * sets). Its global id follows the classes'. */
+typedef struct ginstance {
+    uint32_t cls;
+    uint64_t recorder, group;
+    uint32_t proc, local; /* the process and its local id, mapped to the instance */
+} ginstance;
 
 typedef struct ggroup {
     uint32_t name;
@@ -65,6 +75,8 @@ typedef struct gdefs {
     hpa_strtab metric_keys;
     gmetric *metrics;
     size_t nmetrics, capmetrics;
+    ginstance *instances;
+    size_t ninstances, capinstances;
     hpa_strtab group_keys;
     ggroup *groups;
     size_t ngroups, capgroups;
@@ -391,12 +403,17 @@ static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
         hpa_buf k = {0};
         hpa_buf_str(&k, p->metrics[i].name);
         hpa_buf_str(&k, p->metrics[i].unit);
+        hpa_buf_u64(&k, p->metrics[i].scope);
         mg_xbuf(&k);
         uint32_t id = mmap[i] = key_of(&g->metric_keys, k.p, k.n);
         hpa_buf_free(&k);
         if (id == g->nmetrics)
-            *MG_PUSH(g->metrics, g->nmetrics, g->capmetrics) = (gmetric){
-                str(g, p->metrics[i].name), str(g, p->metrics[i].unit), str(g, p->metrics[i].desc)};
+            *MG_PUSH(g->metrics, g->nmetrics, g->capmetrics) =
+                (gmetric){str(g, p->metrics[i].name), str(g, p->metrics[i].unit),
+                          str(g, p->metrics[i].desc), p->metrics[i].scope};
+        if (p->metrics[i].scope == MG_METRIC_PROCESS && p->nlocs)
+            *MG_PUSH(g->instances, g->ninstances, g->capinstances) =
+                (ginstance){id, p->locs[0].id, p->group, p->index, (uint32_t)i};
     }
     unify_comms(g, p, first_loc);
     unify_io(g, p);
@@ -639,11 +656,20 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
     for (size_t i = 0; i < g->nmetrics; i++) {
         gmetric *m = &g->metrics[i];
         OTF2_MetricMemberRef member = (uint32_t)i;
+        bool proc = m->scope == MG_METRIC_PROCESS;
         WCHECK(OTF2_GlobalDefWriter_WriteMetricMember(
-            w, member, m->name, m->desc, OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START,
-            OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0, m->unit));
+            w, member, m->name, m->desc, OTF2_METRIC_TYPE_OTHER,
+            proc ? OTF2_METRIC_ABSOLUTE_POINT : OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
+            OTF2_BASE_DECIMAL, 0, m->unit));
         WCHECK(OTF2_GlobalDefWriter_WriteMetricClass(
-            w, (uint32_t)i, 1, &member, OTF2_METRIC_SYNCHRONOUS, OTF2_RECORDER_KIND_CPU));
+            w, (uint32_t)i, 1, &member, proc ? OTF2_METRIC_ASYNCHRONOUS : OTF2_METRIC_SYNCHRONOUS,
+            proc ? OTF2_RECORDER_KIND_ABSTRACT : OTF2_RECORDER_KIND_CPU));
+    }
+    for (size_t i = 0; i < g->ninstances; i++) {
+        const ginstance *in = &g->instances[i];
+        WCHECK(OTF2_GlobalDefWriter_WriteMetricInstance(w, (uint32_t)(g->nmetrics + i), in->cls,
+                                                        in->recorder, OTF2_SCOPE_LOCATION_GROUP,
+                                                        in->group));
     }
     rc = 0;
 out:
@@ -778,6 +804,7 @@ static void gdefs_free(gdefs *g, size_t nlocs)
     free(g->ccs);
     free(g->igs);
     free(g->metrics);
+    free(g->instances);
     for (size_t i = 0; i < g->ngroups; i++)
         free(g->groups[i].members);
     free(g->groups);
@@ -805,6 +832,8 @@ int mg_defs_write(mg_job *job, OTF2_Archive *a)
         unify_process(&g, &job->procs[i], first);
         first += job->procs[i].nlocs;
     }
+    for (size_t i = 0; i < g.ninstances; i++) /* instances' ids follow the classes' */
+        g.metric_map[g.instances[i].proc][g.instances[i].local] = g.nmetrics + i;
     int rc = write_mappings(&g, a);
     if (rc == 0) {
         OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(a);

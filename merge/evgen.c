@@ -1265,6 +1265,17 @@ static void report_counts(gen *g)
     report_count(g, tl->unpaired, "OpenMP task ends without their begin; left out");
 }
 
+/* The process's heap in use (-H) on its first location, after the stream's events: the
+ * few earlier ones are set aside and sorted in (order.h). */
+static void heap_points(gen *g)
+{
+    const mg_proc *p = g->proc;
+    if (p->heap_metric == UINT32_MAX || g->loc != &p->locs[0])
+        return;
+    for (size_t k = 0; k < p->nheap; k++)
+        emit(g, p->heap_t[k], MG_EV_METRIC_POINT, p->heap_metric, 0, 0, p->heap_bytes[k], 0);
+}
+
 int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sink sink, void *ctx)
 {
     gen g = {.job = job,
@@ -1282,8 +1293,10 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
     memo_init(&g.func_memo);
     hpa_omp_timeline_init(&g.tl, omp_item, &g);
     cc_fill_gaps(&g);
-    if (!r)
+    if (!r) {
+        heap_points(&g);
         return 0;
+    }
     hpc_reader_rewind(r);
     hpc_record rec;
     uint64_t nrec = 0;
@@ -1296,6 +1309,7 @@ int mg_gen_location(mg_job *job, mg_loc *loc, hpc_reader *r, int pass, mg_ev_sin
     close_call(&g);
     hpa_omp_timeline_end(&g.tl); /* tasks still open close at the stream's last time */
     cc_fill_gaps(&g);
+    heap_points(&g);
     if (pass == 1) {
         loc->sum.records = nrec;
         loc->sum.damaged = hpc_reader_damaged(r);

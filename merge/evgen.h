@@ -21,6 +21,8 @@
  *   io_op               Enter/Leave of the I/O function's region below its caller, inside:
  *                       IoCreateHandle, IoDestroyHandle, IoDuplicateHandle,
  *                       IoOperationBegin/Complete, IoDeleteFile (what the call did)
+ *   (heap_alloc/free)   the process's "heap in use" (-H): Metric events on its first
+ *                       location at model/heap.h's points (job.c reads them)
  * Timestamps are corrected (clockfix.c). Events come out in stream order; order.c puts
  * them in time order.
  *

@@ -337,6 +337,12 @@ void mg_evw_event(void *ctx, const mg_ev *ev)
     case MG_EV_METRIC:
         metric(x, t, ev->a, ev->d);
         break;
+    case MG_EV_METRIC_POINT: {
+        OTF2_Type type = OTF2_TYPE_UINT64;
+        OTF2_MetricValue v = {.unsigned_int = ev->d};
+        check(x, OTF2_EvtWriter_Metric(w, NULL, t, ev->a, 1, &type, &v));
+        break;
+    }
     case MG_EV_IO_CREATE:
         check(x,
               OTF2_EvtWriter_IoCreateHandle(w, NULL, t, ev->a, (OTF2_IoAccessMode)ev->b,

@@ -25,7 +25,8 @@
  *     timestamp; the Leaves so moved are problems (run.c);
  *   - every sample lies below the innermost open instrumented region, and each unwind
  *     distance follows from the previous calling-context event (common ancestor);
- *   - counter values are written accumulated since the start (OTF2_METRIC_ACCUMULATED_START);
+ *   - counter values are written accumulated since the start (OTF2_METRIC_ACCUMULATED_START),
+ *     a process's values (heap in use) as they are (OTF2_METRIC_ABSOLUTE_POINT);
  *   - a non-blocking request completes only after it started: an MpiIsendComplete or
  *     MpiRequestCancelled without its start (lost in damaged data) is dropped, an MpiIrecv
  *     without its MpiIrecvRequest is written as the MpiRecv it still is.

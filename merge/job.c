@@ -103,7 +103,8 @@ static void add_counter(mg_proc *p, uint64_t index, const char *name, const char
     mg_metric *m = MG_PUSH(p->metrics, p->nmetrics, p->capmetrics);
     *m = (mg_metric){
         mg_xstrdup(name), mg_xstrdup(unit),
-        mg_xasprintf("%s, sampled every %llu %s", name, (unsigned long long)interval, unit)};
+        mg_xasprintf("%s, sampled every %llu %s", name, (unsigned long long)interval, unit),
+        MG_METRIC_THREAD};
     mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
     *g = (mg_igen){mg_xstrdup(name), OTF2_INTERRUPT_GENERATOR_MODE_COUNT, interval};
 }
@@ -122,7 +123,8 @@ static void add_state_metrics(mg_proc *p)
         mg_metric *m = MG_PUSH(p->metrics, p->nmetrics, p->capmetrics);
         *m = (mg_metric){
             mg_xstrdup(names[s]), mg_xstrdup("ns"),
-            mg_xasprintf("thread state: the thread's time as %s, accumulated", names[s])};
+            mg_xasprintf("thread state: the thread's time as %s, accumulated", names[s]),
+            MG_METRIC_THREAD};
     }
 }
 
@@ -248,9 +250,30 @@ static void load_tables(mg_job *job, mg_proc *p)
         add_state_metrics(p);
 }
 
-/* Heap tracing's numbers of the process (-H; model/heap.h reads its thread streams). */
-static void load_heap(mg_psum *s, const hpc_proc *hp)
+/* Heap in use over time as an OTF2 metric: model/heap.h's points (the timeline's, the
+ * sample points', the end's), the process's values at those moments (Score-P writes its
+ * allocated memory so: one metric per process, recorded by one location). */
+static void add_heap_metric(mg_proc *p, const hpm_heap *h)
 {
+    p->heap_metric = (uint32_t)p->nmetrics;
+    mg_metric *m = MG_PUSH(p->metrics, p->nmetrics, p->capmetrics);
+    *m = (mg_metric){mg_xstrdup("heap in use"), mg_xstrdup("bytes"),
+                     mg_xstrdup("heap tracing (-H): bytes the program's blocks held at that "
+                                "moment (each twentieth of the run's most, sample points, end)"),
+                     MG_METRIC_PROCESS};
+    p->nheap = h->npoints;
+    p->heap_t = mg_xcalloc(h->npoints + 1, sizeof(uint64_t));
+    p->heap_bytes = mg_xcalloc(h->npoints + 1, sizeof(uint64_t));
+    for (size_t k = 0; k < h->npoints; k++) {
+        p->heap_t[k] = mg_clock_apply(&p->clock, h->points[k].time);
+        p->heap_bytes[k] = h->points[k].bytes;
+    }
+}
+
+/* Heap tracing's numbers of the process (-H; model/heap.h reads its thread streams). */
+static void load_heap(mg_proc *p)
+{
+    const hpc_proc *hp = p->hp;
     hpm_heap h;
     if (!hp->settings.heap_trace)
         return;
@@ -259,8 +282,9 @@ static void load_heap(mg_psum *s, const hpc_proc *hp)
                 hp->dir);
         return;
     }
-    s->heap_traced = true;
-    hpm_heap_summary(&h, s->heap);
+    p->sum.heap_traced = true;
+    hpm_heap_summary(&h, p->sum.heap);
+    add_heap_metric(p, &h);
     hpm_heap_free(&h);
 }
 
@@ -273,7 +297,7 @@ static void load_facts(mg_job *job, mg_proc *p)
     s->has_end = hp->has_end;
     s->ended_early = hp->ended_early;
     memcpy(s->stats, hp->stats, sizeof(s->stats));
-    load_heap(s, hp);
+    load_heap(p);
     hpa_mpi_sum_init(&s->mpi);
     hpa_mpi_window_init(&s->win, hp);
     size_t it = 0;
@@ -443,6 +467,7 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
         mg_proc *p = &job->procs[i];
         p->index = (uint32_t)i;
         p->state_metric = UINT32_MAX;
+        p->heap_metric = UINT32_MAX;
         if (!p->hp) {
             mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
             *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
@@ -503,6 +528,10 @@ static void free_tables(mg_proc *p)
 void mg_proc_unload(mg_proc *p)
 {
     free_tables(p);
+    free(p->heap_t);
+    free(p->heap_bytes);
+    p->heap_t = p->heap_bytes = NULL;
+    p->nheap = 0;
     hpa_u64map_free(&p->region_by_key);
     hpa_u64map_free(&p->team_by_size);
     for (size_t i = 0; i < p->nlocs; i++)
@@ -515,6 +544,8 @@ void mg_proc_unload(mg_proc *p)
 void mg_proc_free(mg_proc *p)
 {
     free_tables(p);
+    free(p->heap_t);
+    free(p->heap_bytes);
     for (size_t i = 0; i < p->nregions; i++) {
         free(p->regions[i].name);
         free(p->regions[i].file);

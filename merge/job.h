@@ -106,6 +106,11 @@ struct mg_proc {
     hpa_strtab iofiles;    /* paths of the files the handles are on */
     uint32_t state_metric; /* the first of HPC_NMSTATES thread-state metrics (User CPU ...,
                               in enum hpc_mstate order), UINT32_MAX: none recorded */
+    /* heap tracing (-H): the metric "heap in use" (UINT32_MAX: none) and its values, model/
+     * heap.h's points at corrected times; its first location writes them (while merged) */
+    uint32_t heap_metric;
+    uint64_t *heap_t, *heap_bytes;
+    size_t nheap;
     /* threads */
     mg_loc *locs;
     size_t nlocs;

@@ -91,10 +91,18 @@ typedef struct mg_igen {
     uint64_t period; /* ns for the clock, events for counters */
 } mg_igen;
 
+/* What a metric's values are (defs.c writes each kind as OTF2 has it). */
+enum mg_metric_scope {
+    MG_METRIC_THREAD,  /* accumulated per location since its start (counters, states) */
+    MG_METRIC_PROCESS, /* the process's value at a moment (heap in use), recorded by its
+                          first location: a MetricInstance scoped to its location group */
+};
+
 typedef struct mg_metric {
     char *name;
     char *unit;
     char *desc;
+    uint8_t scope; /* enum mg_metric_scope */
 } mg_metric;
 
 /* A CCT node of one location: local calling context id = node id. */
@@ -133,6 +141,7 @@ enum mg_ev_type {
     MG_EV_IO_BEGIN,
     MG_EV_IO_COMPLETE,
     MG_EV_IO_DELETE,
+    MG_EV_METRIC_POINT,
 };
 
 /*
@@ -148,6 +157,7 @@ enum mg_ev_type {
  *   TEAM_BEGIN/END              a = comm (team)
  *   SAMPLE                      a = calling context (CCT node), b = interrupt generator
  *   METRIC                      a = metric, d = delta (accumulated by the writer)
+ *   METRIC_POINT                a = metric (MG_METRIC_PROCESS), d = its value then
  *   PROGRAM_END                 c = exit status (as int64)
  *   IO_CREATE                   a = I/O handle, b = access mode, c = creation flags,
  *                               d = status flags (OTF2's)

@@ -59,6 +59,7 @@ static void put_proc(hpa_buf *b, const mg_proc *p, hpa_u64map *lists)
         hpa_buf_str(b, p->metrics[i].name);
         hpa_buf_str(b, p->metrics[i].unit);
         hpa_buf_str(b, p->metrics[i].desc);
+        hpa_buf_u64(b, p->metrics[i].scope);
     }
     hpa_buf_u64(b, p->iofiles.n);
     for (uint32_t i = 0; i < p->iofiles.n; i++)
@@ -209,6 +210,7 @@ static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const got_lists *lists
         m->name = mg_xbuf_str(b);
         m->unit = mg_xbuf_str(b);
         m->desc = mg_xbuf_str(b);
+        m->scope = (uint8_t)hpa_buf_get_u64(b);
     }
     n = hpa_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {

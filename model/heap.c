@@ -105,6 +105,28 @@ static unsigned point_of(const hpm_heap *h, uint64_t time)
     return k < HPM_HEAP_POINTS ? (unsigned)k : HPM_HEAP_POINTS - 1;
 }
 
+/* The first time point_of puts in interval k. */
+static uint64_t interval_start(const hpm_heap *h, unsigned k)
+{
+    if (h->t1 <= h->t0)
+        return h->t0;
+    unsigned __int128 span = h->t1 - h->t0 + 1;
+    return h->t0 + (uint64_t)((k * span + HPM_HEAP_POINTS - 1) / HPM_HEAP_POINTS);
+}
+
+/* The process's sample points' times (in use at each: heap.h), sorted. */
+typedef struct samples {
+    uint64_t *time, *bytes;
+    size_t n, next; /* next: the first whose bytes the replay has not set yet */
+} samples;
+
+/* Sample points before time t hold what is in use now (every event at or before them
+ * is counted: events come in time order). */
+static void samples_until(samples *S, uint64_t t, uint64_t in_use)
+{
+    for (; S->next < S->n && S->time[S->next] < t; S->next++)
+        S->bytes[S->next] = in_use;
+}
 /* Block b stops being in use at time (freed, or its address given again). */
 static void end_block(hpm_heap_block *b, uint64_t time, uint64_t *in_use)
 {
@@ -115,7 +137,7 @@ static void end_block(hpm_heap_block *b, uint64_t time, uint64_t *in_use)
 
 /* The pass in time order. pos[b]: where block b's allocation and end are in the order
  * (for the blocks held at the peak). */
-static int replay(hpm_heap *h, reading *R)
+static int replay(hpm_heap *h, reading *R, samples *S)
 {
     hpa_u64map live = {0};                                              /* addr -> block */
     size_t *last = calloc(h->nthreads ? h->nthreads : 1, sizeof *last); /* 1 + block */
@@ -132,10 +154,13 @@ static int replay(hpm_heap *h, reading *R)
     int rc = 0;
     for (size_t k = 0; k < R->nev && rc == 0; k++) {
         const event *e = &R->ev[k];
+        samples_until(S, e->time, in_use);
         unsigned p = point_of(h, e->time);
-        for (; cur < p; cur++) /* intervals without events hold what was in use */
-            if (in_use > h->point_max[cur + 1])
+        for (; cur < p; cur++) /* intervals hold what was in use at their start */
+            if (in_use > h->point_max[cur + 1]) {
                 h->point_max[cur + 1] = in_use;
+                h->point_time[cur + 1] = interval_start(h, cur + 1);
+            }
         uint64_t b;
         if (e->is_alloc) {
             hpm_heap_block *blk = &h->blocks[e->index];
@@ -171,9 +196,17 @@ static int replay(hpm_heap *h, reading *R)
                 h->temporary_bytes += blk->size;
             }
         }
-        if (in_use > h->point_max[p])
+        if (in_use > h->point_max[p]) {
             h->point_max[p] = in_use;
+            h->point_time[p] = e->time;
+        }
     }
+    for (; cur + 1 < HPM_HEAP_POINTS; cur++) /* intervals after the last event's */
+        if (in_use > h->point_max[cur + 1]) {
+            h->point_max[cur + 1] = in_use;
+            h->point_time[cur + 1] = interval_start(h, cur + 1);
+        }
+    samples_until(S, UINT64_MAX, in_use);
     h->end_bytes = in_use;
     /* the blocks held at the peak: allocated at or before it, ended after it */
     if (rc == 0 && peak_pos != UINT64_MAX) {
@@ -191,6 +224,52 @@ static int replay(hpm_heap *h, reading *R)
     return rc;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int samples_read(samples *S, const hpc_proc *proc)
+{
+    size_t it = 0, n = 0;
+    while (hpc_proc_next_of(proc, HPC_K_sample_point, &it))
+        n++;
+    S->time = malloc(sizeof *S->time * (n ? n : 1));
+    S->bytes = calloc(n ? n : 1, sizeof *S->bytes);
+    if (!S->time || !S->bytes)
+        return HPC_E_NOMEM;
+    it = 0;
+    for (const hpc_record *r; S->n < n && (r = hpc_proc_next_of(proc, HPC_K_sample_point, &it));)
+        S->time[S->n++] = r->u.sample_point.time;
+    qsort(S->time, S->n, sizeof *S->time, cmp_u64);
+    return 0;
+}
+
+static int by_point_time(const void *a, const void *b)
+{
+    const hpm_heap_point *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+/* The timeline's intervals, the sample points and the end as point values (heap.h). */
+static int make_points(hpm_heap *h, const samples *S)
+{
+    h->points = malloc(sizeof *h->points * (HPM_HEAP_POINTS + S->n + 1));
+    if (!h->points)
+        return HPC_E_NOMEM;
+    for (unsigned k = 0; k < HPM_HEAP_POINTS; k++)
+        h->points[h->npoints++] =
+            (hpm_heap_point){h->point_time[k], h->point_max[k], HPM_HEAP_PT_MAX};
+    for (size_t j = 0; j < S->n; j++)
+        h->points[h->npoints++] = (hpm_heap_point){S->time[j], S->bytes[j], HPM_HEAP_PT_SAMPLE};
+    h->points[h->npoints++] = (hpm_heap_point){h->t1, h->end_bytes, HPM_HEAP_PT_END};
+    qsort(h->points, h->npoints, sizeof *h->points, by_point_time);
+    return 0;
+}
+
 int hpm_heap_read(hpm_heap *h, const hpc_proc *proc)
 {
     memset(h, 0, sizeof *h);
@@ -203,7 +282,8 @@ int hpm_heap_read(hpm_heap *h, const hpc_proc *proc)
     if (!h->first)
         return HPC_E_NOMEM;
     reading R = {.h = h};
-    int rc = 0;
+    samples S = {0};
+    int rc = samples_read(&S, proc);
     for (uint32_t i = 0; i < proc->nthreads && rc == 0; i++) {
         h->first[i] = h->nblocks;
         rc = read_thread(&R, proc, i);
@@ -215,10 +295,16 @@ int hpm_heap_read(hpm_heap *h, const hpc_proc *proc)
         h->t1 = R.nev ? R.ev[R.nev - 1].time : h->t0;
         if (R.nev && R.ev[0].time < h->t0)
             h->t0 = R.ev[0].time;
-        rc = replay(h, &R);
+        for (unsigned k = 0; k < HPM_HEAP_POINTS; k++)
+            h->point_time[k] = interval_start(h, k);
+        rc = replay(h, &R, &S);
     }
+    if (rc == 0)
+        rc = make_points(h, &S);
     free(R.ev);
     free(R.frees);
+    free(S.time);
+    free(S.bytes);
     if (rc) {
         hpm_heap_free(h);
         return rc;
@@ -241,11 +327,23 @@ void hpm_heap_free(hpm_heap *h)
         return;
     free(h->blocks);
     free(h->first);
+    free(h->points);
     memset(h, 0, sizeof *h);
 }
 
 uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t)
 {
+    size_t lo = 0, hi = h->npoints; /* the first point at or after t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->points[mid].time < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < h->npoints && h->points[lo].time == t; lo++)
+        if (h->points[lo].kind == HPM_HEAP_PT_SAMPLE)
+            return h->points[lo].bytes;
     uint64_t sum = 0;
     for (size_t b = 0; b < h->nblocks; b++) {
         const hpm_heap_block *blk = &h->blocks[b];

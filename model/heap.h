@@ -20,6 +20,13 @@
  * Temporary: a block freed by the thread that allocated it, with no other allocation of
  * that thread in between (heaptrack's definition).
  *
+ * In use over time, as point values (`points`): each interval of the timeline's most
+ * bytes at the moment it was first reached (an interval without events: what was in use
+ * at its start), the bytes in use at each of the process's sample points (sample_point
+ * records: what `overview` shows), and the bytes in use after the last event; in time
+ * order. The one list of "heap in use" values every output takes: the Chrome export's
+ * counter track, hpmerge's OTF2 metric, overview (through hpm_heap_in_use_at).
+ *
  * Sizes: blocks are kept in memory, about 60 bytes each (10 M blocks: 600 MB).
  */
 #ifndef HPM_HEAP_H
@@ -50,6 +57,18 @@ typedef struct hpm_heap_block {
 
 #define HPM_HEAP_POINTS 20 /* intervals of the in-use timeline */
 
+enum hpm_heap_point_kind {
+    HPM_HEAP_PT_MAX,    /* an interval's most bytes, at the moment first reached */
+    HPM_HEAP_PT_SAMPLE, /* a sample point of the process */
+    HPM_HEAP_PT_END,    /* after the last event */
+};
+
+/* Bytes in use at a moment (after every event at or before it). */
+typedef struct hpm_heap_point {
+    uint64_t time, bytes;
+    uint8_t kind; /* enum hpm_heap_point_kind */
+} hpm_heap_point;
+
 typedef struct hpm_heap {
     bool traced; /* the process recorded with -H on */
     bool ended;  /* it ended normally: leaks are what its end left; else its last record */
@@ -57,16 +76,19 @@ typedef struct hpm_heap {
     hpm_heap_block *blocks; /* thread by thread, each thread's in its stream's order */
     size_t *first;          /* nthreads + 1: thread i's blocks are [first[i], first[i+1]) */
     size_t nthreads;
-    uint64_t allocs, bytes;              /* every block */
-    uint64_t leaks, leaked_bytes;        /* not freed at the end */
-    uint64_t frees, unmatched_frees;     /* frees seen; those of no known block */
-    uint64_t unseen_frees;               /* blocks whose address was given again */
-    uint64_t temporary, temporary_bytes; /* freed right after */
-    uint64_t peak_bytes, peak_time;      /* most bytes in use, first reached at peak_time */
-    uint64_t peak_blocks;                /* blocks held then */
-    uint64_t end_bytes;                  /* bytes in use after the last event */
-    uint64_t t0, t1;                     /* the timeline's span: process start, last event */
-    uint64_t point_max[HPM_HEAP_POINTS]; /* most bytes in use within each interval */
+    uint64_t allocs, bytes;               /* every block */
+    uint64_t leaks, leaked_bytes;         /* not freed at the end */
+    uint64_t frees, unmatched_frees;      /* frees seen; those of no known block */
+    uint64_t unseen_frees;                /* blocks whose address was given again */
+    uint64_t temporary, temporary_bytes;  /* freed right after */
+    uint64_t peak_bytes, peak_time;       /* most bytes in use, first reached at peak_time */
+    uint64_t peak_blocks;                 /* blocks held then */
+    uint64_t end_bytes;                   /* bytes in use after the last event */
+    uint64_t t0, t1;                      /* the timeline's span: process start, last event */
+    uint64_t point_max[HPM_HEAP_POINTS];  /* most bytes in use within each interval */
+    uint64_t point_time[HPM_HEAP_POINTS]; /* when each interval's most was first reached */
+    hpm_heap_point *points;               /* in use over time (above), in time order */
+    size_t npoints;
 } hpm_heap;
 
 /*
@@ -79,7 +101,8 @@ int hpm_heap_read(hpm_heap *h, const hpc_proc *proc);
 
 void hpm_heap_free(hpm_heap *h);
 
-/* Bytes in use at time t (blocks that existed then and were not freed yet). O(blocks). */
+/* Bytes in use at time t (blocks that existed then and were not freed yet): a sample
+ * point's from `points`, any other time's O(blocks). */
 uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t);
 
 /* A process's heap in numbers, as hpmerge's summary (summary.json "heap_<key>") and

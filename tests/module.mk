@@ -30,3 +30,7 @@ CHECK_DEPS += $(PROG_BINS) $(UNIT_BINS)
 # tests/io/progs/io_mpi.c is an MPI program.
 PROG_FLAGS_io_io_mpi = $(MPI_CFLAGS)
 PROG_LIBS_io_io_mpi = $(MPI_LDFLAGS)
+
+# tests/heap/progs/heap_known.c marks a sample point with include/hpcollect.h's hpc_sample
+# (a weak symbol: no dlsym, whose error-buffer frees would be frees of untraced blocks).
+PROG_FLAGS_heap_heap_known = -Iinclude

@@ -32,6 +32,7 @@ tests/hpmerge-checked runs it on every trace the tests make. The rules, per loca
               I/O records lie inside an open I/O region (role file_io, file_io metadata)
               or MPI region (MPI-IO); a pre-created handle has its IoPreCreatedHandleState
   references  events name defined regions, contexts, communicators, teams, metrics
+  metrics     a MetricInstance's values come from its recorder location only
   counts      each Location's number_of_events equals the events read for it
   clock       every timestamp lies in [global_offset, global_offset + trace_length] (writers
               differ on whether the length counts the last tick)
@@ -278,6 +279,9 @@ class Validator:
         elif kind == "Metric":
             if ev.metric is None:
                 self.error(f"{where}: undefined metric")
+            elif getattr(ev.metric, "recorder", loc) != loc:
+                self.error(f"{where}: a value of a metric instance recorded by "
+                           f"{ev.metric.recorder.name}, not this location")
         if kind in ("MpiSend", "MpiIsend", "MpiRecv", "MpiIrecv") and ev.communicator is None:
             self.error(f"{where}: undefined communicator")
 

@@ -5,7 +5,10 @@
 # 10 buffers of 4096 freed), hpanalyze's per-process heap table per rank, and hpmerge's
 # summary.json per rank equal to it (both read the heap through model/heap.c), and so is
 # `hpanalyze mpi`'s heap per rank (JSON heap_<key> of each rank, the CSV and text memory
-# table); the program's output is unchanged.
+# table); the program's output is unchanged. The OTF2 trace has each rank's "heap in use"
+# (its own metric instance, on its rank's location group): its most the rank's peak, its
+# last value the rank's end, merged serially and by 2 merge ranks (whose definitions
+# travel to rank 0: the metric's kind with them).
 source "$HPC_ROOT/tests/lib.sh"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
 cd "$HPC_TMP"
@@ -36,4 +39,23 @@ for r in range(3):
     check(len(row) == 1 and int(row[0][4]) == h[r]['leaks'] and int(row[0][5]) == h[r]['leaked_bytes'], f'rank {r}: mpi memory (text) leaks {row}')
 "
 grep -q '^Heap (-H) per process' hm.hpc/summary.txt || fail "summary.txt has no heap table"
+heap_metric() { # the OTF2 metric per rank against the heap report
+    check_py "
+import otf2
+h = {p['rank']: p for p in analyze('hm.hpc', 'heap')['processes']}
+v = {}
+with otf2.reader.open('hm.hpc/otf2/traces.otf2') as tr:
+    for loc, ev in tr.events:
+        if type(ev).__name__ == 'Metric' and type(ev.metric).__name__ == 'MetricInstance':
+            check(ev.metric.scope == loc.group and ev.metric.recorder == loc, f'{loc.group.name}: its own instance, on its recorder')
+            v.setdefault(loc.group.name, []).append(ev.values[0])
+check(sorted(v) == ['rank 0', 'rank 1', 'rank 2'], f'heap in use of each rank: {sorted(v)} ($1)')
+for r in range(3):
+    x = v[f'rank {r}']
+    check((max(x), x[-1]) == (h[r]['peak_bytes'], h[r]['end_bytes']), f'rank {r}: most {max(x)}, last {x[-1]} == peak, end {h[r][\"peak_bytes\"]}, {h[r][\"end_bytes\"]} ($1)')
+"
+}
+heap_metric serial
+mpirun --oversubscribe -np 2 "$HPMERGE" -q hm.hpc >merge.out 2>&1 || fail "mpirun -np 2 hpmerge: $(cat merge.out)"
+heap_metric "2 merge ranks"
 note "ok: heap per rank exact, hpanalyze and hpmerge agree"

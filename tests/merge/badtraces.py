@@ -10,7 +10,8 @@ import sys
 import otf2
 from otf2.enums import (Paradigm, RegionRole, InterruptGeneratorMode, GroupType, CollectiveOp,
                         IoAccessMode, IoCreationFlag, IoStatusFlag, IoOperationMode,
-                        IoOperationFlag, IoParadigmClass, IoParadigmFlag)
+                        IoOperationFlag, IoParadigmClass, IoParadigmFlag, MetricMode,
+                        MetricOccurrence, RecorderKind, Type)
 
 
 def build(anchor_dir, events):
@@ -46,12 +47,21 @@ def build(anchor_dir, events):
                             members=[0])
         d["comm"] = defs.comm("MPI_COMM_WORLD", cgroup)
         del world
+        # a process's metric (hpmerge's heap in use): recorded by thread 0, or by thread 1
+        other = defs.location("thread 1", group=group)
+        member = defs.metric_member("heap in use", metric_mode=MetricMode.ABSOLUTE_POINT,
+                                    value_type=Type.UINT64, unit="bytes")
+        cls = defs.metric_class([member], occurrence=MetricOccurrence.ASYNCHRONOUS,
+                                recorder_kind=RecorderKind.ABSTRACT)
+        d["heap"] = defs.metric_instance(cls, loc, scope=group)
+        d["heap_other"] = defs.metric_instance(cls, other, scope=group)
         w = trace.event_writer_from_location(loc)
         events(w, d)
 
 
 def good(w, d):
     """Everything right: hybrid encoding."""
+    w.metric(5, d["heap"], [100])
     w.calling_context_sample(10, d["c_work"], 3, d["clock"])
     w.calling_context_enter(20, d["c_send"], 2)
     w.calling_context_sample(30, d["c_send_work"], 2, d["clock"])
@@ -145,8 +155,15 @@ def coll_outside(w, d):
     w.mpi_collective_end(60, CollectiveOp.BARRIER, d["comm"], 0xffffffff, 0, 0)
 
 
+def metric_elsewhere(w, d):
+    """A value of a metric instance written by another location than its recorder."""
+    good(w, d)
+    w.metric(200, d["heap_other"], [100])
+
+
 CASES = {f.__name__: f for f in (good, mixed, crossed, unclosed, sample_outside, bad_unwind,
-                                 coll_outside, io_inactive, io_twice, io_unpaired, io_outside)}
+                                 coll_outside, io_inactive, io_twice, io_unpaired, io_outside,
+                                 metric_elsewhere)}
 
 if __name__ == "__main__":
     for name, f in CASES.items():

@@ -79,7 +79,8 @@ def read(anchor):
             elif kind == "CallingContextSample" and ev.interrupt_generator is not None:
                 t.by_rank[g]["samples_" + ev.interrupt_generator.name] += 1
             elif kind == "Metric" and ev.metric is not None:
-                name = ev.metric.members[0].name
+                cls = getattr(ev.metric, "metric_class", ev.metric)  # a MetricInstance's class
+                name = cls.members[0].name
                 t.metrics[(g, name)] = max(t.metrics[(g, name)], ev.values[0])
         v.finish(t.locations)
     t.errors = v.errors

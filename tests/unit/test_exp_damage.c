@@ -7,7 +7,8 @@
  *    record gives one warning at that record's offset;
  *  - one-bit flips in every header byte: a clear error or a readable file;
  *  - random byte flips in the records: every chunk without a flipped byte reads back
- *    exactly, every report names the file and an offset inside it;
+ *    exactly, every report names the file and an offset inside it; a reader limited to
+ *    some kinds (hpc_reader_only) returns those records and counts the same damage;
  *  - a writer killed by SIGKILL: the prefix reads back in order; a record it was
  *    writing is counted as torn.
  */
@@ -264,6 +265,84 @@ static void test_random_flips(const char *src)
     free(o.bytes);
 }
 
+/* What a read of path returns of the kinds a reader limited to cct_node (and
+ * thread_begin) returns, its damage count and reports. */
+struct kept {
+    size_t n;
+    hpc_record rec[4096];
+    uint64_t damaged;
+    unsigned reports;
+    char first[600];
+};
+
+static void kept_read(struct kept *k, const char *path, uint64_t size, bool only)
+{
+    static const unsigned kinds[] = {HPC_K_cct_node};
+    struct log l = {.file = path, .size = size};
+    hpc_diag d = {.report = log_report, .ctx = &l};
+    hpc_reader *r;
+    hpc_record rec;
+    REQUIRE(hpc_reader_open(&r, path, NULL, &d) == 0, "open");
+    if (only)
+        hpc_reader_only(r, kinds, 1);
+    k->n = 0;
+    while (hpc_reader_next(r, &rec) && k->n < 4096)
+        if (rec.kind == HPC_K_cct_node || rec.kind == HPC_K_thread_begin)
+            k->rec[k->n++] = rec;
+    k->damaged = hpc_reader_damaged(r);
+    k->reports = l.n;
+    memcpy(k->first, l.first, sizeof k->first);
+    hpc_reader_close(r);
+}
+
+/*
+ * hpc_reader_only on the same random flips: the records it returns are those a full read
+ * returns of its kinds, with the same fields (thread_begin's time too, though the sample
+ * records before it in its chunk are only walked), and it counts and reports the same
+ * damage, that of the records it does not return included.
+ */
+static void test_only_flips(const char *src)
+{
+    static struct orig o;
+    static struct kept all, only;
+    orig_load(&o, src);
+    const char *bad = exp_test_path("flip_only.hpe");
+    uint8_t *b = malloc(o.size);
+    srand(54321);
+    unsigned failures = 0, damaged_runs = 0;
+    for (unsigned iter = 0; iter < 400 && failures < 5; iter++) {
+        memcpy(b, o.bytes, o.size);
+        for (unsigned k = 0; k < 1 + iter % 3; k++) {
+            size_t at = HPC_HEADER_SIZE + (size_t)rand() % (o.size - HPC_HEADER_SIZE);
+            b[at] = (uint8_t)(iter % 2 ? (unsigned)rand() : b[at] ^ (1u << (rand() % 8)));
+        }
+        exp_test_spit(bad, b, o.size);
+        kept_read(&all, bad, o.size, false);
+        kept_read(&only, bad, o.size, true);
+        damaged_runs += all.damaged > 0;
+        bool same = all.n == only.n && all.damaged == only.damaged && all.reports == only.reports;
+        for (size_t i = 0; same && i < all.n; i++)
+            same = same_record(&all.rec[i], &only.rec[i]);
+        if (!same) {
+            CHECK(0,
+                  "flip run %u: %zu records, %" PRIu64 " damaged, %u reports read whole; %zu, "
+                  "%" PRIu64 ", %u read with hpc_reader_only (%s)",
+                  iter, all.n, all.damaged, all.reports, only.n, only.damaged, only.reports,
+                  only.first);
+            failures++;
+        }
+    }
+    kept_read(&only, src, o.size, true);
+    size_t expect = 0;
+    for (size_t i = 0; i < o.n; i++)
+        expect += o.rec[i].kind == HPC_K_cct_node || o.rec[i].kind == HPC_K_thread_begin;
+    CHECK(only.n == expect && expect > 8 && expect < o.n, "intact: %zu of %zu records kept", only.n,
+          expect);
+    CHECK(damaged_runs > 50, "flips were noticed (%u runs)", damaged_runs);
+    free(b);
+    free(o.bytes);
+}
+
 /* A child writes sample records numbered by node; the parent kills it. */
 static void writer_child(const char *path, int progress_fd, uint64_t stop_at, uint32_t chunk)
 {
@@ -360,6 +439,7 @@ int main(void)
     test_truncation(ps, "cut_process.hpe");
     test_header_flips(ts);
     test_random_flips(ts);
+    test_only_flips(ts);
     test_sigkill(4096, 30000, 20000);
     test_sigkill(0, 3000, 2000);
     return exp_test_done("test_exp_damage");

@@ -12,7 +12,8 @@
  *   map_leak      an anonymous mmap of 65536, never unmapped
  *   map_free      an anonymous mmap of 8192, unmapped
  *   peak_p        10 x malloc(100000), then all freed: the peak (everything above that is
- *                 not freed, plus these: 1075072 bytes)
+ *                 not freed, plus these: 1075072 bytes); a sample point "peak_done" after
+ *                 it, when exactly the blocks above are in use (75072 bytes)
  *   produce       (a thread) 20 x malloc(128), freed by the main thread in consume
  *   child_leak    (a fork child) 3 x malloc(333), never freed
  *
@@ -29,6 +30,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <hpcollect.h>
 
 static void *volatile sink[64]; /* keeps the compiler from removing allocations */
 static int bad;
@@ -183,6 +186,7 @@ int main(void)
     map_leak();
     map_free();
     peak_p();
+    hpc_sample("peak_done");
     pthread_t th;
     pthread_create(&th, NULL, produce, NULL);
     pthread_join(th, NULL);

@@ -38,12 +38,18 @@ static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static __thread double tail_off; /* spin_user's: see there */
 
+/* The thread's run delay at the end of its previous phase (0 before its first): the delay
+ * between two phases (this report's own printing among it) is charged at the thread's
+ * next clock sample, in the next phase, and the last column says how much it was. */
+static __thread double last_end_delay;
+
 static void report(const char *func, int thread, clocks a, clocks b)
 {
     pthread_mutex_lock(&out_lock);
-    printf("phase %s %d %.6f %.6f %.6f %.6f %.6f %.0f %.6f\n", func, thread, b.wall - a.wall,
+    printf("phase %s %d %.6f %.6f %.6f %.6f %.6f %.0f %.6f %.6f\n", func, thread, b.wall - a.wall,
            b.cpu - a.cpu, b.utime - a.utime, b.stime - a.stime, b.run_delay - a.run_delay,
-           b.majflt - a.majflt, tail_off);
+           b.majflt - a.majflt, tail_off, a.run_delay - last_end_delay);
+    last_end_delay = b.run_delay;
     tail_off = 0;
     fflush(stdout);
     pthread_mutex_unlock(&out_lock);

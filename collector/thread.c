@@ -293,6 +293,7 @@ void hpc_thread_end(void)
     hpc_points_catch_up(hpc_now_ns());
     hpcollect_write_begin(&t->pub);
     uint64_t cpu = hpc_thread_cpu_ns();
+    hpc_states_end_usage(t); /* one read for the tail and the last window */
     hpc_tail_charge(t, cpu);
     hpc_trace_flush(t); /* interpose.h: the screened calls not yet counted */
     hpc_rec_thread_end r = {

@@ -44,10 +44,62 @@ static uint32_t edge_of(hpa_callgraph *g, uint32_t caller, uint32_t callee)
     return e;
 }
 
+/* Grow the function and line rows to the symbol table's (a folded load symbolizes
+ * process after process; a view may make pseudo functions on its paths). */
+static int cg_fit(hpa_callgraph *g, const hpa_symtab *st)
+{
+    uint32_t nf = hpa_symtab_nfuncs(st), nl = hpa_symtab_nlines(st);
+    if (nf > g->nfuncs) {
+        uint64_t *ex = realloc(g->excl, sizeof(*ex) * nf * g->nm);
+        if (ex)
+            g->excl = ex;
+        uint64_t *in = ex ? realloc(g->incl, sizeof(*in) * nf * g->nm) : NULL;
+        if (in)
+            g->incl = in;
+        uint32_t *st = in ? realloc(g->fstamp, sizeof(*st) * nf) : NULL;
+        if (!st)
+            return HPC_E_NOMEM;
+        g->fstamp = st;
+        size_t old = (size_t)g->nfuncs * g->nm, add = (size_t)(nf - g->nfuncs) * g->nm;
+        memset(g->excl + old, 0, sizeof(uint64_t) * add);
+        memset(g->incl + old, 0, sizeof(uint64_t) * add);
+        memset(g->fstamp + g->nfuncs, 0, sizeof(uint32_t) * (nf - g->nfuncs));
+        g->nfuncs = nf;
+    }
+    if (nl > g->nlines) {
+        uint64_t *ex = realloc(g->line_excl, sizeof(*ex) * nl * g->nm);
+        if (ex)
+            g->line_excl = ex;
+        uint64_t *in = ex ? realloc(g->line_incl, sizeof(*in) * nl * g->nm) : NULL;
+        if (in)
+            g->line_incl = in;
+        uint32_t *st = in ? realloc(g->lstamp, sizeof(*st) * nl) : NULL;
+        if (!st)
+            return HPC_E_NOMEM;
+        g->lstamp = st;
+        size_t old = (size_t)g->nlines * g->nm, add = (size_t)(nl - g->nlines) * g->nm;
+        memset(g->line_excl + old, 0, sizeof(uint64_t) * add);
+        memset(g->line_incl + old, 0, sizeof(uint64_t) * add);
+        memset(g->lstamp + g->nlines, 0, sizeof(uint32_t) * (nl - g->nlines));
+        g->nlines = nl;
+    }
+    return 0;
+}
+
 typedef struct cg_pass {
     hpa_callgraph *g;
+    const hpa_symtab *st;
     int err;
 } cg_pass;
+
+/* A path's functions and lines have rows (a view made one since the last fit?). */
+static bool cg_fits(cg_pass *P, const hpa_frame *f, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (f[i].func >= P->g->nfuncs || f[i].line >= P->g->nlines)
+            return (P->err = cg_fit(P->g, P->st)) == 0;
+    return true;
+}
 
 static void cg_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *f, unsigned n,
                     const uint64_t *vals)
@@ -56,6 +108,8 @@ static void cg_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *f, unsi
     hpa_callgraph *g = P->g;
     unsigned nm = g->nm;
     (void)ctx;
+    if (P->err || !cg_fits(P, f, n))
+        return;
     uint32_t stamp = ++g->stamp;
     add(g->excl + (size_t)f[n - 1].func * nm, vals, nm);
     add(g->line_excl + (size_t)f[n - 1].line * nm, vals, nm);
@@ -88,28 +142,33 @@ int hpa_callgraph_build(hpa_callgraph *g, const hpa_profile *p, const struct hpa
     return hpa_callgraph_build_of(g, p, -1, view);
 }
 
-int hpa_callgraph_build_of(hpa_callgraph *g, const hpa_profile *p, int exp,
-                           const struct hpa_view *view)
+int hpa_callgraph_begin(hpa_callgraph *g, const hpa_profile *p)
 {
     memset(g, 0, sizeof(*g));
     g->nm = p->metrics.n;
-    g->nfuncs = hpa_symtab_nfuncs(p->syms);
-    g->nlines = hpa_symtab_nlines(p->syms);
-    size_t fn = (size_t)g->nfuncs * g->nm, ln = (size_t)g->nlines * g->nm;
-    g->excl = calloc(fn, sizeof(uint64_t));
-    g->incl = calloc(fn, sizeof(uint64_t));
-    g->line_excl = calloc(ln, sizeof(uint64_t));
-    g->line_incl = calloc(ln, sizeof(uint64_t));
-    g->fstamp = calloc(g->nfuncs, sizeof(uint32_t));
-    g->lstamp = calloc(g->nlines, sizeof(uint32_t));
-    cg_pass P = {.g = g};
-    if (!g->excl || !g->incl || !g->line_excl || !g->line_incl || !g->fstamp || !g->lstamp)
-        P.err = HPC_E_NOMEM;
-    if (!P.err)
-        P.err = hpa_profile_paths_of(p, exp, view, cg_path, &P);
+    int rc = cg_fit(g, p->syms);
+    if (rc)
+        hpa_callgraph_free(g);
+    return rc;
+}
+
+int hpa_callgraph_add(hpa_callgraph *g, const hpa_profile *p, int exp, const struct hpa_view *view)
+{
+    cg_pass P = {.g = g, .st = p->syms, .err = cg_fit(g, p->syms)};
+    if (!P.err) {
+        int rc = hpa_profile_paths_of(p, exp, view, cg_path, &P);
+        P.err = P.err ? P.err : rc;
+    }
     if (P.err)
         hpa_callgraph_free(g);
     return P.err;
+}
+
+int hpa_callgraph_build_of(hpa_callgraph *g, const hpa_profile *p, int exp,
+                           const struct hpa_view *view)
+{
+    int rc = hpa_callgraph_begin(g, p);
+    return rc ? rc : hpa_callgraph_add(g, p, exp, view);
 }
 
 void hpa_callgraph_free(hpa_callgraph *g)
@@ -194,7 +253,7 @@ static void ct_path(void *arg, const hpa_path_ctx *ctx, const hpa_frame *f, unsi
     add(t->excl + (size_t)node * t->nm, vals, t->nm);
 }
 
-int hpa_calltree_build(hpa_calltree *t, const hpa_profile *p, const struct hpa_view *view)
+int hpa_calltree_begin(hpa_calltree *t, const hpa_profile *p)
 {
     memset(t, 0, sizeof(*t));
     t->nm = p->metrics.n;
@@ -203,16 +262,28 @@ int hpa_calltree_build(hpa_calltree *t, const hpa_profile *p, const struct hpa_v
     t->last_child = calloc(t->cap, sizeof(*t->last_child));
     t->incl = calloc((size_t)t->cap * t->nm, sizeof(uint64_t));
     t->excl = calloc((size_t)t->cap * t->nm, sizeof(uint64_t));
-    ct_pass P = {.t = t};
     if (!t->nodes || !t->last_child || !t->incl || !t->excl) {
-        P.err = HPC_E_NOMEM;
-    } else {
-        t->n = 1; /* <Total> */
-        P.err = hpa_profile_paths(p, view, ct_path, &P);
+        hpa_calltree_free(t);
+        return HPC_E_NOMEM;
     }
+    t->n = 1; /* <Total> */
+    return 0;
+}
+
+int hpa_calltree_add(hpa_calltree *t, const hpa_profile *p, const struct hpa_view *view)
+{
+    ct_pass P = {.t = t};
+    int rc = hpa_profile_paths(p, view, ct_path, &P);
+    P.err = P.err ? P.err : rc;
     if (P.err)
         hpa_calltree_free(t);
     return P.err;
+}
+
+int hpa_calltree_build(hpa_calltree *t, const hpa_profile *p, const struct hpa_view *view)
+{
+    int rc = hpa_calltree_begin(t, p);
+    return rc ? rc : hpa_calltree_add(t, p, view);
 }
 
 void hpa_calltree_free(hpa_calltree *t)

@@ -45,6 +45,11 @@ int hpa_callgraph_build(hpa_callgraph *g, const hpa_profile *p, const struct hpa
 /* The same over the processes of experiment exp only (-1 = all). */
 int hpa_callgraph_build_of(hpa_callgraph *g, const hpa_profile *p, int exp,
                            const struct hpa_view *view);
+/* In steps (a folded load, profile.h): begin empty, then add the paths the profile holds
+ * now (of experiment exp, -1 = all), as often as needed; rows grow with the symbol table.
+ * Both return 0 or HPC_E_NOMEM; on failure g is freed. */
+int hpa_callgraph_begin(hpa_callgraph *g, const hpa_profile *p);
+int hpa_callgraph_add(hpa_callgraph *g, const hpa_profile *p, int exp, const struct hpa_view *view);
 void hpa_callgraph_free(hpa_callgraph *g);
 
 static inline const uint64_t *hpa_cg_excl(const hpa_callgraph *g, uint32_t f)
@@ -80,6 +85,9 @@ typedef struct hpa_calltree {
 } hpa_calltree;
 
 int hpa_calltree_build(hpa_calltree *t, const hpa_profile *p, const struct hpa_view *view);
+/* In steps, as the call graph's. */
+int hpa_calltree_begin(hpa_calltree *t, const hpa_profile *p);
+int hpa_calltree_add(hpa_calltree *t, const hpa_profile *p, const struct hpa_view *view);
 void hpa_calltree_free(hpa_calltree *t);
 
 #endif

@@ -134,27 +134,21 @@ int cmd_calltree(hpa_ctx *ctx, int argc, char **argv)
     hpa_sortkey k;
     if (hpa_ctx_sortkey(ctx, "calltree", &k))
         return HPA_EXIT_USAGE;
-    hpa_profile *p = hpa_ctx_profile(ctx);
-    if (!p)
+    const hpa_calltree *t = hpa_ctx_calltree(ctx);
+    if (!t)
         return HPA_EXIT_DATA;
-    hpa_calltree t;
-    if (hpa_calltree_build(&t, p, ctx->opts.view) < 0) {
-        fprintf(stderr, "hpanalyze: calltree: out of memory\n");
-        return HPA_EXIT_DATA;
-    }
+    const hpa_profile *p = ctx->prof;
     tree_out *o = calloc(1, sizeof(*o));
-    if (!o) {
-        hpa_calltree_free(&t);
+    if (!o)
         return HPA_EXIT_DATA;
-    }
     o->ctx = ctx;
-    o->t = &t;
+    o->t = t;
     o->metric = k.by_name ? p->metrics.cpu : k.metric;
     FILE *f = ctx->out;
     if (ctx->opts.format == HPA_TEXT) {
-        hpa_cols_init(&o->cols, &p->metrics, "a", true, incl(&t, 0));
-        for (uint32_t n = 0; n < t.n; n++)
-            hpa_cols_fit(&o->cols, NULL, NULL, incl(&t, n));
+        hpa_cols_init(&o->cols, &p->metrics, "a", true, incl(t, 0));
+        for (uint32_t n = 0; n < t->n; n++)
+            hpa_cols_fit(&o->cols, NULL, NULL, incl(t, n));
         hpa_sortkey title_key = {.kind = 'a', .metric = o->metric};
         char title[128];
         hpa_sortkey_title(&p->metrics, &title_key, title, sizeof(title));
@@ -163,7 +157,7 @@ int cmd_calltree(hpa_ctx *ctx, int argc, char **argv)
         text_node(o, 0, 0, true);
     } else {
         /* excl_ and attr_ (the node's inclusive value along this path) per metric */
-        hpa_cols_init(&o->cols, &p->metrics, "ea", false, incl(&t, 0));
+        hpa_cols_init(&o->cols, &p->metrics, "ea", false, incl(t, 0));
         if (ctx->opts.format == HPA_CSV) {
             fputs("id,parent,depth,name,module", f);
             hpa_cols_csv_header(&o->cols, f);
@@ -182,6 +176,5 @@ int cmd_calltree(hpa_ctx *ctx, int argc, char **argv)
         }
     }
     free(o);
-    hpa_calltree_free(&t);
     return HPA_EXIT_OK;
 }

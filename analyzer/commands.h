@@ -48,6 +48,9 @@ typedef struct hpa_ctx {
     bool loaded;
     hpa_callgraph cg; /* built on first use by hpa_ctx_callgraph */
     bool cg_built;
+    hpa_calltree ct; /* built on first use by hpa_ctx_calltree */
+    bool ct_built;
+    unsigned fold; /* HPA_FOLDS_* of every command of the run when all fold (hpa_ctx_plan) */
     hpa_callgraph *cmp_cg; /* --compare: one call graph per experiment (hpa_ctx_compare_graphs) */
     unsigned ncmp;
     bool shared_stdout; /* stdout holds other commands' results too (a JSON array) */
@@ -66,6 +69,17 @@ hpa_profile *hpa_ctx_processes(hpa_ctx *ctx);
 int hpa_ctx_check_metrics(hpa_ctx *ctx);
 /* The call graph of the loaded profile in the selected view, or NULL after an error. */
 const hpa_callgraph *hpa_ctx_callgraph(hpa_ctx *ctx);
+/* The function-level call tree in the selected view, or NULL after an error. */
+const hpa_calltree *hpa_ctx_calltree(hpa_ctx *ctx);
+/*
+ * Before the first command: when every command of the run (jobs, not interactive, no
+ * --compare) reads nothing of the samples but the call graph or the call tree (its
+ * command's `folds`), the profile is loaded folding each process into them as it is read
+ * (hpa_profile_load_folded): memory then grows with the distinct functions and paths, not
+ * with the ranks.
+ */
+struct hpa_jobs;
+void hpa_ctx_plan(hpa_ctx *ctx, const struct hpa_jobs *jobs, bool interactive);
 
 /* --compare: the call graph of each experiment (ctx->prof->nexps of them), or NULL after
  * an error message. */
@@ -84,6 +98,9 @@ typedef struct hpa_command {
     int min_args, max_args;
     const char *args; /* "FUNC", "" */
     const char *help;
+    unsigned folds;            /* what it reads of the samples when that is only sums over paths: */
+#define HPA_FOLDS_CALLGRAPH 1u /* hpa_ctx_callgraph (functions, lines) */
+#define HPA_FOLDS_CALLTREE  2u /* hpa_ctx_calltree */
 } hpa_command;
 
 /* The command named name, or NULL. */

@@ -388,6 +388,7 @@ static int run(hpa_ctx *ctx, int nops, char **ops, early *e)
     }
     if (ctx->opts.compare && nexp < 2)
         return hpa_usage_error(NULL, "--compare needs two or more experiments");
+    hpa_ctx_plan(ctx, &e->jobs, interactive);
     if ((status = open_experiments(ctx, ops, nexp)) || (status = hpa_ctx_check_metrics(ctx)))
         return status;
     status = run_jobs(ctx, &e->jobs);

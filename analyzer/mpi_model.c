@@ -117,18 +117,19 @@ static hpa_mpi_row *row_get(hpa_mpi_model *m, hpa_mpi_rows *rs, uint32_t fn, uin
     return &rs->v[rs->n++];
 }
 
-/* The rank_sum of the rank read before goes into the row's COV. */
+/* The rank_sum of the rank read before goes into the row's sums and COV. */
 static void row_rank_done(hpa_mpi_row *r)
 {
-    if (r->rank_at != SIZE_MAX)
+    if (r->rank_at != SIZE_MAX) {
+        hpa_mpi_sum_merge(&r->s, &r->rank_sum); /* as adding its calls one by one */
         hpa_mpi_cov_add(&r->cov_acc, &r->rank_sum);
+    }
     r->rank_at = SIZE_MAX;
 }
 
-/* A call of rank ri lasting dur with details d, in row r. */
+/* A call of rank ri lasting dur with details d, in row r (its sums when the rank is done). */
 static void row_add(hpa_mpi_row *r, size_t ri, uint64_t dur, const hpa_mpi_sum *d)
 {
-    hpa_mpi_sum_add(&r->s, dur, d);
     if (r->rank_at != ri) {
         row_rank_done(r);
         r->rank_at = ri;
@@ -165,15 +166,21 @@ static int flush_call(hpa_mpi_model *m, size_t ri, hpa_mpi_call *acc)
     hpa_mpi_rank_add(&rr->s, &rr->w, acc, lifecycle);
     if (lifecycle)
         return 0;
-    hpa_loc loc = acc->site_pc ? hpa_modmap_resolve(rr->pr->map, acc->site_pc - 1)
-                               : (hpa_loc){HPA_FUNC_UNKNOWN, 0};
-    if (!loc.line)
-        loc.line = hpa_symtab_func_line(m->prof->syms, loc.func);
-    hpa_mpi_row *f = row_get(m, &m->fns, acc->fn, 0), *s = row_get(m, &m->sites, acc->fn, loc.line);
-    if (!f || !s)
-        return HPC_E_NOMEM;
-    row_add(f, ri, dur, &d);
-    row_add(s, ri, dur, &d);
+    hpa_mpi_site *c = &m->site_cache[(acc->site_pc ^ acc->fn * 0x9e3779b1u) % HPA_MPI_SITE_CACHE];
+    if (!c->valid || c->pc != acc->site_pc || c->fn != acc->fn) {
+        hpa_loc loc = acc->site_pc ? hpa_modmap_resolve(rr->pr->map, acc->site_pc - 1)
+                                   : (hpa_loc){HPA_FUNC_UNKNOWN, 0};
+        if (!loc.line)
+            loc.line = hpa_symtab_func_line(m->prof->syms, loc.func);
+        hpa_mpi_row *f = row_get(m, &m->fns, acc->fn, 0),
+                    *s = row_get(m, &m->sites, acc->fn, loc.line);
+        if (!f || !s)
+            return HPC_E_NOMEM;
+        *c = (hpa_mpi_site){true, acc->fn, acc->site_pc, (size_t)(f - m->fns.v),
+                            (size_t)(s - m->sites.v)};
+    }
+    row_add(&m->fns.v[c->fn_row], ri, dur, &d);
+    row_add(&m->sites.v[c->site_row], ri, dur, &d);
     return 0;
 }
 
@@ -286,6 +293,7 @@ static int read_process(hpa_mpi_model *m, size_t ri)
         fnmap[i] = UINT32_MAX;
     for (it = 0; (r = hpc_proc_next_of(p, HPC_K_mpi_fn, &it));)
         fnmap[r->u.mpi_fn.id] = name_index(m, r->u.mpi_fn.name);
+    memset(m->site_cache, 0, sizeof m->site_cache); /* call sites are this process's */
     hpa_mpi_window_init(&rr->w, p);
     rr->dropped = p->stats[HPC_STAT_EVENTS_DROPPED];
     int rc = 0;
@@ -309,10 +317,11 @@ static int by_time(const void *a, const void *b)
 
 static void finish_rows(hpa_mpi_rows *rs, bool number)
 {
+    for (size_t i = 0; i < rs->n; i++)
+        row_rank_done(&rs->v[i]); /* the last rank's calls: the sums are whole from here */
     if (rs->n)
         qsort(rs->v, rs->n, sizeof *rs->v, by_time);
     for (size_t i = 0; i < rs->n; i++) {
-        row_rank_done(&rs->v[i]);
         rs->v[i].cov = hpa_mpi_cov_of(&rs->v[i].cov_acc);
         if (number)
             rs->v[i].site = (uint32_t)i + 1;

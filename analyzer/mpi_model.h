@@ -69,6 +69,16 @@ typedef struct hpa_mpi_cell {
     uint64_t messages, bytes;
 } hpa_mpi_cell;
 
+/* The rows of a call site of the process being read (its return address and function),
+ * so that a call repeated from the same place resolves and finds them once. */
+#define HPA_MPI_SITE_CACHE 64
+typedef struct hpa_mpi_site {
+    bool valid;
+    uint32_t fn;
+    uint64_t pc;
+    size_t fn_row, site_row;
+} hpa_mpi_site;
+
 typedef struct hpa_mpi_model {
     hpa_profile *prof;
     size_t nranks;
@@ -86,6 +96,7 @@ typedef struct hpa_mpi_model {
     uint64_t matrix_unknown; /* sends whose destination's world rank is unknown */
     char scope[512];         /* "all ranks", or the --ranks list (`ranks 0,2-3`) the model covers */
     bool per_rank;           /* rows hold per_rank */
+    hpa_mpi_site site_cache[HPA_MPI_SITE_CACHE];
 } hpa_mpi_model;
 
 /* Build the model of a prepared profile (hpa_profile_prepare; filters applied: kept

@@ -419,16 +419,16 @@ static int add_heap_alloc(loader *L, const hpc_rec_heap_alloc *a)
     if (!h || L->heap_next >= L->heap_end)
         return 0;
     const hpm_heap_block *blk = &h->blocks[L->heap_next++];
-    if (!keep_event(L, blk->time, 0))
+    if (!keep_event(L, blk->time, 0) || (blk->flags & HPM_HEAP_UNTRACED))
         return 0;
     bool leak = !(blk->flags & HPM_HEAP_FREED), peak = blk->flags & HPM_HEAP_AT_PEAK;
     uint64_t val[] = {
         [HPA_HEAP_ALLOCS] = 1,
         [HPA_HEAP_BYTES] = blk->size,
         [HPA_HEAP_LEAKS] = leak,
-        [HPA_HEAP_LEAKED_BYTES] = leak ? blk->size : 0,
+        [HPA_HEAP_LEAKED_BYTES] = hpm_heap_block_end_bytes(h, blk),
         [HPA_HEAP_PEAK_BLOCKS] = peak,
-        [HPA_HEAP_PEAK_BYTES] = peak ? blk->size : 0,
+        [HPA_HEAP_PEAK_BYTES] = hpm_heap_block_peak_bytes(h, blk),
         [HPA_HEAP_TEMPORARY] = (blk->flags & HPM_HEAP_TEMPORARY) != 0,
     };
     const hpa_metrics *ms = &L->p->metrics;
@@ -528,6 +528,23 @@ static int symbolize_thread(hpa_profile *p, hpa_process *pr, hpa_thread *t)
     return 0;
 }
 
+/* Shrink a loaded thread's node and bucket arrays to what they hold (they grow by
+ * doubling from 1024 nodes and 256 buckets: most threads use a few percent of that). */
+static void thread_trim(hpa_thread *t, unsigned nm)
+{
+    uint32_t nn = t->nnodes ? t->nnodes : 1, nb = t->nbuckets ? t->nbuckets : 1;
+    uint32_t *parent = realloc(t->parent, sizeof(*parent) * nn);
+    uint64_t *pc = realloc(t->pc, sizeof(*pc) * nn);
+    hpa_bucket *bk = realloc(t->buckets, sizeof(*bk) * nb);
+    uint64_t *v = realloc(t->vals, sizeof(*v) * nb * (nm ? nm : 1));
+    t->parent = parent ? parent : t->parent; /* a failed shrink keeps the larger array */
+    t->pc = pc ? pc : t->pc;
+    t->buckets = bk ? bk : t->buckets;
+    t->vals = v ? v : t->vals;
+    for (uint32_t b = 0; b < t->nbuckets; b++)
+        t->buckets[b].vals = t->vals + (size_t)b * nm;
+}
+
 static int load_thread(loader *L, const hpc_thread_file *tf)
 {
     hpa_thread *t = L->t;
@@ -557,8 +574,8 @@ static int load_thread(loader *L, const hpc_thread_file *tf)
                         "%llu samples or call-tree nodes refer to missing nodes; "
                         "their samples are shown as <no stack>",
                         (unsigned long long)t->bad_nodes);
-    for (uint32_t b = 0; rc == 0 && b < t->nbuckets; b++)
-        t->buckets[b].vals = t->vals + (size_t)b * L->p->metrics.n;
+    if (rc == 0)
+        thread_trim(t, L->p->metrics.n);
     return rc ? rc : symbolize_thread(L->p, L->pr, t);
 }
 
@@ -609,7 +626,31 @@ int hpa_profile_prepare(hpa_profile *p, const hpa_filter *f)
     return 0;
 }
 
+/* A folded process: its buckets' sums go to the profile's total, then its threads' call
+ * trees and buckets are freed (their counts and statistics stay). */
+static void process_drop(hpa_profile *p, hpa_process *pr)
+{
+    for (uint32_t t = 0; t < pr->nthreads; t++) {
+        hpa_thread *th = &pr->threads[t];
+        for (uint32_t b = 0; b < th->nbuckets; b++)
+            for (unsigned k = 0; k < p->metrics.n; k++)
+                p->total[k] += th->buckets[b].vals[k];
+        thread_free(th);
+        th->parent = th->depth = NULL;
+        th->pc = th->vals = NULL;
+        th->loc = NULL;
+        th->buckets = NULL;
+        th->nnodes = th->nbuckets = 0;
+    }
+}
+
 int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks)
+{
+    return hpa_profile_load_folded(p, f, hooks, NULL, NULL);
+}
+
+int hpa_profile_load_folded(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks,
+                            hpa_fold_fn fold, void *arg)
 {
     if (p->loaded)
         return 0;
@@ -629,9 +670,18 @@ int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *
             rc = hooks->load_process(p, &p->procs[i]);
     if (rc == 0 && hooks->add_metrics)
         rc = hooks->add_metrics(p);
-    for (size_t i = 0; rc == 0 && i < p->nprocs; i++)
+    p->folded = fold != NULL;
+    for (size_t i = 0; rc == 0 && i < p->nprocs; i++) {
         rc = load_process(p, &p->procs[i], f);
-    if (rc == 0 && hooks->loaded)
+        if (rc < 0 || !fold)
+            continue;
+        if (hooks->loaded) /* over this process's paths: the others hold none */
+            rc = hooks->loaded(p);
+        if (rc == 0)
+            rc = fold(arg, p, &p->procs[i]);
+        process_drop(p, &p->procs[i]);
+    }
+    if (rc == 0 && hooks->loaded && !fold)
         rc = hooks->loaded(p); /* the views' pseudo functions exist from now on */
     if (rc == 0)
         hpa_states_loaded(p); /* empty state metrics hidden by default */
@@ -740,6 +790,10 @@ int hpa_profile_paths_of(const hpa_profile *p, int exp, const hpa_view *view, hp
 void hpa_profile_total(const hpa_profile *p, uint64_t *total)
 {
     memset(total, 0, sizeof(*total) * p->metrics.n);
+    if (p->folded) {
+        memcpy(total, p->total, sizeof(*total) * p->metrics.n);
+        return;
+    }
     for (size_t i = 0; i < p->nprocs; i++)
         for (uint32_t t = 0; t < p->procs[i].nthreads; t++) {
             const hpa_thread *th = &p->procs[i].threads[t];

@@ -96,6 +96,9 @@ typedef struct hpa_profile {
     unsigned nowned;
     const struct hpa_load_hooks *hooks; /* hpa_profile_load's, or NULL */
     bool loaded;                        /* hpa_profile_load ran */
+    bool folded;                        /* hpa_profile_load_folded ran: no thread holds its
+                                           call tree and buckets any more */
+    uint64_t total[HPA_MAX_METRICS];    /* folded: the sums of every bucket */
 } hpa_profile;
 
 /*
@@ -147,6 +150,20 @@ int hpa_profile_prepare(hpa_profile *p, const hpa_filter *f);
  * Returns 0 or HPC_E_NOMEM.
  */
 int hpa_profile_load(hpa_profile *p, const hpa_filter *f, const hpa_load_hooks *hooks);
+
+/*
+ * The same, folding: each process, once its threads are read and symbolized, goes to fold
+ * (which sums its paths: hpa_profile_paths sees this process's buckets only, the
+ * processes before it hold none any more), then its threads' call trees and buckets are
+ * freed, their counts and statistics kept; hooks->loaded runs before each fold, over that
+ * process. So a report that only sums paths (functions, calltree) holds the sums and one
+ * process at a time, whatever the number of ranks. Afterwards hpa_profile_paths and
+ * hpa_profile_replay find no samples; hpa_profile_total still gives the totals. fold
+ * returns 0 or an hpc_err, which stops the load.
+ */
+typedef int (*hpa_fold_fn)(void *arg, hpa_profile *p, hpa_process *pr);
+int hpa_profile_load_folded(hpa_profile *p, const hpa_filter *f, const struct hpa_load_hooks *hooks,
+                            hpa_fold_fn fold, void *arg);
 
 void hpa_profile_close(hpa_profile *p);
 

@@ -2,9 +2,9 @@
  * timeline_heap.c - the heap tracer's layer of the timelines (timeline.h, -H): each call
  * that got a block a slice from its start to its end, named after the call ("malloc",
  * "calloc", "realloc", "mmap" ...), with the bytes asked for, the block's address and
- * where the program called it (hpa_call_site); each free or
- * munmap an instant at its start, with the address (and munmap's length). A free has no
- * stack: the block's owner is in the `heap` and `leaks` reports.
+ * where the program called it (hpa_call_site); each free or munmap (or mremap's old range)
+ * an instant at its start, with the address (and the range's length). A free has no stack:
+ * the block's owner is in the `heap` and `leaks` reports.
  *
  * Sizes: nothing kept between records.
  */
@@ -33,7 +33,7 @@ static void layer_record(hpa_timeline *tl, void *state, const hpa_process *pr, c
         hpa_timeline_slice(tl, pr, layer, a->time, a->time + a->duration, &s);
     } else if (rec->kind == HPC_K_heap_free) {
         const hpc_rec_heap_free *f = &rec->u.heap_free;
-        bool unmap = f->fn == HPC_HEAP_MUNMAP;
+        bool unmap = f->fn == HPC_HEAP_MUNMAP || f->fn == HPC_HEAP_MREMAP; /* a range */
         hpa_tl_slice s = {.name = hpm_heap_fn_name((unsigned)f->fn),
                           .keys = unmap ? keys_unmap : keys_free,
                           .v = {(int64_t)f->addr, (int64_t)f->size}};

@@ -1,8 +1,9 @@
 /*
  * heap.c - the heap tracer (-H, tracer HPC_TRACER_HEAP): every block the program gets
  * from malloc, calloc, realloc, reallocarray, memalign, posix_memalign, aligned_alloc,
- * valloc, pvalloc or an anonymous mmap is a heap_alloc record with the caller's stack;
- * every free and munmap a heap_free record without one (experiment/schema.def). C++
+ * valloc, pvalloc, an anonymous mmap or an mremap is a heap_alloc record with the caller's
+ * stack; every free, munmap and mremap's old range a heap_free record without one
+ * (experiment/schema.def). C++
  * new/delete and Fortran ALLOCATE come through these. Readers match frees to blocks by
  * address, across the process's threads, in time order (model/heap.c): leaks, peak, in
  * use over time.
@@ -25,6 +26,7 @@
  * real calls'.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -315,4 +317,35 @@ HPC_INTERPOSE int munmap(void *addr, size_t len)
     else
         leave();
     return rc;
+}
+
+/* mremap is realloc's way for mappings: its old range given back (a heap_free of [old,
+ * old + old_size) at the call's start, as a munmap's), its result a block of new_size at
+ * the caller's stack (heap_alloc, old = the old address). Readers make no block of it
+ * when no traced mapping was there (a file mapping's: model/heap.h). MREMAP_DONTUNMAP
+ * leaves the old range mapped: no free then. */
+HPC_INTERPOSE void *mremap(void *old, size_t old_size, size_t new_size, int flags, ...)
+{
+    void *target = NULL;
+    if (flags & MREMAP_FIXED) {
+        va_list ap;
+        va_start(ap, flags);
+        target = va_arg(ap, void *);
+        va_end(ap);
+    }
+    hpc_real_init();
+    hpc_trace c;
+    if (!begin(&c))
+        return HPC_REAL(mremap)(old, old_size, new_size, flags, target);
+    HPC_TRACE_SITE(c);
+    mark_start(&c);
+    void *p = HPC_REAL(mremap)(old, old_size, new_size, flags, target);
+    if (p == MAP_FAILED) {
+        leave();
+        return p;
+    }
+    if (!(flags & MREMAP_DONTUNMAP))
+        free_end(&c, HPC_HEAP_MREMAP, old, old_size);
+    alloc_end(&c, HPC_HEAP_MREMAP, p, new_size, old);
+    return p;
 }

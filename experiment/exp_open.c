@@ -381,6 +381,7 @@ static int proc_records_open(hpc_proc *p, hpc_diag *d, bool stats)
     if (exists(p->dir, HPC_LAUNCHER_FILE) && hpc_reader_open(&launcher, lp, p->schema, d) != 0)
         launcher = NULL; /* reported; the process is still usable */
     hpc_reader *readers[2] = {p->schema, launcher};
+    p->schema_builtin = reader_schema_is_builtin(p->schema);
     rc = records_load(p, readers, launcher ? 2 : 1);
     if (rc == 0 && stats) {
         stats_add(p->stats, p->schema);
@@ -775,8 +776,8 @@ int hpc_proc_schema_open(hpc_proc *p)
 {
     if (!p)
         return HPC_E_INVAL;
-    if (p->schema || !p->lean)
-        return 0;
+    if (p->schema || !p->lean || p->schema_builtin)
+        return 0; /* schema_builtin: its threads are read by the built-in schema */
     char *pp = path_cat(p->dir, HPC_PROCESS_FILE);
     if (!pp)
         return HPC_E_NOMEM;
@@ -802,6 +803,11 @@ int hpc_thread_open(hpc_reader **out, const hpc_proc *p, const hpc_thread_file *
         return HPC_E_INVAL;
     if (p->schema || !p->lean)
         return hpc_reader_open_life(out, t->path, p->schema, d, t->offset);
+    if (p->schema_builtin) { /* read as process.hpe's schema would read it, without it */
+        int rc = reader_open_life_builtin(out, t->path, d, t->offset);
+        if (rc != 1)
+            return rc;
+    }
     /* a lean process (hpc_exp_open_lean): its schema is read for this stream, which keeps
      * a copy of it (reader_schema.c), and let go again; damage was reported at open */
     hpc_reader *schema = NULL;

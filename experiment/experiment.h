@@ -407,6 +407,7 @@ enum hpc_heap_fn {
     HPC_HEAP_MMAP = 10,
     HPC_HEAP_FREE = 11,
     HPC_HEAP_MUNMAP = 12,
+    HPC_HEAP_MREMAP = 13, /* heap_free of the old range, then heap_alloc of the result */
 };
 
 enum hpc_mpi_family {
@@ -811,9 +812,12 @@ typedef struct hpc_proc {
     bool ended_early;          /* no proc_end, or death by signal / MPI_Abort */
     size_t nrecords;           /* every record of process.hpe and launcher.hpe, in order */
     hpc_record *records;
-    bool lean; /* records holds only the facts' records, schema is NULL: hpc_proc_load */
-    bool slim; /* lean, but records holds every record, the communicators' member lists
-                  emptied (hpc_exp_open_slim); hpc_proc_unload makes it slim again */
+    bool lean;           /* records holds only the facts' records, schema is NULL: hpc_proc_load */
+    bool slim;           /* lean, but records holds every record, the communicators' member lists
+                            emptied (hpc_exp_open_slim); hpc_proc_unload makes it slim again */
+    bool schema_builtin; /* process.hpe's schema is the built-in one (its hash, and every
+                            kind it describes as built in): a lean process's threads are
+                            read without reading it again (hpc_thread_open) */
     size_t nthreads;
     hpc_thread_file *threads;   /* sorted by seq */
     uint64_t stats[HPC_NSTATS]; /* sum over all streams of the process */

@@ -186,9 +186,10 @@ void hpc_reader_rewind(hpc_reader *r)
     }
 }
 
-/* Open over r->path's file (map == NULL) or over the given bytes. */
+/* Open over r->path's file (map == NULL) or over the given bytes. builtin_only: return 1
+ * (closed, before any report of the schema) when the header's schema hash is not ours. */
 static int reader_open(hpc_reader **out, const char *path, const uint8_t *map, size_t size,
-                       const hpc_reader *schema_from, hpc_diag *d)
+                       const hpc_reader *schema_from, hpc_diag *d, bool builtin_only)
 {
     if (!out || !path)
         return HPC_E_INVAL;
@@ -207,6 +208,9 @@ static int reader_open(hpc_reader **out, const char *path, const uint8_t *map, s
     } else {
         err = file_map(r);
     }
+    if (!err && builtin_only && r->size >= HPC_HDR_MIN_SIZE &&
+        hpc_le_get(r->map + HPC_HDR_SCHEMA_HASH, 8) != hpc_schema_hash())
+        err = 1; /* before the header's checks, which the caller's second open reports */
     if (!err)
         err = header_parse(r);
     if (!err) {
@@ -224,14 +228,14 @@ static int reader_open(hpc_reader **out, const char *path, const uint8_t *map, s
 
 int hpc_reader_open(hpc_reader **out, const char *path, const hpc_reader *schema_from, hpc_diag *d)
 {
-    return reader_open(out, path, NULL, 0, schema_from, d);
+    return reader_open(out, path, NULL, 0, schema_from, d, false);
 }
 
 int reader_open_memory(hpc_reader **out, const char *name, const uint8_t *buf, size_t size,
                        const hpc_reader *schema_from, hpc_diag *d)
 {
     static const uint8_t empty[1];
-    return reader_open(out, name, size ? buf : empty, size, schema_from, d);
+    return reader_open(out, name, size ? buf : empty, size, schema_from, d, false);
 }
 
 /* Move to the next chunk; returns 0 at the end of the file. */
@@ -411,16 +415,27 @@ static bool seek_life(hpc_reader *r)
     return true;
 }
 
-int hpc_reader_open_life(hpc_reader **out, const char *path, const hpc_reader *schema_from,
-                         hpc_diag *d, uint64_t offset)
+static int open_life(hpc_reader **out, const char *path, const hpc_reader *schema_from, hpc_diag *d,
+                     uint64_t offset, bool builtin_only)
 {
-    int err = reader_open(out, path, NULL, 0, schema_from, d);
+    int err = reader_open(out, path, NULL, 0, schema_from, d, builtin_only);
     if (err)
         return err;
     (*out)->life = true;
     (*out)->life_off = offset;
     hpc_reader_rewind(*out);
     return 0;
+}
+
+int hpc_reader_open_life(hpc_reader **out, const char *path, const hpc_reader *schema_from,
+                         hpc_diag *d, uint64_t offset)
+{
+    return open_life(out, path, schema_from, d, offset, false);
+}
+
+int reader_open_life_builtin(hpc_reader **out, const char *path, hpc_diag *d, uint64_t offset)
+{
+    return open_life(out, path, NULL, d, offset, true);
 }
 
 enum hpc_stream_kind hpc_reader_kind(const hpc_reader *r)

@@ -81,6 +81,16 @@ void reader_corrupt(hpc_reader *r, uint64_t off, const char *src, int line, cons
 int reader_schema_load(hpc_reader *r, const hpc_reader *from);
 void reader_schema_free(hpc_reader *r);
 
+/* r's schema is the built-in one: its header's hash is ours and every kind its SCHEMA
+ * records describe decodes by the built-in decoder. A stream whose hash is ours then
+ * reads the same with r as schema_from or without (reader_open_builtin). */
+bool reader_schema_is_builtin(const hpc_reader *r);
+
+/* Open one thread's life as hpc_reader_open_life with no schema_from, when its header's
+ * schema hash is the built-in one; returns 1 (nothing reported, nothing open) when it is
+ * not, for the caller to open it with its process's schema. */
+int reader_open_life_builtin(hpc_reader **out, const char *path, hpc_diag *d, uint64_t offset);
+
 /* Decode rec->raw of rec->kind into rec->u. *tb is the chunk's time base, advanced past
  * the record's T fields. Returns 0, or -1 with a description of the damage in msg.
  * (reader_decode.c) */

@@ -359,3 +359,13 @@ void reader_schema_free(hpc_reader *r)
         r->fkind[k] = NULL;
     }
 }
+
+bool reader_schema_is_builtin(const hpc_reader *r)
+{
+    if (r->schema_hash != hpc_schema_hash())
+        return false;
+    for (unsigned k = 1; k < 256; k++)
+        if (r->fkind[k] && r->mode[k] != DECODE_BUILTIN)
+            return false; /* a kind we do not know, or other fields */
+    return true;
+}

@@ -19,7 +19,10 @@ typedef struct event {
 
 typedef struct hfree {
     uint64_t addr;
+    uint64_t size;  /* munmap, mremap: the range's length, 0 for free */
+    uint64_t remap; /* mremap: the block its call made, UINT64_MAX: none */
     uint32_t thread;
+    uint8_t fn; /* enum hpc_heap_fn */
 } hfree;
 
 typedef struct reading {
@@ -44,21 +47,32 @@ static int add_event(reading *R, uint64_t time, uint64_t index, bool is_alloc)
     return 0;
 }
 
-static int add_free(reading *R, uint64_t time, uint64_t addr, uint32_t thread)
+static int add_free(reading *R, uint64_t time, const hfree *f)
 {
     if (grow((void **)&R->frees, &R->fcap, R->nfree + 1, sizeof *R->frees))
         return HPC_E_NOMEM;
-    R->frees[R->nfree] = (hfree){addr, thread};
+    R->frees[R->nfree] = *f;
     return add_event(R, time, R->nfree++, false);
 }
 
-static int add_alloc(reading *R, const hpc_rec_heap_alloc *a, uint32_t thread)
+static bool is_mapping(unsigned fn)
+{
+    return fn == HPC_HEAP_MMAP || fn == HPC_HEAP_MREMAP;
+}
+
+/* An allocation; remap: the free of its mremap's old range (index), SIZE_MAX: none. */
+static int add_alloc(reading *R, const hpc_rec_heap_alloc *a, uint32_t thread, size_t remap)
 {
     hpm_heap *h = R->h;
-    if (a->old && add_free(R, a->time, a->old, thread)) /* realloc: the old block first */
-        return HPC_E_NOMEM;
+    if (a->old && !is_mapping((unsigned)a->fn)) { /* realloc: the old block first */
+        hfree f = {.addr = a->old, .remap = UINT64_MAX, .thread = thread, .fn = HPC_HEAP_FREE};
+        if (add_free(R, a->time, &f))
+            return HPC_E_NOMEM;
+    }
     if (grow((void **)&h->blocks, &R->cap, h->nblocks + 1, sizeof *h->blocks))
         return HPC_E_NOMEM;
+    if (remap != SIZE_MAX && R->frees[remap].addr == a->old)
+        R->frees[remap].remap = h->nblocks;
     h->blocks[h->nblocks] = (hpm_heap_block){.time = a->time + a->duration,
                                              .addr = a->addr,
                                              .size = a->size,
@@ -76,11 +90,18 @@ static int read_thread(reading *R, const hpc_proc *proc, uint32_t i)
         return 0;
     hpc_record rec;
     int rc = 0;
+    size_t remap = SIZE_MAX; /* an mremap's free, which its allocation follows */
     while (rc == 0 && hpc_reader_next(r, &rec) == 1) {
-        if (rec.kind == HPC_K_heap_alloc)
-            rc = add_alloc(R, &rec.u.heap_alloc, i);
-        else if (rec.kind == HPC_K_heap_free)
-            rc = add_free(R, rec.u.heap_free.time, rec.u.heap_free.addr, i);
+        if (rec.kind == HPC_K_heap_alloc) {
+            rc = add_alloc(R, &rec.u.heap_alloc, i,
+                           rec.u.heap_alloc.fn == HPC_HEAP_MREMAP ? remap : SIZE_MAX);
+            remap = SIZE_MAX;
+        } else if (rec.kind == HPC_K_heap_free) {
+            const hpc_rec_heap_free *x = &rec.u.heap_free;
+            hfree f = {x->addr, x->size, UINT64_MAX, i, (uint8_t)x->fn};
+            remap = x->fn == HPC_HEAP_MREMAP ? R->nfree : SIZE_MAX;
+            rc = add_free(R, x->time, &f);
+        }
     }
     hpc_reader_close(r);
     return rc;
@@ -127,101 +148,283 @@ static void samples_until(samples *S, uint64_t t, uint64_t in_use)
     for (; S->next < S->n && S->time[S->next] < t; S->next++)
         S->bytes[S->next] = in_use;
 }
-/* Block b stops being in use at time (freed, or its address given again). */
-static void end_block(hpm_heap_block *b, uint64_t time, uint64_t *in_use)
+/* A part of a live mapping: [start, end) of the bytes its block asked for. */
+typedef struct piece {
+    uint64_t start, end, block;
+} piece;
+
+/* Bytes a cut took from a mapping that kept some: at pos in the order. */
+typedef struct trim {
+    uint64_t pos, block, bytes;
+} trim;
+
+/* The pass in time order (replay). */
+typedef struct pass {
+    hpm_heap *h;
+    reading *R;
+    samples *S;
+    uint64_t page;   /* munmap and mremap cut whole pages */
+    hpa_u64map live; /* addr -> block: the malloc family's live blocks */
+    piece *pieces;   /* live mappings' parts, by start (few: a sorted array) */
+    size_t npieces, cappieces;
+    hpa_u64map held; /* mapping block -> bytes it still holds */
+    trim *trims;
+    size_t ntrims, captrims;
+    size_t *last;         /* per thread: 1 + its latest block */
+    uint64_t *end_pos;    /* per block: where in the order it ended */
+    uint64_t in_use, pos; /* pos: the event being replayed */
+    int rc;
+} pass;
+
+/* Block b stops being in use at time: freed by thread `thread`, or (unseen) its memory
+ * given again. */
+static void end_block(pass *X, uint64_t b, uint64_t time, uint32_t thread, bool unseen)
 {
-    b->flags |= HPM_HEAP_FREED;
-    b->free_time = time;
-    *in_use -= b->size;
+    hpm_heap *h = X->h;
+    hpm_heap_block *blk = &h->blocks[b];
+    blk->flags |= HPM_HEAP_FREED;
+    blk->free_time = time;
+    X->end_pos[b] = X->pos;
+    if (unseen) {
+        blk->flags |= HPM_HEAP_UNSEEN;
+        h->unseen_frees++;
+    } else if (blk->thread == thread && X->last[thread] == b + 1) {
+        blk->flags |= HPM_HEAP_TEMPORARY;
+        h->temporary++;
+        h->temporary_bytes += blk->size;
+    }
 }
 
-/* The pass in time order. pos[b]: where block b's allocation and end are in the order
- * (for the blocks held at the peak). */
-static int replay(hpm_heap *h, reading *R, samples *S)
+/* The first piece that ends after addr. */
+static size_t piece_after(const pass *X, uint64_t addr)
 {
-    hpa_u64map live = {0};                                              /* addr -> block */
-    size_t *last = calloc(h->nthreads ? h->nthreads : 1, sizeof *last); /* 1 + block */
-    uint64_t *end_pos = malloc(sizeof *end_pos * (h->nblocks ? h->nblocks : 1));
-    if (!last || !end_pos) {
-        free(last);
-        free(end_pos);
+    size_t lo = 0, hi = X->npieces;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (X->pieces[mid].end <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void piece_insert(pass *X, size_t at, piece p)
+{
+    if (hpa_grow((void **)&X->pieces, &X->cappieces, X->npieces + 1, sizeof p, 64)) {
+        X->rc = HPC_E_NOMEM;
+        return;
+    }
+    memmove(&X->pieces[at + 1], &X->pieces[at], (X->npieces - at) * sizeof p);
+    X->pieces[at] = p;
+    X->npieces++;
+}
+
+/* Block b lost `bytes` of its mapping at time: ended when it holds nothing more. */
+static void mapping_lost(pass *X, uint64_t b, uint64_t bytes, uint64_t time, uint32_t thread,
+                         bool unseen)
+{
+    uint64_t *held = hpa_u64map_slot(&X->held, b, 0);
+    if (!held) {
+        X->rc = HPC_E_NOMEM;
+        return;
+    }
+    *held -= bytes;
+    X->in_use -= bytes;
+    if (*held == 0) {
+        hpa_u64map_del(&X->held, b);
+        end_block(X, b, time, thread, unseen);
+        return;
+    }
+    X->h->blocks[b].flags |= HPM_HEAP_PARTIAL;
+    if (hpa_grow((void **)&X->trims, &X->captrims, X->ntrims + 1, sizeof *X->trims, 64))
+        X->rc = HPC_E_NOMEM;
+    else
+        X->trims[X->ntrims++] = (trim){X->pos, b, bytes};
+}
+
+/* [start, end) is no longer mapped: the mappings' parts in it go (munmap, mremap's old
+ * range, or unseen: a new mapping over them). Returns the bytes that went. */
+static uint64_t unmap_range(pass *X, uint64_t start, uint64_t end, uint64_t time, uint32_t thread,
+                            bool unseen)
+{
+    uint64_t gone = 0;
+    for (size_t i = piece_after(X, start); i < X->npieces && X->pieces[i].start < end;) {
+        piece p = X->pieces[i];
+        uint64_t lo = p.start > start ? p.start : start, hi = p.end < end ? p.end : end;
+        if (p.start < lo && hi < p.end) { /* a hole: the piece splits in two */
+            X->pieces[i].end = lo;
+            piece_insert(X, i + 1, (piece){hi, p.end, p.block});
+            i += 2;
+        } else if (p.start < lo) { /* its tail */
+            X->pieces[i++].end = lo;
+        } else if (hi < p.end) { /* its head */
+            X->pieces[i++].start = hi;
+        } else { /* all of it */
+            memmove(&X->pieces[i], &X->pieces[i + 1], (X->npieces - i - 1) * sizeof p);
+            X->npieces--;
+        }
+        gone += hi - lo;
+        mapping_lost(X, p.block, hi - lo, time, thread, unseen);
+    }
+    return gone;
+}
+
+static uint64_t page_end(const pass *X, uint64_t addr, uint64_t len)
+{
+    uint64_t n = (len + X->page - 1) / X->page * X->page;
+    return n < UINT64_MAX - addr ? addr + n : UINT64_MAX;
+}
+
+static void replay_alloc(pass *X, uint64_t b, uint64_t time)
+{
+    hpm_heap *h = X->h;
+    hpm_heap_block *blk = &h->blocks[b];
+    uint64_t old;
+    if (is_mapping(blk->fn)) {
+        unmap_range(X, blk->addr, page_end(X, blk->addr, blk->size), time, blk->thread, true);
+        uint64_t *held = hpa_u64map_slot(&X->held, b, 0);
+        if (!held) {
+            X->rc = HPC_E_NOMEM;
+            return;
+        }
+        *held = blk->size;
+        piece_insert(X, piece_after(X, blk->addr), (piece){blk->addr, blk->addr + blk->size, b});
+    } else {
+        if (hpa_u64map_get(&X->live, blk->addr, &old)) { /* freed where we could not see */
+            X->in_use -= h->blocks[old].size;
+            end_block(X, old, time, blk->thread, true);
+        }
+        if (hpa_u64map_put(&X->live, blk->addr, b))
+            X->rc = HPC_E_NOMEM;
+    }
+    X->in_use += blk->size;
+    X->last[blk->thread] = b + 1;
+}
+
+static void replay_free(pass *X, const hfree *f, uint64_t time)
+{
+    hpm_heap *h = X->h;
+    uint64_t b;
+    h->frees++;
+    if (f->fn == HPC_HEAP_MUNMAP || f->fn == HPC_HEAP_MREMAP) {
+        if (!unmap_range(X, f->addr, page_end(X, f->addr, f->size), time, f->thread, false)) {
+            h->unmatched_frees++;       /* a file mapping, or one from before tracing */
+            if (f->remap != UINT64_MAX) /* then what mremap made of it is no block either */
+                h->blocks[f->remap].flags |= HPM_HEAP_UNTRACED;
+        }
+    } else if (!hpa_u64map_get(&X->live, f->addr, &b)) {
+        h->unmatched_frees++;
+    } else {
+        hpa_u64map_del(&X->live, f->addr);
+        X->in_use -= h->blocks[b].size;
+        end_block(X, b, time, f->thread, false);
+    }
+}
+
+/* The blocks held at the peak (allocated at or before it, ended after it), and what the
+ * mappings cut before it still held then. */
+static int peak_blocks(pass *X, uint64_t peak_pos)
+{
+    hpm_heap *h = X->h;
+    for (size_t k = 0; k <= peak_pos; k++) {
+        const event *e = &X->R->ev[k];
+        if (e->is_alloc && X->end_pos[e->index] > peak_pos &&
+            !(h->blocks[e->index].flags & HPM_HEAP_UNTRACED)) {
+            h->blocks[e->index].flags |= HPM_HEAP_AT_PEAK;
+            h->peak_blocks++;
+        }
+    }
+    size_t n = 0;
+    for (size_t b = 0; b < h->nblocks; b++)
+        n += (h->blocks[b].flags & HPM_HEAP_PARTIAL) != 0;
+    if (n == 0)
+        return 0;
+    h->parts = calloc(n, sizeof *h->parts);
+    if (!h->parts)
+        return HPC_E_NOMEM;
+    for (size_t b = 0; b < h->nblocks; b++) {
+        const hpm_heap_block *blk = &h->blocks[b];
+        if (!(blk->flags & HPM_HEAP_PARTIAL))
+            continue;
+        uint64_t held = 0;
+        hpa_u64map_get(&X->held, b, &held);
+        h->parts[h->nparts++] =
+            (hpm_heap_part){b, held, blk->flags & HPM_HEAP_AT_PEAK ? blk->size : 0};
+    }
+    for (size_t t = 0; t < X->ntrims; t++) { /* parts: by block, as the blocks are */
+        const trim *tr = &X->trims[t];
+        if (tr->pos > peak_pos || !(h->blocks[tr->block].flags & HPM_HEAP_AT_PEAK))
+            continue;
+        size_t lo = 0, hi = h->nparts;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (h->parts[mid].block < tr->block)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        h->parts[lo].peak_bytes -= tr->bytes;
+    }
+    return 0;
+}
+
+/* The timeline's intervals before p hold what was in use at their start. */
+static void intervals_until(pass *X, unsigned *cur, unsigned p)
+{
+    hpm_heap *h = X->h;
+    for (; *cur < p; (*cur)++)
+        if (X->in_use > h->point_max[*cur + 1]) {
+            h->point_max[*cur + 1] = X->in_use;
+            h->point_time[*cur + 1] = interval_start(h, *cur + 1);
+        }
+}
+
+static int replay(hpm_heap *h, reading *R, samples *S, uint64_t page)
+{
+    pass X = {.h = h, .R = R, .S = S, .page = page ? page : 4096};
+    X.last = calloc(h->nthreads ? h->nthreads : 1, sizeof *X.last);
+    X.end_pos = malloc(sizeof *X.end_pos * (h->nblocks ? h->nblocks : 1));
+    if (!X.last || !X.end_pos) {
+        free(X.last);
+        free(X.end_pos);
         return HPC_E_NOMEM;
     }
     for (size_t b = 0; b < h->nblocks; b++)
-        end_pos[b] = UINT64_MAX;
-    uint64_t in_use = 0, peak_pos = UINT64_MAX;
+        X.end_pos[b] = UINT64_MAX;
+    uint64_t peak_pos = UINT64_MAX;
     unsigned cur = 0; /* the timeline's interval of the previous event */
-    int rc = 0;
-    for (size_t k = 0; k < R->nev && rc == 0; k++) {
-        const event *e = &R->ev[k];
-        samples_until(S, e->time, in_use);
+    for (X.pos = 0; X.pos < R->nev && X.rc == 0; X.pos++) {
+        const event *e = &R->ev[X.pos];
+        samples_until(S, e->time, X.in_use);
         unsigned p = point_of(h, e->time);
-        for (; cur < p; cur++) /* intervals hold what was in use at their start */
-            if (in_use > h->point_max[cur + 1]) {
-                h->point_max[cur + 1] = in_use;
-                h->point_time[cur + 1] = interval_start(h, cur + 1);
-            }
-        uint64_t b;
-        if (e->is_alloc) {
-            hpm_heap_block *blk = &h->blocks[e->index];
-            if (hpa_u64map_get(&live, blk->addr, &b)) { /* freed where we could not see */
-                h->blocks[b].flags |= HPM_HEAP_UNSEEN;
-                end_block(&h->blocks[b], e->time, &in_use);
-                end_pos[b] = k;
-                h->unseen_frees++;
-            }
-            if (hpa_u64map_put(&live, blk->addr, e->index))
-                rc = HPC_E_NOMEM;
-            in_use += blk->size;
-            last[blk->thread] = e->index + 1;
-            if (in_use > h->peak_bytes) {
-                h->peak_bytes = in_use;
-                h->peak_time = e->time;
-                peak_pos = k;
-            }
-        } else {
-            const hfree *f = &R->frees[e->index];
-            h->frees++;
-            if (!hpa_u64map_get(&live, f->addr, &b)) {
-                h->unmatched_frees++;
-                continue;
-            }
-            hpa_u64map_del(&live, f->addr);
-            hpm_heap_block *blk = &h->blocks[b];
-            end_block(blk, e->time, &in_use);
-            end_pos[b] = k;
-            if (blk->thread == f->thread && last[f->thread] == b + 1) {
-                blk->flags |= HPM_HEAP_TEMPORARY;
-                h->temporary++;
-                h->temporary_bytes += blk->size;
-            }
+        intervals_until(&X, &cur, p);
+        if (!e->is_alloc)
+            replay_free(&X, &R->frees[e->index], e->time);
+        else if (!(h->blocks[e->index].flags & HPM_HEAP_UNTRACED))
+            replay_alloc(&X, e->index, e->time);
+        if (X.in_use > h->peak_bytes) {
+            h->peak_bytes = X.in_use;
+            h->peak_time = e->time;
+            peak_pos = X.pos;
         }
-        if (in_use > h->point_max[p]) {
-            h->point_max[p] = in_use;
+        if (X.in_use > h->point_max[p]) {
+            h->point_max[p] = X.in_use;
             h->point_time[p] = e->time;
         }
     }
-    for (; cur + 1 < HPM_HEAP_POINTS; cur++) /* intervals after the last event's */
-        if (in_use > h->point_max[cur + 1]) {
-            h->point_max[cur + 1] = in_use;
-            h->point_time[cur + 1] = interval_start(h, cur + 1);
-        }
-    samples_until(S, UINT64_MAX, in_use);
-    h->end_bytes = in_use;
-    /* the blocks held at the peak: allocated at or before it, ended after it */
-    if (rc == 0 && peak_pos != UINT64_MAX) {
-        for (size_t k = 0; k <= peak_pos; k++) {
-            const event *e = &R->ev[k];
-            if (e->is_alloc && end_pos[e->index] > peak_pos) {
-                h->blocks[e->index].flags |= HPM_HEAP_AT_PEAK;
-                h->peak_blocks++;
-            }
-        }
-    }
-    hpa_u64map_free(&live);
-    free(last);
-    free(end_pos);
-    return rc;
+    intervals_until(&X, &cur, HPM_HEAP_POINTS - 1); /* intervals after the last event's */
+    samples_until(S, UINT64_MAX, X.in_use);
+    h->end_bytes = X.in_use;
+    if (X.rc == 0 && peak_pos != UINT64_MAX)
+        X.rc = peak_blocks(&X, peak_pos);
+    hpa_u64map_free(&X.live);
+    hpa_u64map_free(&X.held);
+    free(X.pieces);
+    free(X.trims);
+    free(X.last);
+    free(X.end_pos);
+    return X.rc;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -297,7 +500,7 @@ int hpm_heap_read(hpm_heap *h, const hpc_proc *proc)
             h->t0 = R.ev[0].time;
         for (unsigned k = 0; k < HPM_HEAP_POINTS; k++)
             h->point_time[k] = interval_start(h, k);
-        rc = replay(h, &R, &S);
+        rc = replay(h, &R, &S, proc->has_begin ? proc->begin.page_size : 0);
     }
     if (rc == 0)
         rc = make_points(h, &S);
@@ -311,11 +514,13 @@ int hpm_heap_read(hpm_heap *h, const hpc_proc *proc)
     }
     for (size_t b = 0; b < h->nblocks; b++) {
         const hpm_heap_block *blk = &h->blocks[b];
+        if (blk->flags & HPM_HEAP_UNTRACED)
+            continue;
         h->allocs++;
         h->bytes += blk->size;
         if (!(blk->flags & HPM_HEAP_FREED)) {
             h->leaks++;
-            h->leaked_bytes += blk->size;
+            h->leaked_bytes += hpm_heap_block_end_bytes(h, blk);
         }
     }
     return 0;
@@ -328,6 +533,7 @@ void hpm_heap_free(hpm_heap *h)
     free(h->blocks);
     free(h->first);
     free(h->points);
+    free(h->parts);
     memset(h, 0, sizeof *h);
 }
 
@@ -347,10 +553,41 @@ uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t)
     uint64_t sum = 0;
     for (size_t b = 0; b < h->nblocks; b++) {
         const hpm_heap_block *blk = &h->blocks[b];
-        if (blk->time <= t && (!(blk->flags & HPM_HEAP_FREED) || blk->free_time > t))
+        if (blk->time <= t && (!(blk->flags & HPM_HEAP_FREED) || blk->free_time > t) &&
+            !(blk->flags & HPM_HEAP_UNTRACED))
             sum += blk->size;
     }
     return sum;
+}
+
+/* The part of a partly unmapped block (heap.h: parts is by block). */
+static const hpm_heap_part *part_of(const hpm_heap *h, const hpm_heap_block *blk)
+{
+    size_t b = (size_t)(blk - h->blocks), lo = 0, hi = h->nparts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->parts[mid].block < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < h->nparts && h->parts[lo].block == b ? &h->parts[lo] : NULL;
+}
+
+uint64_t hpm_heap_block_end_bytes(const hpm_heap *h, const hpm_heap_block *blk)
+{
+    if (blk->flags & (HPM_HEAP_FREED | HPM_HEAP_UNTRACED))
+        return 0;
+    const hpm_heap_part *part = blk->flags & HPM_HEAP_PARTIAL ? part_of(h, blk) : NULL;
+    return part ? part->end_bytes : blk->size;
+}
+
+uint64_t hpm_heap_block_peak_bytes(const hpm_heap *h, const hpm_heap_block *blk)
+{
+    if (!(blk->flags & HPM_HEAP_AT_PEAK))
+        return 0;
+    const hpm_heap_part *part = blk->flags & HPM_HEAP_PARTIAL ? part_of(h, blk) : NULL;
+    return part ? part->peak_bytes : blk->size;
 }
 
 const char *const hpm_heap_summary_keys[HPM_HEAP_NSUMMARY] = {
@@ -381,6 +618,7 @@ const char *hpm_heap_fn_name(unsigned fn)
         [HPC_HEAP_MMAP] = "mmap",
         [HPC_HEAP_FREE] = "free",
         [HPC_HEAP_MUNMAP] = "munmap",
+        [HPC_HEAP_MREMAP] = "mremap",
     };
     return fn < sizeof names / sizeof names[0] && names[fn] ? names[fn] : "?";
 }

@@ -10,12 +10,22 @@
  * by time, frees before allocations at equal times, gives an order in which an address
  * is never given twice without a free between.
  *
- * Matching. A free (free, munmap, realloc's old block) frees the live block at its
- * address; one without a block (a block from before tracing started, from the collector's
- * own bootstrap arena, or a munmap of a file mapping) is counted in `unmatched_frees`. An
- * allocation at the address of a live block means the program freed that block unseen
- * (outside -t, in a thread not followed): it is counted in `unseen_frees` and ends there.
- * munmap frees the whole block that starts at its address (a partial unmap is not split).
+ * Matching. A free (free, realloc's old block) frees the live block at its address; one
+ * without a block (a block from before tracing started, from the collector's own
+ * bootstrap arena) is counted in `unmatched_frees`. An allocation at the address of a
+ * live block means the program freed that block unseen (outside -t, in a thread not
+ * followed): it is counted in `unseen_frees` and ends there.
+ *
+ * Mappings (mmap, mremap) are page ranges: a munmap, or mremap's old range, takes away
+ * the bytes of the traced mappings it covers (whole pages, as the kernel unmaps them), so
+ * one can lose its head, its tail or a hole in the middle and keep the rest
+ * (HPM_HEAP_PARTIAL): it ends when nothing of it is left, and its leaked bytes and bytes
+ * at the peak are what it held then (hpm_heap_block_end_bytes, _peak_bytes). mremap is
+ * realloc's way: the old range goes, the result is a new block of the new size at the
+ * mremap's caller; an mremap of a range no traced mapping covers (a file mapping, one from
+ * before tracing) is no block (HPM_HEAP_UNTRACED). A munmap that covers no traced
+ * mapping (a file mapping's) is counted in `unmatched_frees`; a new mapping over a traced
+ * one takes its pages unseen.
  *
  * Temporary: a block freed by the thread that allocated it, with no other allocation of
  * that thread in between (heaptrack's definition).
@@ -43,7 +53,15 @@ enum hpm_heap_flags {
     HPM_HEAP_TEMPORARY = 2, /* freed right after (see above) */
     HPM_HEAP_AT_PEAK = 4,   /* held at the moment of the peak */
     HPM_HEAP_UNSEEN = 8,    /* its address was given again without a free seen */
+    HPM_HEAP_PARTIAL = 16,  /* a mapping that lost part of its pages and kept some */
+    HPM_HEAP_UNTRACED = 32, /* an mremap of no traced mapping: no block (counts nothing) */
 };
+
+/* What a partly unmapped block held at the end and at the peak. */
+typedef struct hpm_heap_part {
+    uint64_t block; /* index into blocks */
+    uint64_t end_bytes, peak_bytes;
+} hpm_heap_part;
 
 typedef struct hpm_heap_block {
     uint64_t time;      /* when it existed from (the call's end) */
@@ -89,6 +107,8 @@ typedef struct hpm_heap {
     uint64_t point_time[HPM_HEAP_POINTS]; /* when each interval's most was first reached */
     hpm_heap_point *points;               /* in use over time (above), in time order */
     size_t npoints;
+    hpm_heap_part *parts; /* the HPM_HEAP_PARTIAL blocks, by block (few) */
+    size_t nparts;
 } hpm_heap;
 
 /*
@@ -102,8 +122,15 @@ int hpm_heap_read(hpm_heap *h, const hpc_proc *proc);
 void hpm_heap_free(hpm_heap *h);
 
 /* Bytes in use at time t (blocks that existed then and were not freed yet): a sample
- * point's from `points`, any other time's O(blocks). */
+ * point's from `points`, any other time's O(blocks) (a mapping partly unmapped by then
+ * counts whole there). */
 uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t);
+
+/* Bytes block blk of h still held at the end (its leaked bytes; 0 if it ended), and when
+ * the process had its peak (0 if it held nothing then): its size, or what a partial unmap
+ * left of it. */
+uint64_t hpm_heap_block_end_bytes(const hpm_heap *h, const hpm_heap_block *blk);
+uint64_t hpm_heap_block_peak_bytes(const hpm_heap *h, const hpm_heap_block *blk);
 
 /* A process's heap in numbers, as hpmerge's summary (summary.json "heap_<key>") and
  * `hpanalyze mpi` (per rank) show them: allocs, bytes, frees, leaks, leaked_bytes,

@@ -31,6 +31,7 @@ CHECK_DEPS += $(PROG_BINS) $(UNIT_BINS)
 PROG_FLAGS_io_io_mpi = $(MPI_CFLAGS)
 PROG_LIBS_io_io_mpi = $(MPI_LDFLAGS)
 
-# tests/heap/progs/heap_known.c marks a sample point with include/hpcollect.h's hpc_sample
+# tests/heap/progs/heap_known.c and heap_maps.c mark sample points with include/hpcollect.h's hpc_sample
 # (a weak symbol: no dlsym, whose error-buffer frees would be frees of untraced blocks).
 PROG_FLAGS_heap_heap_known = -Iinclude
+PROG_FLAGS_heap_heap_maps = -Iinclude

@@ -61,3 +61,46 @@ if not nonzero:
 print(f"# {len(alone['calls'])} calls and {len(alone['sites'])} sites: COVs as the per-rank "
       f"sums give ({nonzero} above 0); mpi alone == mpi after functions")
 EOF
+
+# Reports that only sum paths fold each process into their sums as it is read and drop
+# its call trees and buckets (hpa_ctx_plan, hpa_profile_load_folded): `functions` holds
+# the call graph and one process at a time, so what a job rank adds is its slim process
+# and its threads' counts, as for `mpi` (16 KiB bound). Before, every thread's call tree
+# and buckets were held (1024 nodes and 256 buckets of every metric allocated per
+# thread: 45 KiB per rank of 2 threads at 4096 ranks).
+for n in 512 2048; do
+    frss[$n]=$(peak_rss "$HPANALYZE" j$n.hpc functions) || fail "hpanalyze j$n.hpc functions failed"
+done
+fslope=$(((frss[2048] - frss[512]) * 1000 / 1536))
+note "functions: peak RSS ${frss[512]} kB at 512 ranks, ${frss[2048]} kB at 2048:" \
+    "$((fslope / 1000)).$(((fslope % 1000) / 100)) kB per job rank"
+if [ "${SANITIZE:-0}" != 1 ]; then
+    [ "$fslope" -le 16384 ] ||
+        fail "hpanalyze functions holds $((fslope / 1000)) kB per job rank (more than 16)"
+fi
+
+# Folded or not, the same numbers: the four folding reports alone (folded) and followed by
+# `header`, which reads no paths but keeps the run from folding, in every view (the
+# OpenMP views make pseudo functions as they go), on the 512-rank job (a killed rank) and
+# on one of 16 ranks x 3 threads whose rank 0 has 3000 calling contexts (a deeper tree).
+"$PROGS/merge/mkjob" ctx.hpc --ranks 16 --threads 3 --iters 4 --samples 3 --contexts 3000 \
+    --kill 5 >/dev/null || fail "mkjob ctx.hpc failed"
+for run in j512 ctx.user ctx.expert ctx.machine; do
+    exp=${run%%.*}.hpc view=${run#*.}
+    [ "$view" = j512 ] && view=user
+    "$HPANALYZE" --view $view --format json $exp functions calltree lines callers-callees \
+        >fold.$run.json || fail "folded reports ($run) failed"
+    "$HPANALYZE" --view $view --format json $exp functions calltree lines callers-callees \
+        header >whole.$run.json || fail "reports with header ($run) failed"
+    $SYSPY - fold.$run.json whole.$run.json $run <<'EOF' || fail "folded reports differ ($run)"
+import json, sys
+fold, whole = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+if len(fold) != 4 or fold != whole[:4]:
+    sys.exit("the folded reports differ from those of the loaded profile")
+fns = [f for f in fold[0]["functions"] if f["name"] != "<Total>"]
+if len(fns) < 3 or len(fold[1]["nodes"]) < 3:
+    sys.exit(f"{len(fns)} functions, {len(fold[1]['nodes'])} call-tree nodes: too few to compare")
+print(f"# {sys.argv[3]}: {len(fns)} functions, {len(fold[1]['nodes'])} call-tree nodes: "
+      "folded == loaded")
+EOF
+done

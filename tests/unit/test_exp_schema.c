@@ -6,6 +6,8 @@
  * advances the time base), and a thread stream without SCHEMA records decoded through
  * schema_from. The files are built byte by byte here, as another writer would.
  */
+#include <sys/stat.h>
+
 #include "exp_test.h"
 
 /* ---- a raw writer: header, SCHEMA records and records, by hand */
@@ -219,6 +221,114 @@ static void check_other_records(hpc_reader *r, bool with_thread_begin)
     free(printed);
 }
 
+/* ---- a lean process's threads: read without its schema when it is the built-in one */
+
+/* Copy file src to dir/name. */
+static void copy_to(const char *src, const char *dir, const char *name)
+{
+    size_t n = 0;
+    uint8_t *b = exp_test_slurp(src, &n);
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    exp_test_spit(path, b, n);
+    free(b);
+}
+
+/* What reading thread stream t of a process gives: records, counts, reports. */
+struct thread_read {
+    unsigned n, reports;
+    uint64_t sum, unknown, damaged;
+    char first[2000];
+};
+
+static void thread_read(const hpc_proc *p, const hpc_thread_file *t, struct thread_read *out)
+{
+    struct log l = {0};
+    hpc_diag d = {.report = log_report, .ctx = &l};
+    hpc_reader *r;
+    memset(out, 0, sizeof *out);
+    if (hpc_thread_open(&r, p, t, &d) != 0)
+        return;
+    hpc_record rec;
+    while (hpc_reader_next(r, &rec)) {
+        out->n++;
+        out->sum = out->sum * 31 + rec.kind * 7 + rec.offset;
+        if (rec.kind == HPC_K_sample_clock)
+            out->sum += rec.u.sample_clock.time + rec.u.sample_clock.node;
+        if (rec.kind == HPC_K_cct_node)
+            out->sum += rec.u.cct_node.id * 3 + rec.u.cct_node.pc;
+    }
+    out->unknown = hpc_reader_unknown(r);
+    out->damaged = hpc_reader_damaged(r);
+    hpc_reader_close(r);
+    out->reports = l.n;
+    memcpy(out->first, l.all, sizeof out->first);
+}
+
+/*
+ * A process directory with process.hpe and t0.hpe copied from proc and thread, opened
+ * whole (its schema reader open) and slim (none: hpc_thread_open reads process.hpe again,
+ * or not at all when its schema is the built-in one and the thread's hash is ours): the
+ * thread reads the same records with the same reports.
+ */
+static void check_lean_thread(const char *name, const char *proc, const char *thread, bool builtin)
+{
+    const char *dir = exp_test_path(name);
+    REQUIRE(mkdir(dir, 0755) == 0, "mkdir %s", dir);
+    copy_to(proc, dir, "process.hpe");
+    copy_to(thread, dir, "t0.hpe");
+    hpc_diag quiet = {.quiet = 1};
+    hpc_exp *whole, *slim;
+    REQUIRE(hpc_exp_open(&whole, dir, &quiet) == 0 && whole->nprocs == 1, "open %s", dir);
+    REQUIRE(hpc_exp_open_slim(&slim, dir, &quiet) == 0 && slim->nprocs == 1, "slim %s", dir);
+    const hpc_proc *pw = &whole->procs[0], *ps = &slim->procs[0];
+    CHECK(ps->schema_builtin == builtin, "%s: schema_builtin %d", name, ps->schema_builtin);
+    CHECK(!ps->schema && ps->nthreads == 1 && pw->nthreads == 1, "%s: slim, one thread", name);
+    struct thread_read a, b;
+    thread_read(pw, &pw->threads[0], &a);
+    thread_read(ps, &ps->threads[0], &b);
+    CHECK((a.n > 0 || a.reports > 0) && a.n == b.n && a.sum == b.sum && a.unknown == b.unknown &&
+              a.damaged == b.damaged && a.reports == b.reports && !strcmp(a.first, b.first),
+          "%s: read with its process's schema: %u records, %llu unknown, %u reports (%s); "
+          "lean: %u, %llu, %u (%s)",
+          name, a.n, (unsigned long long)a.unknown, a.reports, a.first, b.n,
+          (unsigned long long)b.unknown, b.reports, b.first);
+    hpc_exp_close(whole);
+    hpc_exp_close(slim);
+}
+
+/* A process and a thread stream written by this library (the built-in schema). */
+static void write_builtin(const char *proc, const char *thread)
+{
+    hpc_stream s;
+    REQUIRE(hpc_stream_create(&s, proc, HPC_STREAM_PROCESS, 0, 0, NULL, 1) == 0, "create");
+    hpc_rec_proc_begin pb = {.time = 5, .pid = 77, .name = {"p", 1}, .rank = -1};
+    hpc_write_proc_begin(&s, &pb);
+    hpc_stream_close(&s);
+    REQUIRE(hpc_stream_create(&s, thread, HPC_STREAM_THREAD, 0, 0, NULL, 1) == 0, "create");
+    hpc_rec_thread_begin tb = {.time = 1000, .seq = 0, .tid = 4242, .parent_seq = -1};
+    hpc_write_thread_begin(&s, &tb);
+    for (unsigned i = 0; i < 50; i++) {
+        hpc_rec_cct_node c = {.id = i + 1, .parent = i, .pc = 0x401000 + i};
+        hpc_write_cct_node(&s, &c);
+        hpc_rec_sample_clock sc = {.time = 2000 + 1000 * i, .node = i + 1, .cpu_ns = 999};
+        hpc_write_sample_clock(&s, &sc);
+    }
+    hpc_stream_close(&s);
+}
+
+static void test_lean_threads(const char *other_proc, const char *other_thread)
+{
+    const char *proc = exp_test_path("builtin_process.hpe");
+    const char *thread = exp_test_path("builtin_thread.hpe");
+    write_builtin(proc, thread);
+    check_lean_thread("lean_builtin", proc, thread, true);
+    /* the built-in process schema, a thread of another hash: read with process.hpe */
+    check_lean_thread("lean_mixed", proc, other_thread, true);
+    check_lean_thread("lean_other", other_proc, other_thread, false);
+    check_lean_thread("lean_other_proc", other_proc, thread, false);
+}
+
 int main(void)
 {
     /* A process stream of the other writer: its own SCHEMA records, then records. */
@@ -308,6 +418,7 @@ int main(void)
     hpc_reader_close(pr);
     check_other_records(tr, false);
     hpc_reader_close(tr);
+    test_lean_threads(proc, thread);
     free(w);
     return exp_test_done("test_exp_schema");
 }

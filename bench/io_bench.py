@@ -7,7 +7,9 @@ Runs bench/io_calls (N pwrite + N pread of 4 KiB, and 0 of them) plain, under
 its default, no I/O tracing), alternating, RUNS times each, and reports the median wall
 and CPU times, the ratio of -i on to plain for the 2N calls, and what one call costs more
 than plain, ((hpc(N) - hpc(0)) - (plain(N) - plain(0))) / 2N, so that fixed costs drop
-out; the same against -i off is the tracer's own share.
+out; the same against -i off is the tracer's own share; and the same round by round (each
+run against the plain runs of its round, which saw about the same load of a shared
+machine): the median and quartiles of the rounds.
 
     bench/io_bench.py BIN_DIR PROGRAM [RUNS] [N]
 """
@@ -44,6 +46,14 @@ def main():
         print(f"{what:4}  -i on / plain over the calls: {calls['-i on'] / calls['plain']:.2f}; "
               f"per call {(calls['-i on'] - calls['plain']) / (2 * n) * 1e9:.0f} ns more than "
               f"plain, {(calls['-i on'] - calls['-i off']) / (2 * n) * 1e9:.0f} ns more than -i off")
+        # the same per round (each run against the plain runs of its own round, which saw
+        # about the same load): the median and quartiles of the rounds
+        for k in ("-i off", "-i on"):
+            per = sorted(((res[(k, n)][r][i] - res[(k, 0)][r][i]) -
+                          (res[("plain", n)][r][i] - res[("plain", 0)][r][i])) / (2 * n) * 1e9
+                         for r in range(runs))
+            print(f"{what:4}  {k} per call, paired by round: median {statistics.median(per):+.0f} ns, "
+                  f"quartiles {per[runs // 4]:+.0f} {per[(3 * runs) // 4]:+.0f}")
 
 
 if __name__ == "__main__":

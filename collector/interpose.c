@@ -214,6 +214,8 @@ int hpc_unwind_program(hpc_thread_priv *t, uint64_t *pcs, int max)
 #define ANCHOR_FIRST_NS 1000000ull   /* 1 ms */
 #define ANCHOR_MAX_NS   100000000ull /* 100 ms */
 #define ANCHOR_PAIR_NS  4000         /* the widest pair of clock reads a segment starts at */
+#define ANCHOR_AGE_NS   100000       /* a thread's anchor of traced calls' times (end_ns) */
+#define ANCHOR_TIGHT_NS 250          /* ... and the widest pair of clock reads it takes at once */
 
 typedef struct tsc_segment {
     uint32_t seq; /* odd while written */
@@ -226,6 +228,7 @@ static unsigned segment_cur;
 static int segment_writing;
 static uint64_t first_tsc, first_ns; /* the first segment's start: the run's slope */
 static uint64_t anchor_ticks, anchor_max_ticks;
+static uint64_t anchor_age_ticks; /* a thread's anchor of traced calls' times: end_ns */
 
 /* Start the next segment after segment cur (o), unless another thread does. True when a
  * next segment is there. */
@@ -322,6 +325,7 @@ void hpc_trace_clock_init(void)
     first_tsc = tk[1];
     first_ns = ns[1];
     anchor_ticks = (uint64_t)((double)ANCHOR_FIRST_NS / hpc_trace_ns_per_tick);
+    anchor_age_ticks = (uint64_t)((double)ANCHOR_AGE_NS / hpc_trace_ns_per_tick);
     anchor_max_ticks = (uint64_t)((double)ANCHOR_MAX_NS / hpc_trace_ns_per_tick);
     segments[0] =
         (tsc_segment){.tsc = first_tsc, .ns = first_ns, .ns_per_tick = hpc_trace_ns_per_tick};
@@ -338,7 +342,8 @@ void hpc_trace_set_threshold(unsigned kind, uint64_t ns)
 /* ns of a trace clock interval. */
 static uint64_t ticks_ns(uint64_t ticks)
 {
-    return hpc_trace_tsc ? (uint64_t)((double)ticks * hpc_trace_ns_per_tick + 0.5) : ticks;
+    /* as a signed count: one instruction to convert (an interval is far below 2^63) */
+    return hpc_trace_tsc ? (uint64_t)((double)(int64_t)ticks * hpc_trace_ns_per_tick + 0.5) : ticks;
 }
 
 /* Recording now? Without a -t window the flags say (no clock read: the trace clock
@@ -390,7 +395,9 @@ typedef struct hpc_trace_ctx {
     uintptr_t site, cfa;
     uint64_t leaf, node;
     uint32_t epoch, nslots;
-    uintptr_t slot[CTX_SLOTS], val[CTX_SLOTS];
+    struct {
+        uintptr_t at, val; /* each where it is checked: a short stack's entry is two lines */
+    } slot[CTX_SLOTS];
 } hpc_trace_ctx;
 
 static uint32_t ctx_epoch = 1;
@@ -401,7 +408,8 @@ static void ctx_fork_child(void)
     segment_writing = 0; /* a thread the child does not have may have been starting one */
 }
 
-static hpc_trace_ctx *ctx_entry(hpc_thread_priv *t, const hpc_trace *c)
+static inline __attribute__((always_inline)) hpc_trace_ctx *ctx_entry(hpc_thread_priv *t,
+                                                                      const hpc_trace *c)
 {
     if (!c->cfa)
         return NULL;
@@ -416,13 +424,14 @@ static hpc_trace_ctx *ctx_entry(hpc_thread_priv *t, const hpc_trace *c)
     return &t->trace_ctx[(h ^ h >> 29) % CTX_ENTRIES];
 }
 
-static bool ctx_hit(const hpc_trace_ctx *e, const hpc_trace *c)
+static inline __attribute__((always_inline)) bool ctx_hit(const hpc_trace_ctx *e,
+                                                          const hpc_trace *c)
 {
     if (!e || !e->node || e->epoch != ctx_epoch || e->site != c->site || e->cfa != c->cfa ||
         e->leaf != c->leaf)
         return false;
     for (uint32_t i = 0; i < e->nslots; i++)
-        if (*(const volatile uintptr_t *)e->slot[i] != e->val[i])
+        if (*(const volatile uintptr_t *)e->slot[i].at != e->slot[i].val)
             return false;
     return true;
 }
@@ -451,8 +460,8 @@ static void ctx_fill(hpc_trace_ctx *e, const hpc_trace *c, const uint64_t *pcs, 
         return; /* deeper than an entry checks: unwound each time */
     uint32_t k = 0;
     for (;;) {
-        e->slot[k] = (uintptr_t)at;
-        e->val[k] = *at;
+        e->slot[k].at = (uintptr_t)at;
+        e->slot[k].val = *at;
         k++;
         if (++i >= n)
             break;
@@ -487,7 +496,53 @@ static uint64_t unwind_call(hpc_thread_priv *t, const hpc_trace *c, hpc_trace_ct
     return node;
 }
 
-void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+/*
+ * A traced call's end tick in CLOCK_MONOTONIC ns, against the thread's anchor: a TSC read
+ * between two reads of the kernel's clock (the tightest of a few pairs: within
+ * ANCHOR_TIGHT_NS / 2 of the kernel's clock), renewed when the tick is more than
+ * ANCHOR_AGE_NS past it (x86-64 with the TSC only: hpc_trace_tsc). A clock read per call
+ * was about a fifth of a traced 4 KiB read's cost on a virtual machine (bench/RESULTS.md);
+ * within the anchor's age the start-up calibration's rate error (about 1e-4 where its
+ * clock pairs were tight) moves a time by some ns more. Two calls of a thread converted against
+ * different anchors can so be off by about ANCHOR_TIGHT_NS against each other: the I/O tracer's
+ * calls only, which it keeps in order (io.c, write_io).
+ */
+static __attribute__((noinline)) void anchor_renew(hpc_thread_priv *t)
+{
+    /* a TSC read between two clock reads: the tightest pair of a few (one that was
+     * preempted or interrupted between its reads is wide) */
+    uint64_t best = UINT64_MAX;
+    for (int tries = 0; tries < 8 && best > ANCHOR_TIGHT_NS; tries++) {
+        uint64_t a = hpc_now_ns(), tk = hpc_trace_now(), b = hpc_now_ns();
+        if (b - a < best) {
+            best = b - a;
+            t->trace_anchor_tk = tk;
+            t->trace_anchor_ns = a + (b - a) / 2;
+        }
+    }
+}
+
+static inline uint64_t end_ns(hpc_thread_priv *t, uint64_t end)
+{
+    uint64_t age = end - t->trace_anchor_tk; /* huge if end is before it: renewed */
+    if (__builtin_expect(age > anchor_age_ticks, 0)) {
+        anchor_renew(t);
+        return t->trace_anchor_ns - ticks_ns(t->trace_anchor_tk - end);
+    }
+    return t->trace_anchor_ns + ticks_ns(age);
+}
+
+/* The same against the kernel's clock now (the other tracers' calls and holds, whose
+ * records may nest and are not put in order). */
+static uint64_t end_now(uint64_t end)
+{
+    uint64_t now_tk = hpc_trace_now(), now = hpc_now_ns();
+    return now - ticks_ns(now_tk - end);
+}
+
+/* hpc_trace_record's body: inline into hpc_trace_end too, every traced call's way. */
+static inline __attribute__((always_inline)) void record(hpc_trace *c, hpc_trace_write_fn write,
+                                                         const void *rec)
 {
     int saved = errno;
     hpc_thread_priv *t = c->t;
@@ -498,11 +553,9 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
     hpc_trace_ctx *e = ctx_entry(t, c);
     uint64_t node = ctx_hit(e, c) ? e->node : unwind_call(t, c, e, &err);
     uint64_t start = c->start, duration = c->end - c->start;
-    if (!c->ns && hpc_trace_tsc) { /* ticks to ns, against the kernel's clock now */
-        uint64_t now_tk = hpc_trace_now(), now = hpc_now_ns();
-        uint64_t end = now - ticks_ns(now_tk - c->end);
+    if (!c->ns && hpc_trace_tsc) { /* ticks to ns: the I/O tracer's by its anchor */
         duration = ticks_ns(duration);
-        start = end - duration;
+        start = (c->kind == HPC_TRACER_IO ? end_ns(t, c->end) : end_now(c->end)) - duration;
     }
     if (!err)
         err = write(&t->pub.stream, node, start, duration, rec);
@@ -511,6 +564,11 @@ void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
     hpcollect_write_end(&t->pub);
     hpc_guard_leave();
     errno = saved;
+}
+
+void hpc_trace_record(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
+{
+    record(c, write, rec);
 }
 
 void hpc_trace_record_nostack(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
@@ -546,8 +604,9 @@ void hpc_trace_end(hpc_trace *c, hpc_trace_write_fn write, const void *rec)
     hpc_thread_priv *t = c->t;
     const hpc_tracer_cfg *k = &hpc_tracers[c->kind];
     if (duration >= (c->ns ? k->threshold_ns : k->threshold_ticks)) {
-        hpc_trace_flush(t);
-        hpc_trace_record(c, write, rec);
+        if (t->screened_n)
+            hpc_trace_flush(t);
+        record(c, write, rec);
         return;
     }
     if (c->ns)

@@ -223,8 +223,10 @@ uint64_t hpc_now_ns(void);
  * clock_gettime takes about 30 (a virtual machine's vDSO): the two reads are most of an
  * uncontended call's cost. Else CLOCK_MONOTONIC ns. A recorded call's ticks become ns
  * at its record (hpc_trace_record: against a CLOCK_MONOTONIC read then, so the TSC's
- * drift from the kernel's clock never accumulates); screened calls' ticks at their
- * flush. hpc_trace_clock_init decides, once, before any tracer turns on.
+ * drift from the kernel's clock never accumulates; the I/O tracer's against a clock read
+ * of its thread's at most 100 us old, interpose.c: end_ns); screened calls' ticks at their
+ * flush. hpc_trace_clock_init decides, once, before any tracer turns on (each tracer that
+ * reads the trace clock calls it at its start).
  */
 extern int hpc_trace_tsc;            /* 1: ticks are TSC cycles */
 extern double hpc_trace_ns_per_tick; /* 1 without the TSC */

@@ -62,31 +62,39 @@ static io_fd *slot(int fd)
 
 /* ------------------------------------------------------------ records */
 
-/* One call's record, and the handles it makes known (written before it). */
+/* One call's record, and the handles it makes known (written before it). op is the
+ * record itself: its time, duration and node are set at the write, path from path. */
 typedef struct io_rec {
-    unsigned fn;
-    uint64_t handle, requested, done;
-    int64_t offset;
-    unsigned error;
+    hpc_rec_io_op op;
     const char *path; /* a call without handle that names a file */
     int nnew;
     hpc_rec_io_handle made[2];
     char buf[PATH_MAX]; /* the path of made[] (one at most has one) */
 } io_rec;
 
-static void io_rec_init(io_rec *r, unsigned fn, int err)
+static inline void io_rec_init(io_rec *r, unsigned fn, int err)
 {
-    r->fn = fn;
-    r->handle = r->requested = r->done = 0;
-    r->offset = -1;
-    r->error = (unsigned)err;
+    r->op.fn = fn; /* field by field: a struct literal compiles to a slow rep stos */
+    r->op.handle = r->op.requested = r->op.done = 0;
+    r->op.offset = -1;
+    r->op.error = (unsigned)err;
+    r->op.path = (hpc_str){NULL, 0};
     r->path = NULL;
     r->nnew = 0;
 }
 
+/* The end of this thread's last call recorded. A call's times come from the TSC (interpose.c,
+ * end_ns), within tens of ns of the kernel's clock: a start that would come before the end
+ * of the call before it, which really ended first, is moved to that end (a thread's I/O
+ * operations do not overlap, in the OTF2 trace neither). */
+static __thread uint64_t last_end __attribute__((tls_model("initial-exec")));
+
 static int write_io(hpc_stream *s, uint64_t node, uint64_t start, uint64_t duration, const void *p)
 {
-    const io_rec *r = p;
+    io_rec *r = (io_rec *)p; /* the caller's own (finish): op is completed in place */
+    if (__builtin_expect(start < last_end, 0))
+        start = last_end;
+    last_end = start + duration;
     for (int i = 0; i < r->nnew; i++) {
         hpc_rec_io_handle h = r->made[i];
         h.time = start + duration;
@@ -94,17 +102,12 @@ static int write_io(hpc_stream *s, uint64_t node, uint64_t start, uint64_t durat
         if (err)
             return err;
     }
-    hpc_rec_io_op op = {.time = start,
-                        .duration = duration,
-                        .fn = r->fn,
-                        .handle = r->handle,
-                        .requested = r->requested,
-                        .done = r->done,
-                        .offset = r->offset,
-                        .error = r->error,
-                        .node = node,
-                        .path = hpc_cstr(r->path ? r->path : "")};
-    return hpc_write_io_op(s, &op);
+    r->op.time = start;
+    r->op.duration = duration;
+    r->op.node = node;
+    if (r->path)
+        r->op.path = hpc_cstr(r->path);
+    return hpc_write_io_op(s, &r->op);
 }
 
 /* The leaf frame of each function's stacks: our interposer of that name, so reports show
@@ -118,9 +121,9 @@ static void *const leaf_of[HPC_IO_FN_COUNT_] = {
 #undef HPC_IO_FN
 };
 
-static void finish(hpc_trace *c, io_rec *r)
+static inline void finish(hpc_trace *c, io_rec *r)
 {
-    c->leaf = (uint64_t)(uintptr_t)leaf_of[r->fn];
+    c->leaf = (uint64_t)(uintptr_t)leaf_of[r->op.fn];
     hpc_trace_end(c, write_io, r);
 }
 
@@ -172,15 +175,9 @@ static const char *abs_path(char *buf, size_t cap, int dirfd, const char *path)
 
 /* ------------------------------------------------------------ handles */
 
-/* The POSIX handle of fd, made (as first met) if the tracer has none for it. */
-static uint64_t fd_handle(io_rec *r, int fd)
+/* fd's entry e has no handle of this process (h): make one, as first met. */
+static __attribute__((noinline)) uint64_t fd_first_met(io_rec *r, int fd, io_fd *e, uint64_t h)
 {
-    io_fd *e = slot(fd);
-    if (!e)
-        return 0;
-    uint64_t h = __atomic_load_n(&e->handle, __ATOMIC_RELAXED);
-    if (h >= first_handle)
-        return h;
     int fl = (int)syscall(SYS_fcntl, fd, F_GETFL);
     if (fl < 0) /* not open: a call that fails with EBADF */
         return 0;
@@ -194,6 +191,17 @@ static uint64_t fd_handle(io_rec *r, int fd)
     e->append = (fl & O_APPEND) != 0;
     e->offset = (int64_t)syscall(SYS_lseek, fd, 0, SEEK_CUR); /* -1: a pipe, a socket */
     return mine;
+}
+
+/* The POSIX handle of fd, made (as first met) if the tracer has none for it. Inline: every
+ * traced call on a descriptor asks. */
+static inline uint64_t fd_handle(io_rec *r, int fd)
+{
+    io_fd *e = slot(fd);
+    if (!e)
+        return 0;
+    uint64_t h = __atomic_load_n(&e->handle, __ATOMIC_RELAXED);
+    return __builtin_expect(h >= first_handle, 1) ? h : fd_first_met(r, fd, e, h);
 }
 
 /* A descriptor the program just got (open, dup): a new handle on it. */
@@ -274,19 +282,20 @@ static uint64_t file_opened(io_rec *r, FILE *f, uint64_t parent, const char *mod
 
 #define CURRENT INT64_MIN /* at the descriptor's offset, which the call moves */
 
-/* A read or write of n bytes on fd that returned got, at offset at (or CURRENT). */
-static void fd_transfer(hpc_trace *c, unsigned fn, ssize_t got, int fd, size_t n, int64_t at,
-                        bool write)
+/* A read or write of n bytes on fd that returned got, at offset at (or CURRENT). Inline
+ * into each call's part: at and write are constants there. */
+static inline __attribute__((always_inline)) void
+fd_transfer(hpc_trace *c, unsigned fn, ssize_t got, int fd, size_t n, int64_t at, bool write)
 {
     io_rec r;
     io_rec_init(&r, fn, got < 0 ? errno : 0);
-    r.requested = n;
-    r.done = got > 0 ? (uint64_t)got : 0;
-    r.handle = fd_handle(&r, fd);
+    r.op.requested = n;
+    r.op.done = got > 0 ? (uint64_t)got : 0;
+    r.op.handle = fd_handle(&r, fd);
     io_fd *e = slot(fd);
-    r.offset = at;
+    r.op.offset = at;
     if (at == CURRENT) {
-        r.offset = e && !(write && e->append) ? e->offset : -1;
+        r.op.offset = e && !(write && e->append) ? e->offset : -1;
         if (e && got > 0 && e->offset >= 0 && !(write && e->append))
             e->offset += got;
     }
@@ -377,7 +386,7 @@ static void fd_other(hpc_trace *c, unsigned fn, int failed, int fd)
 {
     io_rec r;
     io_rec_init(&r, fn, failed ? errno : 0);
-    r.handle = fd_handle(&r, fd);
+    r.op.handle = fd_handle(&r, fd);
     finish(c, &r);
 }
 
@@ -491,9 +500,9 @@ static void map(hpc_trace *c, void *r, size_t len, int flags, int fd, int64_t of
         return;
     io_rec rec;
     io_rec_init(&rec, HPC_IO_FN_mmap, r == MAP_FAILED ? errno : 0);
-    rec.handle = fd_handle(&rec, fd);
-    rec.requested = len;
-    rec.offset = off;
+    rec.op.handle = fd_handle(&rec, fd);
+    rec.op.requested = len;
+    rec.op.offset = off;
     finish(c, &rec);
 }
 void *hpc_io_mmap(void *a, size_t len, int prot, int flags, int fd, off_t off, uintptr_t site,
@@ -522,16 +531,16 @@ static void dup_call(hpc_trace *c, unsigned fn, int r, int fd)
 {
     io_rec rec;
     io_rec_init(&rec, fn, r < 0 ? errno : 0);
-    rec.handle = fd_handle(&rec, fd);
+    rec.op.handle = fd_handle(&rec, fd);
     if (r >= 0 && r != fd) {
         io_fd *e = slot(fd);
-        uint64_t h = fd_opened(&rec, r, rec.handle, 0, "");
+        uint64_t h = fd_opened(&rec, r, rec.op.handle, 0, "");
         io_fd *d = slot(r);
         if (e && d) {
             d->append = e->append;
             d->offset = e->offset;
         }
-        rec.handle = h;
+        rec.op.handle = h;
     }
     finish(c, &rec);
 }
@@ -557,7 +566,7 @@ static void opened(hpc_trace *c, unsigned fn, int r, int dirfd, const char *path
     io_rec_init(&rec, fn, r < 0 ? errno : 0);
     const char *abs = abs_path(rec.buf, sizeof rec.buf, dirfd, path);
     if (r >= 0)
-        rec.handle = fd_opened(&rec, r, 0, (unsigned)flags, abs);
+        rec.op.handle = fd_opened(&rec, r, 0, (unsigned)flags, abs);
     else
         rec.path = abs;
     finish(c, &rec);
@@ -642,14 +651,14 @@ HPC_INTERPOSE int close(int fd)
     }
     io_rec rec;
     io_rec_init(&rec, HPC_IO_FN_close, 0);
-    rec.handle = fd_handle(&rec, fd);
+    rec.op.handle = fd_handle(&rec, fd);
     c.start = hpc_trace_now();
     int r = HPC_REAL(close)(fd);
     int e = errno;
     c.end = hpc_trace_now();
     HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);
-    rec.error = r < 0 ? (unsigned)e : 0;
+    rec.op.error = r < 0 ? (unsigned)e : 0;
     if (r == 0 || e != EBADF)
         fd_closed(fd); /* closed even when interrupted (Linux) */
     finish(&c, &rec);
@@ -666,12 +675,12 @@ static void file_transfer(hpc_trace *c, unsigned fn, FILE *f, size_t n, size_t d
     io_rec r;
     io_rec_init(&r, fn, err);
     io_fd *e;
-    r.handle = file_handle(&r, f, &e);
-    r.requested = n;
-    r.done = done;
+    r.op.handle = file_handle(&r, f, &e);
+    r.op.requested = n;
+    r.op.done = done;
     if (e) {
-        r.offset = write && e->sappend ? -1 : e->soffset;
-        if (r.offset >= 0)
+        r.op.offset = write && e->sappend ? -1 : e->soffset;
+        if (r.op.offset >= 0)
             e->soffset += (int64_t)done;
     }
     finish(c, &r);
@@ -775,7 +784,7 @@ static void file_other(hpc_trace *c, unsigned fn, FILE *f, int err, bool seek)
     io_rec r;
     io_rec_init(&r, fn, err);
     io_fd *e;
-    r.handle = file_handle(&r, f, &e);
+    r.op.handle = file_handle(&r, f, &e);
     if (e && seek)
         e->soffset = err ? -1 : (int64_t)ftello(f);
     finish(c, &r);
@@ -823,7 +832,7 @@ static void file_open_part(hpc_trace *c, unsigned fn, FILE *r, const char *path,
     uint64_t parent = from_fd >= 0 ? fd_handle(&rec, from_fd) : 0;
     const char *abs = path ? abs_path(rec.buf, sizeof rec.buf, AT_FDCWD, path) : "";
     if (r)
-        rec.handle = file_opened(&rec, r, parent, mode, parent ? "" : abs);
+        rec.op.handle = file_opened(&rec, r, parent, mode, parent ? "" : abs);
     else
         rec.path = abs;
     finish(c, &rec);
@@ -876,14 +885,14 @@ HPC_INTERPOSE int fclose(FILE *f)
     io_rec_init(&rec, HPC_IO_FN_fclose, 0);
     io_fd *e;
     int fd = f ? fileno(f) : -1;
-    rec.handle = file_handle(&rec, f, &e);
+    rec.op.handle = file_handle(&rec, f, &e);
     c.start = hpc_trace_now();
     int r = HPC_REAL(fclose)(f);
     int err = errno;
     c.end = hpc_trace_now();
     HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);
-    rec.error = r ? (unsigned)err : 0;
+    rec.op.error = r ? (unsigned)err : 0;
     fd_closed(fd);
     finish(&c, &rec);
     errno = err;
@@ -1035,6 +1044,7 @@ void hpc_io_init(void)
     if (p == MAP_FAILED)
         return; /* no table: not traced (the settings record says -i was asked) */
     fds = p;
+    hpc_trace_clock_init(); /* the TSC's few ns per call, not the vDSO's clock_gettime */
     pthread_atfork(NULL, NULL, fork_child);
     hpc_tracers[HPC_TRACER_IO].on = true;
 }

@@ -666,17 +666,19 @@ void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)
         return; /* dropped meanwhile (a nested call judged it left), or states stopped */
     const hpc_call *c = &s->calls[slot];
     if (!t->pub.busy && !t->in_handler) {
-        int saved = errno;
-        if (s->rb && now_head(s) != c->head) {
+        if (s->rb && now_head(s) != c->head) { /* it slept: errno kept by the slow paths */
+            int saved = errno;
             leave_call(t, c);
+            errno = saved;
         } else if (!s->rb) {
+            int saved = errno;
             reading_begin(s); /* no sample opens the events meanwhile (upgrade) */
             uint64_t ns = hpc_now_ns() - c->head;
             if (!s->rb && ns >= CALL_TIMES_MIN_NS)
                 leave_timed_call(t, c, ns);
             reading_end(s);
+            errno = saved;
         }
-        errno = saved;
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     s->ncalls = slot;

@@ -78,7 +78,8 @@ typedef struct hpc_thread_priv {
     uint64_t samples;
     uint64_t unwinds; /* HPCOLLECT_DEBUG_UNWIND_FAULT counter */
     hpc_cct cct;
-    struct hpc_trace_ctx *trace_ctx; /* interpose.c: traced calls' stacks met before */
+    struct hpc_trace_ctx *trace_ctx;           /* interpose.c: traced calls' stacks met before */
+    uint64_t trace_anchor_tk, trace_anchor_ns; /* interpose.c (end_ns): a clock pair */
     int32_t parent_seq;
     uint64_t start_routine;
     void *(*start_fn)(void *); /* pthread_create's arguments, for the start wrapper */

@@ -4,6 +4,7 @@
  */
 #include "heap.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,23 @@ typedef struct reading {
     size_t nev;
     hfree *frees;
 } reading;
+
+/* The first of n sorted elements (each `size` bytes from base) whose uint64_t key at
+ * offset `off` is not below key: the one binary search of the sorted arrays here. */
+static size_t first_not_below(const void *base, size_t n, size_t size, size_t off, uint64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        memcpy(&k, (const char *)base + mid * size + off, sizeof k);
+        if (k < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
 /* blocks and events come by the thousand: start there */
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -198,15 +216,16 @@ static void end_block(pass *X, uint64_t b, uint64_t time, uint32_t thread, bool 
 /* The first piece that ends after addr. */
 static size_t piece_after(const pass *X, uint64_t addr)
 {
-    size_t lo = 0, hi = X->npieces;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (X->pieces[mid].end <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return first_not_below(X->pieces, X->npieces, sizeof *X->pieces, offsetof(piece, end),
+                           addr + 1);
+}
+
+/* The part of block b (heap.h: parts is by block), NULL if it has none. */
+static hpm_heap_part *part_of(const hpm_heap *h, size_t b)
+{
+    size_t i =
+        first_not_below(h->parts, h->nparts, sizeof *h->parts, offsetof(hpm_heap_part, block), b);
+    return i < h->nparts && h->parts[i].block == b ? &h->parts[i] : NULL;
 }
 
 static void piece_insert(pass *X, size_t at, piece p)
@@ -323,8 +342,8 @@ static void replay_free(pass *X, const hfree *f, uint64_t time)
 }
 
 /* The blocks held at the peak (allocated at or before it, ended after it), and what the
- * mappings cut before it still held then. */
-static int peak_blocks(pass *X, uint64_t peak_pos)
+ * partly unmapped mappings held at the end and at the peak (parts). */
+static int peak_and_parts(pass *X, uint64_t peak_pos)
 {
     hpm_heap *h = X->h;
     for (size_t k = 0; k <= peak_pos; k++) {
@@ -354,17 +373,8 @@ static int peak_blocks(pass *X, uint64_t peak_pos)
     }
     for (size_t t = 0; t < X->ntrims; t++) { /* parts: by block, as the blocks are */
         const trim *tr = &X->trims[t];
-        if (tr->pos > peak_pos || !(h->blocks[tr->block].flags & HPM_HEAP_AT_PEAK))
-            continue;
-        size_t lo = 0, hi = h->nparts;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (h->parts[mid].block < tr->block)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        h->parts[lo].peak_bytes -= tr->bytes;
+        if (tr->pos <= peak_pos && (h->blocks[tr->block].flags & HPM_HEAP_AT_PEAK))
+            part_of(h, tr->block)->peak_bytes -= tr->bytes;
     }
     return 0;
 }
@@ -417,7 +427,7 @@ static int replay(hpm_heap *h, reading *R, samples *S, uint64_t page)
     samples_until(S, UINT64_MAX, X.in_use);
     h->end_bytes = X.in_use;
     if (X.rc == 0 && peak_pos != UINT64_MAX)
-        X.rc = peak_blocks(&X, peak_pos);
+        X.rc = peak_and_parts(&X, peak_pos);
     hpa_u64map_free(&X.live);
     hpa_u64map_free(&X.held);
     free(X.pieces);
@@ -539,14 +549,8 @@ void hpm_heap_free(hpm_heap *h)
 
 uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t)
 {
-    size_t lo = 0, hi = h->npoints; /* the first point at or after t */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (h->points[mid].time < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = first_not_below(h->points, h->npoints, sizeof *h->points,
+                                offsetof(hpm_heap_point, time), t);
     for (; lo < h->npoints && h->points[lo].time == t; lo++)
         if (h->points[lo].kind == HPM_HEAP_PT_SAMPLE)
             return h->points[lo].bytes;
@@ -560,25 +564,12 @@ uint64_t hpm_heap_in_use_at(const hpm_heap *h, uint64_t t)
     return sum;
 }
 
-/* The part of a partly unmapped block (heap.h: parts is by block). */
-static const hpm_heap_part *part_of(const hpm_heap *h, const hpm_heap_block *blk)
-{
-    size_t b = (size_t)(blk - h->blocks), lo = 0, hi = h->nparts;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (h->parts[mid].block < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < h->nparts && h->parts[lo].block == b ? &h->parts[lo] : NULL;
-}
-
 uint64_t hpm_heap_block_end_bytes(const hpm_heap *h, const hpm_heap_block *blk)
 {
     if (blk->flags & (HPM_HEAP_FREED | HPM_HEAP_UNTRACED))
         return 0;
-    const hpm_heap_part *part = blk->flags & HPM_HEAP_PARTIAL ? part_of(h, blk) : NULL;
+    const hpm_heap_part *part =
+        blk->flags & HPM_HEAP_PARTIAL ? part_of(h, (size_t)(blk - h->blocks)) : NULL;
     return part ? part->end_bytes : blk->size;
 }
 
@@ -586,7 +577,8 @@ uint64_t hpm_heap_block_peak_bytes(const hpm_heap *h, const hpm_heap_block *blk)
 {
     if (!(blk->flags & HPM_HEAP_AT_PEAK))
         return 0;
-    const hpm_heap_part *part = blk->flags & HPM_HEAP_PARTIAL ? part_of(h, blk) : NULL;
+    const hpm_heap_part *part =
+        blk->flags & HPM_HEAP_PARTIAL ? part_of(h, (size_t)(blk - h->blocks)) : NULL;
     return part ? part->peak_bytes : blk->size;
 }
 

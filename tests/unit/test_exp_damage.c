@@ -270,6 +270,8 @@ static void test_random_flips(const char *src)
 struct kept {
     size_t n;
     hpc_record rec[4096];
+    char raw[1 << 20]; /* the kept records' bytes: the reader's buffer goes at its close */
+    size_t used;
     uint64_t damaged;
     unsigned reports;
     char first[600];
@@ -285,10 +287,15 @@ static void kept_read(struct kept *k, const char *path, uint64_t size, bool only
     REQUIRE(hpc_reader_open(&r, path, NULL, &d) == 0, "open");
     if (only)
         hpc_reader_only(r, kinds, 1);
-    k->n = 0;
+    k->n = k->used = 0;
     while (hpc_reader_next(r, &rec) && k->n < 4096)
-        if (rec.kind == HPC_K_cct_node || rec.kind == HPC_K_thread_begin)
+        if (rec.kind == HPC_K_cct_node || rec.kind == HPC_K_thread_begin) {
+            REQUIRE(k->used + rec.raw.n <= sizeof k->raw, "kept records fit");
+            memcpy(k->raw + k->used, rec.raw.p, rec.raw.n);
+            rec.raw.p = k->raw + k->used;
+            k->used += rec.raw.n;
             k->rec[k->n++] = rec;
+        }
     k->damaged = hpc_reader_damaged(r);
     k->reports = l.n;
     memcpy(k->first, l.first, sizeof k->first);

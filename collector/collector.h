@@ -127,6 +127,9 @@ void hpc_proc_unlock(void);
 void hpc_proc_unlock_quiet(void);
 /* Fork child: the lock may have been held by a thread that the child does not have. */
 void hpc_proc_lock_reset(void);
+/* n threads the collector could not follow: counted in process.hpe's threads_unrecorded
+ * (by the next holder of its lock). Signal-safe. */
+void hpc_threads_unrecorded(uint64_t n);
 
 /* sigsafe_limits.c: -L and -t. */
 /* True while samples may be recorded now. Signal-safe. */
@@ -265,6 +268,18 @@ int hpc_fd_keep_high(int fd);
  * not moved again when the program raises its limit (thread states' fault events) keep
  * a margin for a program that raises it a little. NOT signal-safe. */
 int hpc_fd_keep_high_at(int fd, unsigned skip, unsigned room);
+/* sigsafe_fds.c: RLIMIT_NOFILE held while it changes, ours or the program's (one thread at
+ * a time; nested in the holding thread, whose nested hold returns false): release what
+ * hold returned. A fork child resets it. The program's limit, also while a move has it
+ * raised. Signal-safe. */
+struct rlimit;
+bool hpc_fd_limit_hold(unsigned looks); /* looks: HPCOLLECT_DEBUG_FD_MOVE_WAIT's, below */
+void hpc_fd_limit_release(bool took);
+void hpc_fd_limit_reset(void);
+int hpc_fd_program_limit(struct rlimit *rl);
+/* HPCOLLECT_DEBUG_FD_MOVE_WAIT: the program read its limit (n 1), or waits to set it (16,
+ * each round of its hold's wait). */
+void hpc_fd_limit_looked(unsigned n);
 
 /* sigsafe_util.c: clocks, rusage, statistics. Signal-safe. */
 uint64_t hpc_now_ns(void);      /* CLOCK_MONOTONIC */

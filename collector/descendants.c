@@ -268,9 +268,11 @@ static int execve_followed(const char *path, char *const argv[], char *const env
     hpc_process_end(HPC_END_EXEC, 0);
     quiesce_clock(t);
     hpc_signals_before_exec();
+    bool took = hpc_fd_limit_hold(0); /* not in the middle of a move (sigsafe_fds.c) */
     hpc_real.execve(path, argv, env ? env : envp);
     /* still here: the exec failed; carry on collecting in this image */
     int err = errno;
+    hpc_fd_limit_release(took);
     hpc_signals_thread_init(hpc_user_blocked);
     if (t) {
         char note[160];
@@ -449,7 +451,9 @@ static int spawn_followed(spawn_fn real, pid_t *pid, const char *path,
         follow = 0;
         env = descendant_env(envp, NULL, 0, NULL);
     }
+    bool took = hpc_fd_limit_hold(0); /* the child's limit: the program's (sigsafe_fds.c) */
     int rc = real(pid, path, fa, attr, argv, env ? env : envp);
+    hpc_fd_limit_release(took);
     if (rc != 0 && follow)
         remove_subexp(name);
     free_env(env);
@@ -527,6 +531,7 @@ HPC_INTERPOSE int system(const char *cmd)
 
 static unsigned forking_k;
 static int forking_follow;
+static bool forking_took; /* the descriptor limit, held over the fork (sigsafe_fds.c) */
 
 static void atfork_prepare(void)
 {
@@ -540,11 +545,13 @@ static void atfork_prepare(void)
     hpc_dl_fork_prepare();
     hpc_threads_lock();
     forking_k = ++hpc_P.fork_count;
+    forking_took = hpc_fd_limit_hold(0); /* last: its holder waits for nothing else */
 }
 
 static void atfork_parent(void)
 {
     HPC_GUARD_SCOPE;
+    hpc_fd_limit_release(forking_took);
     hpc_threads_unlock();
     hpc_dl_fork_parent();
 }
@@ -552,6 +559,7 @@ static void atfork_parent(void)
 static void atfork_child(void)
 {
     HPC_GUARD_SCOPE;
+    hpc_fd_limit_reset();
     hpc_points_forget();
     hpc_dl_fork_child();
     hpc_last_thread_fork_child();

@@ -6,8 +6,10 @@
  * holds none (its perf event is kept by a mapping, source_perf_clock.c), its stream
  * none between chunk changes, libunwind's pipe is closed (sigsafe_unwind.c), and the
  * one that stays, process.hpe's, is moved above the soft limit: the soft limit is
- * raised to the hard one for the moment of an F_DUPFD and put back, so the kernel's
- * lowest-free rule gives the program the same numbers, and the same EMFILE, as alone.
+ * raised for the moment of an F_DUPFD and put back, so the kernel's lowest-free rule
+ * gives the program the same numbers, and the same EMFILE, as alone. The program never
+ * reads that moment's limit, nor loses one it sets meanwhile (sigsafe_fds.c: the readers
+ * and setters below).
  * Where the hard limit leaves no room above, the stream gives its descriptor up and
  * reopens its file at each chunk change instead. When the program changes its limit
  * (setrlimit, prlimit) so that our descriptor falls inside it, it moves up again.
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "interpose.h"
 
 /* The process stream's descriptor after the program changed its limit. */
 static void process_stream_up(void)
@@ -36,17 +39,33 @@ static void process_stream_up(void)
     hpc_proc_unlock();
 }
 
+/* A change of the program's limit holds it (sigsafe_fds.c: never in the middle of one of
+ * our moves, whose putting back would undo it); a read of its own gets the program's
+ * limit, never one a move has raised for a moment. */
+static int nofile_call(const struct rlimit *new_rl, struct rlimit *old)
+{
+    if (!new_rl) {
+        hpc_fd_limit_looked(1); /* tests (settings.def) */
+        return hpc_fd_program_limit(old);
+    }
+    bool took = hpc_fd_limit_hold(16);
+    int rc = (int)syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, new_rl, old);
+    hpc_fd_limit_release(took);
+    return rc;
+}
+
 /* prlimit64 as the C library makes it, then our descriptor moved if it must. */
 static int limit_call(pid_t pid, int res, const struct rlimit *new_rl, struct rlimit *old)
 {
-    long rc = syscall(SYS_prlimit64, pid, res, new_rl, old);
-    if (rc == 0 && new_rl && res == RLIMIT_NOFILE && hpc_P.active &&
-        (pid == 0 || pid == getpid())) {
+    if (res != RLIMIT_NOFILE || (pid != 0 && pid != getpid()))
+        return (int)syscall(SYS_prlimit64, pid, res, new_rl, old);
+    int rc = nofile_call(new_rl, old);
+    if (rc == 0 && new_rl && hpc_P.active) {
         int saved = errno;
         process_stream_up();
         errno = saved;
     }
-    return (int)rc;
+    return rc;
 }
 
 HPC_INTERPOSE int setrlimit(__rlimit_resource_t res, const struct rlimit *rl)
@@ -59,6 +78,16 @@ HPC_INTERPOSE int setrlimit64(__rlimit_resource_t res, const struct rlimit64 *rl
     return limit_call(0, (int)res, (const struct rlimit *)rl, NULL);
 }
 
+HPC_INTERPOSE int getrlimit(__rlimit_resource_t res, struct rlimit *rl)
+{
+    return limit_call(0, (int)res, NULL, rl);
+}
+
+HPC_INTERPOSE int getrlimit64(__rlimit_resource_t res, struct rlimit64 *rl)
+{
+    return limit_call(0, (int)res, NULL, (struct rlimit *)rl);
+}
+
 HPC_INTERPOSE int prlimit(pid_t pid, enum __rlimit_resource res, const struct rlimit *new_rl,
                           struct rlimit *old)
 {
@@ -69,4 +98,24 @@ HPC_INTERPOSE int prlimit64(pid_t pid, enum __rlimit_resource res, const struct 
                             struct rlimit64 *old)
 {
     return limit_call(pid, (int)res, (const struct rlimit *)new_rl, (struct rlimit *)old);
+}
+
+/* The C library's own readers of the limit call its internal getrlimit, past ours; as
+ * it does, the soft limit as an int. */
+static long open_max(void)
+{
+    struct rlimit rl;
+    hpc_fd_limit_looked(1);
+    return hpc_fd_program_limit(&rl) == 0 ? (int)rl.rlim_cur : -1;
+}
+
+HPC_INTERPOSE int getdtablesize(void)
+{
+    return (int)open_max();
+}
+
+HPC_INTERPOSE long sysconf(int name)
+{
+    hpc_real_init();
+    return name == _SC_OPEN_MAX ? open_max() : hpc_real.sysconf(name);
 }

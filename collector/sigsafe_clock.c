@@ -68,7 +68,7 @@ void hpc_perf_close(int fd, uint64_t id)
 static int fd_allowed(int fd)
 {
     struct rlimit rl;
-    if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    if (hpc_fd_program_limit(&rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
         return 1;
     return (rlim_t)fd < rl.rlim_cur / 2;
 }

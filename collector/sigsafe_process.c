@@ -14,6 +14,25 @@
 /* ------------------------------------------------------- process stream lock */
 
 static int proc_lock_word;
+static uint64_t unrecorded; /* threads not recorded, not yet in process.hpe's statistics */
+
+/* (lock held) */
+static void flush_unrecorded(hpc_stream *s)
+{
+    uint64_t n = __atomic_exchange_n(&unrecorded, 0, __ATOMIC_RELAXED);
+    if (n)
+        hpc_stream_stat_add(s, HPC_STAT_THREADS_UNRECORDED, n);
+}
+
+/* The count goes into process.hpe's header by a holder of its lock (the thread's start
+ * may have failed for want of it): now if the lock is free, else at the holder's unlock
+ * or at proc_end. */
+void hpc_threads_unrecorded(uint64_t n)
+{
+    __atomic_add_fetch(&unrecorded, n, __ATOMIC_RELAXED);
+    if (hpc_proc_trylock_once())
+        hpc_proc_unlock();
+}
 static __thread int proc_lock_held __attribute__((tls_model("initial-exec")));
 static __thread sigset_t proc_lock_saved __attribute__((tls_model("initial-exec")));
 
@@ -87,6 +106,7 @@ hpc_stream *hpc_proc_trylock_once(void)
 
 void hpc_proc_lock_reset(void)
 {
+    __atomic_store_n(&unrecorded, 0, __ATOMIC_RELAXED); /* the parent's to count */
     __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
     proc_lock_held = 0;
 }
@@ -96,6 +116,8 @@ void hpc_proc_unlock_quiet(void)
     int held = proc_lock_held;
     if (!held)
         return;
+    if (__atomic_load_n(&unrecorded, __ATOMIC_RELAXED))
+        flush_unrecorded(&hpc_P.proc);
     proc_lock_held = 0;
     __atomic_store_n(&proc_lock_word, 0, __ATOMIC_RELEASE);
     /* the unlocker then looks for points queued meanwhile (periodic.c); a queuer looks
@@ -141,6 +163,7 @@ void hpc_record_proc_end(hpc_stream *s, int reason, int status, const hpc_usage 
         .oublock = u.oublock,
         .nthreads = hpc_threads_seen(),
     };
+    flush_unrecorded(s);
     hpc_write_proc_end(s, &r);
 }
 

@@ -335,7 +335,8 @@ void hpc_states_window_open(hpc_thread_priv *t)
 /* Did the thread ever leave the CPU (rusage: voluntary or involuntary switches)? */
 static bool ever_switched(hpc_states *s)
 {
-    s->end_ru_ok = getrusage(RUSAGE_THREAD, &s->end_ru) == 0;
+    if (!s->end_ru_final)
+        s->end_ru_ok = getrusage(RUSAGE_THREAD, &s->end_ru) == 0;
     return !s->end_ru_ok || s->end_ru.ru_nvcsw || s->end_ru.ru_nivcsw;
 }
 
@@ -482,7 +483,11 @@ uint64_t hpc_states_sys_ns(hpc_thread_priv *t, uint64_t cpu_ns)
     struct rusage ru;
     /* win_time: states were on, and their events may be gone already (the tail sample at
      * a thread's end comes after hpc_states_stop) */
-    if ((s->source == HPC_STATES_NONE && !s->win_time) || getrusage(RUSAGE_THREAD, &ru) != 0)
+    if (s->source == HPC_STATES_NONE && !s->win_time)
+        return 0;
+    if (s->end_ru_final)
+        ru = s->end_ru;
+    else if (getrusage(RUSAGE_THREAD, &ru) != 0)
         return 0;
     uint64_t st = tv_ns(ru.ru_stime);
     uint64_t sys = st > s->stime_ns ? st - s->stime_ns : 0;
@@ -778,6 +783,14 @@ void hpc_states_end(hpc_thread_priv *t)
     uint64_t now = hpc_now_ns();
     close_window(t, now, hpc_thread_cpu_ns());
     write_left(t, s->last_sample_node, now);
+}
+
+void hpc_states_end_usage(hpc_thread_priv *t)
+{
+    hpc_states *s = &t->st;
+    if (!s->lazy || !s->win_time) /* (its events are released already: source NONE) */
+        return;
+    s->end_ru_ok = s->end_ru_final = getrusage(RUSAGE_THREAD, &s->end_ru) == 0;
 }
 
 bool hpc_states_finish(hpc_thread_priv *t, uint64_t now, uint64_t cpu)

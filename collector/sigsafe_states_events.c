@@ -54,7 +54,7 @@ static long perf_open(struct perf_event_attr *a)
 static long keep_out(long fd, unsigned skip)
 {
     struct rlimit rl;
-    if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    if (hpc_fd_program_limit(&rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
         return fd;
     int high = hpc_fd_keep_high_at(fcntl((int)fd, F_DUPFD_CLOEXEC, 0), skip, 256);
     if (high >= 0) {

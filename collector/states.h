@@ -132,6 +132,8 @@ typedef struct hpc_states {
     uint64_t begin_time;  /* thread_begin's time (its first thread_account's) */
     struct rusage end_ru; /* read at its end (lazy_run_delay), for its last thread_account */
     bool end_ru_ok;
+    bool end_ru_final; /* end_ru read at the thread's very end (hpc_states_end_usage): its
+                          tail sample's system time and its last window take it */
 } hpc_states;
 
 /* Open the calling thread's events and map the buffer, without enabling them (nothing
@@ -175,6 +177,9 @@ void hpc_states_at_sample(struct hpc_thread_priv *t, uint64_t node, uint64_t now
  * finish charges the last moments up to `now` (its thread CPU time `cpu`), as the next
  * clock sample would, and returns whether states were on. Signal-safe. */
 void hpc_states_end(struct hpc_thread_priv *t);
+/* A lazy thread's rusage at its very end, read once for its tail sample (system time) and
+ * its last window and account (finish), where each read it before. Signal-safe. */
+void hpc_states_end_usage(struct hpc_thread_priv *t);
 bool hpc_states_finish(struct hpc_thread_priv *t, uint64_t now, uint64_t cpu);
 /* The thread's first window starts now (thread_begin's time, returned): clocks read
  * before its events are even opened, so its life is counted whole. Signal-safe. */

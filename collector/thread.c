@@ -180,8 +180,8 @@ void hpc_threads_abandon_others(hpc_thread_priv *keep)
  * that moment (this gave up after 20 ms before, and lost threads under load). Retry
  * while the collector holds such descriptors elsewhere (hpc_fd_moment_begin), and for
  * about 20 ms more when it holds none: then the program's own descriptors are what ran
- * out, and the thread goes unrecorded. The bound on all retries (10 s or more) is a
- * safety net only. */
+ * out, and the thread goes unrecorded (counted: threads_unrecorded). The bound on all
+ * retries (10 s or more) is a safety net only. */
 static int create_stream(hpc_thread_priv *t, const char *path)
 {
     for (int tries = 0, idle = 0;; tries++) {
@@ -205,13 +205,17 @@ static int create_stream(hpc_thread_priv *t, const char *path)
 /*
  * A reused stream: this thread's life starts here, and process.hpe says where. Without
  * both records its samples would run on in the previous thread's: then it is not
- * recorded. The lock is taken without blocking SIGPROF (a system call each way): this
- * thread is not hpc_self() yet, so no handler of it writes anything, and the ones that
- * take the lock try once and see it held (hpc_proc_trylock).
+ * recorded (counted in process.hpe's threads_unrecorded). The lock is taken without
+ * blocking SIGPROF (a system call each way): this thread is not hpc_self() yet, so no
+ * handler of it writes anything, and the ones that take the lock try once and see it
+ * held (hpc_proc_trylock).
  */
 static int life_begin(hpc_thread_priv *t, const hpc_rec_thread_begin *r)
 {
-    hpc_stream *p = hpc_proc_trylock();
+    static uint64_t lives;
+    uint64_t every = hpc_P.cfg.debug_life_lock_fail;
+    bool held = every && __atomic_add_fetch(&lives, 1, __ATOMIC_RELAXED) % every == 0;
+    hpc_stream *p = held ? NULL : hpc_proc_trylock(); /* held: as if for the whole wait */
     if (!p)
         return -1;
     hpc_stream *s = &t->pub.stream;
@@ -290,6 +294,7 @@ void hpc_thread_end(void)
     hpc_points_catch_up(hpc_now_ns());
     hpcollect_write_begin(&t->pub);
     uint64_t cpu = hpc_thread_cpu_ns();
+    hpc_states_end_usage(t); /* one read for the tail and the last window */
     hpc_tail_charge(t, cpu);
     hpc_trace_flush(t); /* interpose.h: the screened calls not yet counted */
     hpc_rec_thread_end r = {
@@ -326,6 +331,8 @@ static void *thread_start(void *arg)
      * at the program's first one instead, once the thread is recorded (test_cancel). */
     hpc_nocancel cancel = hpc_nocancel_begin();
     int begun = hpc_P.active && hpc_thread_begin(t) == 0;
+    if (!begun && hpc_P.active)
+        hpc_threads_unrecorded(1);
     hpc_nocancel_end(cancel);
     if (!begun) {
         hpc_thread_free(t);

@@ -8,7 +8,7 @@
  *   samples dropped at the size limit (-L; when it was reached), on a full disk, or
  *   because a file could not grow; trace events dropped; -l / -y points dropped;
  *   stacks cut (deeper than the unwinder keeps, or the call tree full); records torn
- *   by a writer that died.
+ *   by a writer that died; threads the collector could not follow.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +39,7 @@ size_t hpc_proc_losses(const hpc_proc *p, hpc_loss *out, size_t cap)
         {HPC_STAT_UNWIND_TRUNCATED, "stacks cut: deeper than the frames kept"},
         {HPC_STAT_CCT_FULL, "stacks cut: call tree full"},
         {HPC_STAT_TORN, "records torn: a writer died writing them"},
+        {HPC_STAT_THREADS_UNRECORDED, "threads not recorded (their time is in no report)"},
     };
     size_t n = 0;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {

@@ -6,6 +6,7 @@
 #     a soft limit of 16 under a hard one of 1024, and when the program itself raises
 #     that soft limit of 16 to 40, then lowers it to 20 (our descriptor, above 16, is
 #     moved above 40 by the setrlimit that put it inside the program's range)
+#   - limit_watch (below): the soft limit a move raises for a moment is never the program's
 #   - fd_reuse closes every descriptor it did not open and reuses the numbers for a pipe
 #     of its own while it is sampled where the unwinder guesses (no unwind information):
 #     libunwind's address check wrote into and read from that pipe (chromium's zygote
@@ -38,3 +39,18 @@ p = json.load(open("r.json"))["processes"][0]
 n = p["samples_read"]
 check(n >= 10, f"fd_reuse: {n} samples, its CPU time sampled at 1 ms")
 '
+
+# A move raises the soft limit for a moment (collector/sigsafe_fds.c): the program never
+# sees it. HPCOLLECT_DEBUG_FD_MOVE_WAIT=1 keeps each move of a thread's descriptors raised
+# until the program has read its limit 16 times or sets it; limit_watch reads it through
+# getrlimit, prlimit, getdtablesize and sysconf (4 reads) around a raw prlimit64 system
+# call, so the raw call falls inside every moment: it saw one ("raw raised yes": a move was
+# tested), the C library's readers never did ("seen 0"), and a setrlimit made during a
+# move is what the program has after it ("set kept yes"; the move's putting back of the
+# limit it found undid it before)
+HPCOLLECT_DEBUG_FD_MOVE_WAIT=1 prlimit --nofile=1000:4096 "$HPCOLLECT" -q -o lw.hpc \
+    "$PROGS/collector/limit_watch" >lw.out || fail "limit_watch: $(cat lw.out)"
+for want in "raw raised yes" "seen 0" "set during a move yes" "set kept yes"; do
+    grep -qx "$want" lw.out || fail "limit_watch: want \"$want\": $(tr '\n' ';' <lw.out)"
+done
+note "ok: limit_watch: $(tr '\n' ';' <lw.out)"

@@ -38,6 +38,8 @@ for run in ("perf", "calls"):
             check(int(f[3]) == (n if f[1] == "short_nap" else 8), f"{run}: {f[1]}: {f[3]} calls")
         elif f[0] == "cpu":
             cpu[f[1]] = float(f[2])
+        elif f[0] == "off":
+            burn_off = float(f[2])
     st = analyze(run + ".hpc", "statistics")["processes"][0]
     ths = st["thread_list"]
     check(len(ths) == n + 17, f"{run}: {len(ths)} threads recorded, want {n + 17}")
@@ -52,16 +54,19 @@ for run in ("perf", "calls"):
     # a state below one interval that is left at the end of a thread goes where that state
     # was last written (sigsafe_states.c: write_left): the late_nap of a napper to its
     # long_nap; a burner may have written Other Wait at its first sample (its time off the
-    # CPU before, beyond its run delay: steal), and its burner_nap may go there: bounded
-    # above only, the sums are checked by Total Thread above
+    # CPU before, beyond its run delay: steal), and its burner_nap may go there, and what
+    # long_burn lost off the CPU after its last sample goes to burner_nap at the end
+    # (0.0941 against a wall of 0.0831 failed at load 14): bounded above only, by the
+    # naps and that loss, the sums are checked by Total Thread above
     fn, naps = funcs(), funcs("--threads", f"{n + 1}-{n + 8}")
     for fs, fn_of in ((("short_nap",), fn), (("long_nap", "late_nap"), naps), (("burner_nap",), None)):
         want, wall = (sum(d[f] for f in fs) for d in (asked, nap))
         got = sum(off(fn_of or fn, f) for f in fs)
         what = " + ".join(fs)
-        check((0.99 * want if fn_of else 0) <= got <= wall + 0.001,
+        extra = burn_off if fs == ("burner_nap",) else 0
+        check((0.99 * want if fn_of else 0) <= got <= wall + extra + 0.001,
               f"{run}: {what}: Other Wait + Wait CPU {got:.4f} between the sleeps asked for "
-              f"{want:.4f} and their wall time {wall:.4f}")
+              f"{want:.4f} and their wall time {wall:.4f} (+ {extra:.4f} lost in long_burn)")
         for f in fs:
             check(fn.get(f, {}).get("incl_user_lock_s", 0) == 0, f"{run}: {f}: no User Lock")
     s = fn["short_thread"]

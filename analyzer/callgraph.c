@@ -44,46 +44,39 @@ static uint32_t edge_of(hpa_callgraph *g, uint32_t caller, uint32_t callee)
     return e;
 }
 
+/* Grow one kind of rows (functions or lines) from *n to want: their exclusive and
+ * inclusive sums, nm metrics a row, and their stamps; the new rows zeroed. */
+static int cg_grow_rows(uint64_t **excl, uint64_t **incl, uint32_t **stamp, uint32_t *n,
+                        uint32_t want, unsigned nm)
+{
+    if (want <= *n)
+        return 0;
+    uint64_t *ex = realloc(*excl, sizeof(*ex) * want * nm);
+    if (ex)
+        *excl = ex;
+    uint64_t *in = ex ? realloc(*incl, sizeof(*in) * want * nm) : NULL;
+    if (in)
+        *incl = in;
+    uint32_t *st = in ? realloc(*stamp, sizeof(*st) * want) : NULL;
+    if (!st)
+        return HPC_E_NOMEM;
+    *stamp = st;
+    size_t old = (size_t)*n * nm, add = (size_t)(want - *n) * nm;
+    memset(*excl + old, 0, sizeof(uint64_t) * add);
+    memset(*incl + old, 0, sizeof(uint64_t) * add);
+    memset(*stamp + *n, 0, sizeof(uint32_t) * (want - *n));
+    *n = want;
+    return 0;
+}
+
 /* Grow the function and line rows to the symbol table's (a folded load symbolizes
  * process after process; a view may make pseudo functions on its paths). */
 static int cg_fit(hpa_callgraph *g, const hpa_symtab *st)
 {
-    uint32_t nf = hpa_symtab_nfuncs(st), nl = hpa_symtab_nlines(st);
-    if (nf > g->nfuncs) {
-        uint64_t *ex = realloc(g->excl, sizeof(*ex) * nf * g->nm);
-        if (ex)
-            g->excl = ex;
-        uint64_t *in = ex ? realloc(g->incl, sizeof(*in) * nf * g->nm) : NULL;
-        if (in)
-            g->incl = in;
-        uint32_t *st = in ? realloc(g->fstamp, sizeof(*st) * nf) : NULL;
-        if (!st)
-            return HPC_E_NOMEM;
-        g->fstamp = st;
-        size_t old = (size_t)g->nfuncs * g->nm, add = (size_t)(nf - g->nfuncs) * g->nm;
-        memset(g->excl + old, 0, sizeof(uint64_t) * add);
-        memset(g->incl + old, 0, sizeof(uint64_t) * add);
-        memset(g->fstamp + g->nfuncs, 0, sizeof(uint32_t) * (nf - g->nfuncs));
-        g->nfuncs = nf;
-    }
-    if (nl > g->nlines) {
-        uint64_t *ex = realloc(g->line_excl, sizeof(*ex) * nl * g->nm);
-        if (ex)
-            g->line_excl = ex;
-        uint64_t *in = ex ? realloc(g->line_incl, sizeof(*in) * nl * g->nm) : NULL;
-        if (in)
-            g->line_incl = in;
-        uint32_t *st = in ? realloc(g->lstamp, sizeof(*st) * nl) : NULL;
-        if (!st)
-            return HPC_E_NOMEM;
-        g->lstamp = st;
-        size_t old = (size_t)g->nlines * g->nm, add = (size_t)(nl - g->nlines) * g->nm;
-        memset(g->line_excl + old, 0, sizeof(uint64_t) * add);
-        memset(g->line_incl + old, 0, sizeof(uint64_t) * add);
-        memset(g->lstamp + g->nlines, 0, sizeof(uint32_t) * (nl - g->nlines));
-        g->nlines = nl;
-    }
-    return 0;
+    int rc = cg_grow_rows(&g->excl, &g->incl, &g->fstamp, &g->nfuncs, hpa_symtab_nfuncs(st), g->nm);
+    return rc ? rc
+              : cg_grow_rows(&g->line_excl, &g->line_incl, &g->lstamp, &g->nlines,
+                             hpa_symtab_nlines(st), g->nm);
 }
 
 typedef struct cg_pass {

@@ -1,8 +1,10 @@
 #!/bin/bash
 # timeout: 120
 # Ground truth with real hpcollect runs: three leaves doing 50/30/20 of identical work
-# under two callers doing 70/30 (progs/split.c), at -p hi and -p on.
-#   - each leaf's exclusive share, the callers' inclusive shares, within 5 binomial
+# under two callers doing 70/30 (progs/split.c), at -p hi and -p on; the truth is the CPU
+# time each call took, which the program measures and prints (equal work is not equal
+# time on a shared machine).
+#   - each leaf's exclusive time, the callers' inclusive times, within 5 binomial
 #     standard deviations of the truth for the run's number of samples (hpctest.share_tol)
 #   - callers-callees: the right callers and callees with the right attributed shares
 #   - lines: the hot loop line of each leaf carries its time
@@ -15,22 +17,29 @@ SRC="$HPC_ROOT/tests/analyzer/progs/split.c"
 hot() { grep -n "HOT $1 \*/" "$SRC" | cut -d: -f1; }
 # -p hi: 2 s of work (about 2000 samples: a leaf's share within about 5 points); -p on:
 # 2 s (about 200 samples: within about 17 points, the structure is what it checks)
-"$HPCOLLECT" -q -p hi -o hi.hpc "$PROGS/analyzer/split" 12000000 >/dev/null
-"$HPCOLLECT" -q -p on -o on.hpc "$PROGS/analyzer/split" 12000000 >/dev/null
+"$HPCOLLECT" -q -p hi -o hi.hpc "$PROGS/analyzer/split" 12000000 >hi.out
+"$HPCOLLECT" -q -p on -o on.hpc "$PROGS/analyzer/split" 12000000 >on.out
 $SYSPY - "$(hot leaf1)" "$(hot leaf2)" "$(hot leaf3)" <<'PY'
 import sys
-from hpctest import check, interposers, near, near_share
+from hpctest import check, interposers, near, near_share, near_time_share
 from anatest import *
+
+def truth(out):
+    """{(caller, leaf): CPU s} as split printed it."""
+    return {tuple(l.split()[1:3]): float(l.split()[3]) for l in open(out) if l.startswith("cpu ")}
 
 hot = {"leaf1": int(sys.argv[1]), "leaf2": int(sys.argv[2]), "leaf3": int(sys.argv[3])}
 for exp in ("hi.hpc", "on.hpc"):
     f = funcs(exp)
     tot, n = f["<Total>"]["incl_cpu_s"], f["<Total>"]["incl_samples"]
     print(f"# {exp}: total {tot:.3f} s, samples {n}")
-    for leaf, want in (("leaf1", 50), ("leaf2", 30), ("leaf3", 20)):
-        near_share(100 * f[leaf]["excl_cpu_s"] / tot, want, n, f"{exp}: {leaf} exclusive share %", 100)
-    for caller, want in (("caller_a", 70), ("caller_b", 30)):
-        near_share(100 * f[caller]["incl_cpu_s"] / tot, want, n, f"{exp}: {caller} inclusive share %", 100)
+    cpu = truth(exp.replace(".hpc", ".out"))
+    for leaf in ("leaf1", "leaf2", "leaf3"):
+        want = sum(t for (c, l), t in cpu.items() if l == leaf)
+        near_time_share(f[leaf]["excl_cpu_s"], want, tot, n, f"{exp}: {leaf} exclusive CPU s")
+    for caller in ("caller_a", "caller_b"):
+        want = sum(t for (c, l), t in cpu.items() if c == caller)
+        near_time_share(f[caller]["incl_cpu_s"], want, tot, n, f"{exp}: {caller} inclusive CPU s")
     # outside main: the process's start-up and exit (the loader, the collector's
     # constructor), at most a few ms of CPU: slack 0.5% beside the sampling
     near_share(100 * f["main"]["incl_cpu_s"] / tot, 100, n, f"{exp}: main inclusive share %", 100,
@@ -45,14 +54,15 @@ for exp in ("hi.hpc", "on.hpc"):
     callers = {x["name"]: x["attr_cpu_s"] for x in b["callers"]}
     check(set(callers) == {"caller_a", "caller_b"}, f"{exp}: leaf1's callers {set(callers)}")
     nb = b["incl_samples"]
-    near_share(100 * callers["caller_a"] / b["incl_cpu_s"], 80, nb, f"{exp}: leaf1 from caller_a %", 100)
-    near_share(100 * callers["caller_b"] / b["incl_cpu_s"], 20, nb, f"{exp}: leaf1 from caller_b %", 100)
+    for caller in ("caller_a", "caller_b"):
+        near_time_share(callers[caller], cpu[caller, "leaf1"], b["incl_cpu_s"], nb,
+                        f"{exp}: leaf1 from {caller} CPU s")
     b = js(exp, "callers-callees", "caller_a")["functions"][0]
     callees = {x["name"]: x["attr_cpu_s"] for x in b["callees"]}
     check(set(callees) == {"leaf1", "leaf2", "leaf3"}, f"{exp}: caller_a's callees {set(callees)}")
-    for leaf, want in (("leaf1", 4 / 7), ("leaf2", 2 / 7), ("leaf3", 1 / 7)):
-        near_share(100 * callees[leaf] / b["incl_cpu_s"], 100 * want, b["incl_samples"],
-                   f"{exp}: caller_a -> {leaf} %", 100)
+    for leaf in ("leaf1", "leaf2", "leaf3"):
+        near_time_share(callees[leaf], cpu["caller_a", leaf], b["incl_cpu_s"], b["incl_samples"],
+                        f"{exp}: caller_a -> {leaf} CPU s")
     check([x["name"] for x in b["callers"]] == ["main"], f"{exp}: caller_a called by main")
     rows = text_rows(run(exp, "callers-callees", "caller_b")[0])
     names = [r[1] for r in rows]

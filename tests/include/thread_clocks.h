@@ -3,7 +3,7 @@
  * what the calling thread's own clocks say, in seconds:
  *
  *     wall       CLOCK_MONOTONIC
- *     cpu        CLOCK_THREAD_CPUTIME_ID
+ *     cpu        CLOCK_THREAD_CPUTIME_ID (thread_cpu_s: this alone)
  *     utime, stime, majflt, switches   getrusage(RUSAGE_THREAD) (switches: voluntary and
  *                                      involuntary context switches)
  *     run_delay  /proc/thread-self/schedstat's time runnable but not running
@@ -47,14 +47,23 @@ static inline double run_delay_s(void)
     return (double)delay * 1e-9;
 }
 
+/* The calling thread's CPU time alone: what work-split programs measure around each part,
+ * since equal work is not equal CPU time on a shared machine (a neighbour on the other
+ * hyperthread, the hypervisor's steal). */
+static inline double thread_cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return ts_s(t);
+}
+
 static inline clocks clocks_now(void)
 {
     clocks c = {0};
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     c.wall = ts_s(t);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    c.cpu = ts_s(t);
+    c.cpu = thread_cpu_s();
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);
     c.utime = tv_s(ru.ru_utime);

@@ -108,9 +108,9 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     parallel_data->value = id;
     uint64_t outlined, psource;
     fork_taken(codeptr_ra, &outlined, &psource);
-    omptool_frame *f = omptool_push(th, self, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id);
-    if (f != NULL)
-        f->codeptr = (uint64_t)(uintptr_t)codeptr_ra; /* tells its join barrier (cb_sync.c) */
+    /* its codeptr tells its join barrier (cb_sync.c) */
+    omptool_push(th, self, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id, 0,
+                 (uint64_t)(uintptr_t)codeptr_ra);
 
     uint64_t now = omptool_now();
     hpc_thread *t = omptool_writer(self, now);
@@ -197,17 +197,14 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     bool initial = (flags & ompt_task_initial) != 0;
 
     if (endpoint == ompt_scope_begin) {
-        task_data->value = omptool_next_task_id(th) << 1;
+        uint64_t tid = omptool_next_task_id(th) << 1;
+        task_data->value = tid;
         if (initial) {
-            omptool_frame *f = omptool_push(th, self, OMPTOOL_F_INITIAL, HPC_OMP_STATE_SERIAL, 0);
-            if (f != NULL)
-                f->id = task_data->value;
+            omptool_push(th, self, OMPTOOL_F_INITIAL, HPC_OMP_STATE_SERIAL, 0, tid, 0);
             return;
         }
         uint64_t region = parallel_data ? parallel_data->value : 0;
-        omptool_frame *f = omptool_push(th, self, OMPTOOL_F_IMPLICIT, HPC_OMP_STATE_WORK, region);
-        if (f != NULL)
-            f->id = task_data->value;
+        omptool_push(th, self, OMPTOOL_F_IMPLICIT, HPC_OMP_STATE_WORK, region, tid, 0);
         write_implicit_task(self, HPC_OMP_BEGIN, region, team_size_now(actual_parallelism), index);
         /* a worker still on its first clock, a CPU timer, may go unsampled: source.h */
         hpc_inlib_clock_check(self);

@@ -138,7 +138,8 @@ static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t
     unsigned state, sync;
     sync_kind(th, kind, codeptr_ra, &state, &sync);
     uint64_t region = parallel_data ? parallel_data->value : omptool_current_region(th);
-    omptool_frame *f = omptool_push(th, omptool_collector(), frame_kind, state, region);
+    omptool_frame *f = omptool_push(th, omptool_collector(), frame_kind, state, region, 0,
+                                    (uint64_t)(uintptr_t)codeptr_ra);
     if (f == NULL)
         return;
     f->sub = (uint8_t)sync;
@@ -146,7 +147,7 @@ static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t
      * begin is the sync tracer's request time (the whole construct, as the program sees
      * it); a reduction has no wait callbacks. */
     f->t_begin = omptool_now();
-    f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+    f->t_wait = f->t_wait_end = 0;
 }
 
 static void sync_end(unsigned frame_kind)
@@ -280,14 +281,13 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
         return;
     omptool_thread *th = omptool_self();
     unsigned hk = mutex_kind(kind);
-    omptool_frame *f = omptool_push(th, omptool_collector(), OMPTOOL_F_MUTEX, mutex_wait_state(hk),
-                                    omptool_current_region(th));
+    omptool_frame *f =
+        omptool_push(th, omptool_collector(), OMPTOOL_F_MUTEX, mutex_wait_state(hk),
+                     omptool_current_region(th), wait_id, (uint64_t)(uintptr_t)codeptr_ra);
     if (f == NULL)
         return;
     f->sub = (uint8_t)hk;
-    f->id = wait_id;
     f->t_begin = omptool_now();
-    f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
     /* the runtime's futex wait for it is a lock wait (thread states) */
     f->wait = hpcollect_wait_begin(true);
 }

@@ -204,10 +204,8 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         write_task(HPC_OMP_TASK_END, prior, 0, task_status(prior_task_status), NULL);
     }
     if ((next & 1) && !on_stack(th, next)) {
-        omptool_frame *f = omptool_push(th, self, OMPTOOL_F_EXPLICIT, HPC_OMP_STATE_WORK,
-                                        omptool_current_region(th));
-        if (f != NULL)
-            f->id = next;
+        omptool_push(th, self, OMPTOOL_F_EXPLICIT, HPC_OMP_STATE_WORK, omptool_current_region(th),
+                     next, 0);
         write_task(HPC_OMP_TASK_BEGIN, next, 0, 0, NULL);
     }
 }

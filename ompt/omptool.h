@@ -140,22 +140,28 @@ static inline void omptool_publish(omptool_thread *th, hpc_thread *t)
 
 /* The slow cases of push and pop (a mutex wait frame on top, too deep, out of order). */
 omptool_frame *omptool_push_slow(omptool_thread *th, hpc_thread *t, unsigned kind, unsigned state,
-                                 uint64_t region);
+                                 uint64_t region, uint64_t id, uint64_t codeptr);
 omptool_frame *omptool_pop_slow(omptool_thread *th, hpc_thread *t, unsigned kind, uint64_t id);
 
-/* Push a frame (kind, state, region; its other fields zero) and publish the new state
- * into t; returns the frame, or NULL when deeper than OMPTOOL_MAX_DEPTH (the frame is
- * then only counted). */
+/* Push a frame (kind, state, region, id, codeptr; sub 0; the other fields are the
+ * pusher's to set, if its kind uses them) and publish the new state into t; returns the
+ * frame, or NULL when deeper than OMPTOOL_MAX_DEPTH (the frame is then only counted). */
 static inline omptool_frame *omptool_push(omptool_thread *th, hpc_thread *t, unsigned kind,
-                                          unsigned state, uint64_t region)
+                                          unsigned state, uint64_t region, uint64_t id,
+                                          uint64_t codeptr)
 {
     uint32_t d = th->depth;
     /* a mutex wait frame on top (d - 1 wraps when empty), or no room: state.c */
     if (__builtin_expect(
             d >= OMPTOOL_MAX_DEPTH || (d != 0 && th->frames[d - 1].kind == OMPTOOL_F_MUTEX), 0))
-        return omptool_push_slow(th, t, kind, state, region);
+        return omptool_push_slow(th, t, kind, state, region, id, codeptr);
     omptool_frame *f = &th->frames[d];
-    *f = (omptool_frame){.kind = (uint8_t)kind, .state = (uint8_t)state, .region = region};
+    f->kind = (uint8_t)kind;
+    f->state = (uint8_t)state;
+    f->sub = 0;
+    f->region = region;
+    f->id = id;
+    f->codeptr = codeptr;
     th->depth = d + 1;
     if (t != NULL) {
         t->region = region;

@@ -35,7 +35,7 @@ uint64_t omptool_task_id_block(void)
 }
 
 omptool_frame *omptool_push_slow(omptool_thread *th, hpc_thread *t, unsigned kind, unsigned state,
-                                 uint64_t region)
+                                 uint64_t region, uint64_t id, uint64_t codeptr)
 {
     /* A thread waiting for a mutex does nothing else: a mutex wait frame still on top was
      * pushed for a lock test that failed (cb_sync.c), and is over. */
@@ -45,7 +45,7 @@ omptool_frame *omptool_push_slow(omptool_thread *th, hpc_thread *t, unsigned kin
         th->depth--;
     }
     if (th->depth < OMPTOOL_MAX_DEPTH)
-        return omptool_push(th, t, kind, state, region);
+        return omptool_push(th, t, kind, state, region, id, codeptr);
     th->depth++;
     return NULL;
 }

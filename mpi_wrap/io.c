@@ -179,26 +179,43 @@ static unsigned amode_flags(int amode)
     return f;
 }
 
-/* name as an absolute path into buf: a ROMIO file system prefix ("ufs:", "nfs:") is
- * not part of the path; a relative path is joined to the working directory. */
-static const char *abs_name(char *buf, size_t cap, const char *name)
+/* name (len bytes, or up to its NUL: HPCW_CSTRING) as an absolute path into buf. A
+ * Fortran name's blanks before and after it are not part of it (both bindings trim them
+ * before they open); a ROMIO file system prefix ("ufs:", "nfs:") is not part of the path;
+ * a relative path is joined to the working directory. */
+#define PREFIX_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+static const char *abs_name(char *buf, size_t cap, const char *name, size_t len)
 {
     if (!name)
         return "";
-    size_t k = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-    if (k >= 2 && name[k] == ':')
-        name += k + 1;
-    if (name[0] == '/' || !getcwd(buf, cap))
-        return name;
-    size_t n = strlen(buf);
-    snprintf(buf + n, cap - n, "%s%s", n && buf[n - 1] == '/' ? "" : "/", name);
+    if (len == HPCW_CSTRING) {
+        len = strlen(name);
+    } else {
+        for (; len && *name == ' '; name++, len--) {
+        }
+        for (; len && name[len - 1] == ' '; len--) {
+        }
+    }
+    size_t k = 0;
+    while (k < len && name[k] && strchr(PREFIX_CHARS, name[k]))
+        k++;
+    if (k >= 2 && k < len && name[k] == ':')
+        name += k + 1, len -= k + 1;
+    size_t n = 0;
+    if ((!len || name[0] != '/') && getcwd(buf, cap)) {
+        n = strlen(buf);
+        if (n && buf[n - 1] != '/' && n + 1 < cap)
+            buf[n++] = '/';
+    }
+    snprintf(buf + n, cap - n, "%.*s", (int)len, name);
     return buf;
 }
 
-void hpcw_rec_io_open(hpcw_call *c, const hpcw_io *io, const char *name, int amode)
+void hpcw_rec_io_open(hpcw_call *c, const hpcw_io *io, const char *name, size_t len, int amode)
 {
     char buf[PATH_MAX];
-    const char *path = abs_name(buf, sizeof buf, name);
+    const char *path = abs_name(buf, sizeof buf, name, len);
     if (c->failed) {
         if (io->outer && io_traced()) /* a failed open names its file */
             write_op(c, NULL, HPC_IO_FN_MPI_File_open, 0, 0, path);
@@ -233,9 +250,9 @@ void hpcw_rec_io_other(hpcw_call *c, const hpcw_io *io, unsigned fn)
         write_op(c, io, fn, 0, 0, NULL);
 }
 
-void hpcw_rec_io_delete(hpcw_call *c, const hpcw_io *io, const char *name)
+void hpcw_rec_io_delete(hpcw_call *c, const hpcw_io *io, const char *name, size_t len)
 {
     char buf[PATH_MAX];
     if (io->outer && io_traced())
-        write_op(c, NULL, HPC_IO_FN_MPI_File_delete, 0, 0, abs_name(buf, sizeof buf, name));
+        write_op(c, NULL, HPC_IO_FN_MPI_File_delete, 0, 0, abs_name(buf, sizeof buf, name, len));
 }

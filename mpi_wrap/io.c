@@ -5,11 +5,21 @@
  * an io_op record after its mpi_call (experiment/io_fns.def's MPI_File_* kinds): bytes
  * asked (count x type size) and done (from the status), the file offset it started at in
  * bytes (the view's byte offset of an explicit offset or of the individual file pointer;
- * -1 for the shared file pointer), its error. A non-blocking or split-collective
- * transfer counts the bytes asked when it starts, as Darshan does. The POSIX and stdio
- * calls the MPI library makes for the call are not traced (hpc_thread.io_outer), so the
- * bytes count once, at the MPI-IO call. Fortran's bindings are not covered: their MPI-IO
- * calls are MPI calls only.
+ * -1 for the shared file pointer, see below), its error. A non-blocking or
+ * split-collective transfer counts the bytes asked when it starts, as Darshan does. The
+ * POSIX and stdio calls the MPI library makes for the call are not traced
+ * (hpc_thread.io_outer), so the bytes count once, at the MPI-IO call. The C and the
+ * Fortran wrappers both come here: a Fortran handle as PMPI_File_f2c makes it, a Fortran
+ * file name with its hidden length (abs_name trims its blanks).
+ *
+ * The shared file pointer's offset stays unknown: the library reads and advances it in
+ * one locked step that a wrapper cannot share. MPI_File_get_position_shared before the
+ * call is a separate locked access (a file lock and read under ROMIO), and another rank
+ * (or thread) may move the pointer between the two, so it would be a guess that also
+ * costs I/O the program did not ask for. For _ordered, the offset is the pointer at the
+ * collective plus an exclusive prefix sum of the lower ranks' bytes: the library computes
+ * it, the wrapper could only with a collective of its own and the same unlocked read of
+ * the pointer, so neither is done.
  *
  * Files are found by their MPI_File in a lock-free open-addressing table (HPCW_IO_FILES
  * open at once; a file beyond is traced as an MPI call only).

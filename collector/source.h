@@ -74,7 +74,8 @@ void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool la
  * end (tail.c). Signal-safe. */
 void hpc_clock_upgrade(hpc_thread_priv *t);
 /* From the thread's own code outside its handlers (the OpenMP tool at each implicit
- * task): a lazy thread takes its perf event now, whatever it ran so far. The kernel
+ * task; thread states once a lazy thread's blocking calls took a clock interval): a lazy
+ * thread takes its perf event now, whatever it ran so far. The kernel
  * checks CPU timers at its tick only, on the CPU where the thread runs: on a loaded
  * machine a thread preempted between ticks was seen to run 103 ms (100 time slices)
  * without its timer firing, and an OpenMP worker 50 ms of a region's work (38 slices)

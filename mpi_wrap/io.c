@@ -159,6 +159,11 @@ static hpc_str str_of(const char *s)
     return (hpc_str){.p = s, .n = strlen(s)};
 }
 
+/* A failed call's error is EIO: io_op.error is an errno for every reader, and an MPI error
+ * class has no number of its own across libraries (MPI_ERR_IO is 35 in Open MPI, 32 in
+ * MPICH), so recording it would take a library-independent table of the classes in
+ * experiment/ and reports that name errors, which they do not for errno either (they
+ * count failed calls). */
 static void write_op(hpcw_call *c, const hpcw_io *io, unsigned fn, uint64_t asked, uint64_t done,
                      const char *path)
 {

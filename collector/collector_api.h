@@ -66,9 +66,9 @@ static inline void hpcollect_write_end(hpc_thread *t)
 }
 
 /* A thread whose clock is still its first one (a POSIX CPU timer, which the kernel checks
- * only at its tick) takes its perf event if it ran two clock intervals without a sample
- * (collector/source.h, hpc_clock_check). Cheap once it has: call where a thread passes
- * often (the OpenMP tool's implicit tasks). Outside hpcollect_write_begin/end. NOT
+ * only at its tick) takes its perf event now (collector/source.h, hpc_clock_check): the
+ * OpenMP tool calls it at each implicit task, so a worker is on the precise clock from
+ * its first region's work on. Cheap once it has. Outside hpcollect_write_begin/end. NOT
  * signal-safe. */
 HPCOLLECT_API void hpcollect_clock_check(hpc_thread *t);
 

@@ -211,3 +211,12 @@ void hpc_clock_upgrade(hpc_thread_priv *t)
     hpc_timer_release(t);
     t->clock_source = HPC_CLOCK_PERF_TASK_CLOCK;
 }
+
+void hpc_clock_check(hpc_thread_priv *t)
+{
+    if (!t->clock_lazy || t->in_handler || t->pub.busy)
+        return;
+    t->in_handler = 1; /* a sample now would find the clock half changed */
+    hpc_clock_upgrade(t);
+    t->in_handler = 0;
+}

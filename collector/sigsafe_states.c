@@ -37,6 +37,7 @@
 
 #include "collector.h"
 #include "interpose.h"
+#include "source.h"
 
 #define REC_MAX 64 /* bytes of a record we read: switch 16, fault sample 32, lost 24 */
 
@@ -671,9 +672,13 @@ static __attribute__((noinline)) void leave_timed_call(hpc_thread_priv *t, const
         hpcollect_write_end(&t->pub);
     }
     /* a lazy thread that blocked a clock interval's worth opens its events as its first
-     * sample would (a thread that blocks and hardly computes may never take one) */
-    if (s->lazy && (s->lazy_ns += ns) >= hpc_P.cfg.clock_ns)
+     * sample would (a thread that blocks and hardly computes may never take one), and
+     * takes its clock's perf event: it lives long enough for it, and its CPU timer may
+     * never fire where the kernel's tick keeps missing it (source.h, hpc_clock_check) */
+    if (s->lazy && (s->lazy_ns += ns) >= hpc_P.cfg.clock_ns) {
         upgrade(t, hpc_now_ns(), hpc_thread_cpu_ns());
+        hpc_clock_check(t);
+    }
 }
 
 /* hpc_states_call_end's slow ways: the call slept (events), or call times (the fallback).

@@ -87,15 +87,3 @@ void hpc_clock_abandon(hpc_thread_priv *t)
         o->abandon(t);
     t->clock_source = HPC_CLOCK_NONE;
 }
-
-void hpc_clock_check(hpc_thread_priv *t)
-{
-    if (!t->clock_lazy || t->in_handler || t->pub.busy)
-        return;
-    uint64_t cpu = hpc_thread_cpu_ns();
-    if (cpu - t->last_cpu_ns < 2 * t->clock_period)
-        return;
-    t->in_handler = 1; /* a sample now would find the clock half changed */
-    hpc_clock_upgrade(t);
-    t->in_handler = 0;
-}

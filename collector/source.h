@@ -74,11 +74,14 @@ void hpc_clock_arm(hpc_thread_priv *t, uint64_t interval_ns, int choice, bool la
  * end (tail.c). Signal-safe. */
 void hpc_clock_upgrade(hpc_thread_priv *t);
 /* From the thread's own code outside its handlers (the OpenMP tool at each implicit
- * task): a lazy thread that ran two clock intervals of CPU time without a sample takes
- * its perf event now. The kernel checks CPU timers at its tick only, on the CPU where the
- * thread runs: on a loaded machine a thread preempted between ticks was seen to run 103 ms
- * (100 time slices) without its timer firing, its CPU time then charged at its end to the
- * stack it ended in. NOT signal-safe (it keeps its handler out meanwhile). */
+ * task; thread states once a lazy thread's blocking calls took a clock interval): a lazy
+ * thread takes its perf event now, whatever it ran so far. The kernel
+ * checks CPU timers at its tick only, on the CPU where the thread runs: on a loaded
+ * machine a thread preempted between ticks was seen to run 103 ms (100 time slices)
+ * without its timer firing, and an OpenMP worker 50 ms of a region's work (38 slices)
+ * with no sample at all, its CPU time then charged at its end to the stack it ended in.
+ * A worker lives as long as the runtime's pool, so its event's cost (about 20 us) is paid
+ * once. Cheap once upgraded. NOT signal-safe (it keeps its handler out meanwhile). */
 void hpc_clock_check(hpc_thread_priv *t);
 void hpc_clock_start(hpc_thread_priv *t);
 void hpc_clock_stop(hpc_thread_priv *t);

@@ -18,7 +18,7 @@ cp "$HPC_ROOT/tests/analyzer/progs/lib/ana_shared.c" "$HPC_ROOT/tests/analyzer/p
 build() {
     gcc -O1 -g -fPIC -shared -o lib/libana_shared.so src/ana_shared.c
     gcc -O1 -g -fPIC -shared -o lib/libana_dl.so src/ana_dl.c
-    gcc -O1 -g -o app src/libs.c "$@" -L lib -lana_shared -Wl,-rpath,"$PWD/lib" -ldl
+    gcc -O1 -g -I"$HPC_ROOT/tests/include" -o app src/libs.c "$@" -L lib -lana_shared -Wl,-rpath,"$PWD/lib" -ldl
 }
 build
 N=30000000

@@ -17,7 +17,13 @@
  * phase_a and none of phase_b, period 2 ("B done") the reverse; in both periods the two
  * threads are equal. Sample points are recorded through the collector's
  * hpcollect_sample_point, looked up at run time: without the collector they are skipped.
- * The loops are on lines marked HOT.
+ * The loops are on lines marked HOT. Equal work is not equal CPU time on a shared machine:
+ * the callers measure each kernel call's CPU time (thread_cpu_s: the clock reads are
+ * phase_a's, phase_b's and worker's callees, so the kernels stay leaves), and the program
+ * prints the truth at the end:
+ *
+ *     cpu phase_a|phase_b|worker kernel_x|kernel_y|spin SECONDS
+ *     thread main|worker SECONDS       (each thread's CPU clock at its end)
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -26,11 +32,13 @@
 #include <stdlib.h>
 
 #include "sample_point.h"
+#include "thread_clocks.h"
 
 volatile double sink;
 static long unit;
 static sem_t to_worker, to_main;
 static long worker_units[10];
+static double cpu_ax, cpu_ay, cpu_bx, cpu_by, cpu_spin, cpu_worker;
 
 /* clang-format off */
 __attribute__((noinline)) void kernel_x(long n)
@@ -57,14 +65,22 @@ __attribute__((noinline)) void spin(long n)
 
 __attribute__((noinline)) void phase_a(void)
 {
+    double t0 = thread_cpu_s();
     kernel_x(2 * unit); /* CALL phase_a kernel_x */
+    double t1 = thread_cpu_s();
     kernel_y(unit);
+    cpu_ax += t1 - t0;
+    cpu_ay += thread_cpu_s() - t1;
 }
 
 __attribute__((noinline)) void phase_b(void)
 {
+    double t0 = thread_cpu_s();
     kernel_x(unit); /* CALL phase_b kernel_x */
+    double t1 = thread_cpu_s();
     kernel_y(unit);
+    cpu_bx += t1 - t0;
+    cpu_by += thread_cpu_s() - t1;
 }
 
 __attribute__((noinline)) static void *worker(void *arg)
@@ -72,7 +88,11 @@ __attribute__((noinline)) static void *worker(void *arg)
     (void)arg;
     for (int r = 0; r < 10; r++) {
         sem_wait(&to_worker);
+        double t0 = thread_cpu_s();
         spin(worker_units[r] * unit);
+        cpu_spin += thread_cpu_s() - t0;
+        if (r == 9)
+            cpu_worker = thread_cpu_s();
         sem_post(&to_main);
     }
     return NULL;
@@ -103,5 +123,9 @@ int main(int argc, char **argv)
     sample_point("B done");
     pthread_join(th, NULL);
     printf("phases done %g\n", sink > 0 ? 1.0 : 0.0);
+    printf("cpu phase_a kernel_x %.6f\ncpu phase_a kernel_y %.6f\n", cpu_ax, cpu_ay);
+    printf("cpu phase_b kernel_x %.6f\ncpu phase_b kernel_y %.6f\n", cpu_bx, cpu_by);
+    printf("cpu worker spin %.6f\n", cpu_spin);
+    printf("thread main %.6f\nthread worker %.6f\n", thread_cpu_s(), cpu_worker);
     return 0;
 }

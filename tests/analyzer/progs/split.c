@@ -10,8 +10,8 @@
  *
  * Each leaf's loop is on one line marked HOT so tests can find it; the leaves are copies,
  * not calls of one helper, so all their time is exclusive to them. Equal work is not equal
- * CPU time on a shared machine, so the callers measure each leaf call and the program
- * prints the truth at the end, one line per caller and leaf:
+ * CPU time on a shared machine, so each leaf call measures itself and the program prints
+ * the truth at the end, one line per caller and leaf:
  *
  *     cpu caller_a|caller_b leaf1|leaf2|leaf3 SECONDS
  */
@@ -22,57 +22,52 @@
 
 volatile double sink;
 
-/* One line per loop (the HOT markers): keep clang-format from splitting them. */
+/* One line per loop (the HOT markers): keep clang-format from splitting them. Each leaf
+ * adds the CPU time it took to *cpu (its own clock reads: a caller timing it would have
+ * callees besides the leaves). */
 /* clang-format off */
-__attribute__((noinline)) void leaf1(long n)
+__attribute__((noinline)) void leaf1(long n, double *cpu)
 {
-    double s = 0;
+    double t0 = thread_cpu_s(), s = 0;
     for (long i = 0; i < n; i++) s = s * 0.999999 + 1.0; /* HOT leaf1 */
     sink += s;
+    *cpu += thread_cpu_s() - t0;
 }
 
-__attribute__((noinline)) void leaf2(long n)
+__attribute__((noinline)) void leaf2(long n, double *cpu)
 {
-    double s = 0;
+    double t0 = thread_cpu_s(), s = 0;
     for (long i = 0; i < n; i++) s = s * 0.999999 + 1.0; /* HOT leaf2 */
     sink += s;
+    *cpu += thread_cpu_s() - t0;
 }
 
-__attribute__((noinline)) void leaf3(long n)
+__attribute__((noinline)) void leaf3(long n, double *cpu)
 {
-    double s = 0;
+    double t0 = thread_cpu_s(), s = 0;
     for (long i = 0; i < n; i++) s = s * 0.999999 + 1.0; /* HOT leaf3 */
     sink += s;
+    *cpu += thread_cpu_s() - t0;
 }
 /* clang-format on */
 
 static double cpu[2][3]; /* [caller][leaf] */
 
-/* Calls a leaf and adds the CPU time it took to cpu[caller][leaf]. Inlined, so the
- * callers stay the leaves' only callers. */
-static inline __attribute__((always_inline)) void timed(int caller, int leaf, long n)
-{
-    void (*const leaves[3])(long) = {leaf1, leaf2, leaf3};
-    double t0 = thread_cpu_s();
-    leaves[leaf](n);
-    cpu[caller][leaf] += thread_cpu_s() - t0;
-}
-
 /* Interleaved in rounds so no leaf runs in one long phase at one end of the run. */
 __attribute__((noinline)) void caller_a(long unit, int round)
 {
     (void)round;
-    timed(0, 0, 4 * unit);
-    timed(0, 1, 2 * unit);
-    timed(0, 2, 1 * unit);
+    leaf1(4 * unit, &cpu[0][0]);
+    leaf2(2 * unit, &cpu[0][1]);
+    leaf3(1 * unit, &cpu[0][2]);
 }
 
 __attribute__((noinline)) void caller_b(long unit, int round)
 {
     (void)round;
-    timed(1, 0, 1 * unit);
-    timed(1, 1, 1 * unit);
-    timed(1, 2, 1 * unit);
+    leaf1(1 * unit, &cpu[1][0]);
+    leaf2(1 * unit, &cpu[1][1]);
+    leaf3(1 * unit, &cpu[1][2]);
 }
 
 int main(int argc, char **argv)

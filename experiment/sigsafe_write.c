@@ -47,38 +47,44 @@ static inline uint32_t str_n(hpc_str v)
 
 /* ---- field encoders: one per schema type */
 
-/* Integers own HPC_VARINT_MAX bytes of the bound each: hpc_varint_put_wide may store past
- * the varint in them (zeros, which the next field overwrites or which stay as the chunk's
- * zeros past the record). A string's length owns 5 bytes only: exact stores. */
-static inline __attribute__((always_inline)) uint8_t *enc_U(uint8_t *p, uint64_t *tb, uint64_t v,
-                                                            bool strings)
+/* An integer. In the fast way each owns HPC_VARINT_MAX bytes of the bound:
+ * hpc_varint_put_wide may store past the varint in them (zeros, which the next field
+ * overwrites or which stay as the chunk's zeros past the record). The general way may
+ * have reserved a record by its exact size (tight_<name>, past HPC_MAX_RECORD): exact
+ * stores there, as for a string's length (5 bytes of the bound). general is a constant. */
+static inline __attribute__((always_inline)) uint8_t *enc_int(uint8_t *p, uint64_t v, bool general)
 {
-    (void)tb, (void)strings;
-    return hpc_varint_put_wide(p, v);
+    return general ? hpc_varint_put(p, v) : hpc_varint_put_wide(p, v);
+}
+
+static inline __attribute__((always_inline)) uint8_t *enc_U(uint8_t *p, uint64_t *tb, uint64_t v,
+                                                            bool general)
+{
+    (void)tb;
+    return enc_int(p, v, general);
 }
 
 static inline __attribute__((always_inline)) uint8_t *enc_S(uint8_t *p, uint64_t *tb, int64_t v,
-                                                            bool strings)
+                                                            bool general)
 {
-    (void)tb, (void)strings;
-    return hpc_varint_put_wide(p, hpc_zigzag(v));
+    (void)tb;
+    return enc_int(p, hpc_zigzag(v), general);
 }
 
 static inline __attribute__((always_inline)) uint8_t *enc_T(uint8_t *p, uint64_t *tb, uint64_t v,
-                                                            bool strings)
+                                                            bool general)
 {
-    (void)strings;
-    p = hpc_varint_put_wide(p, hpc_zigzag((int64_t)(v - *tb)));
+    p = enc_int(p, hpc_zigzag((int64_t)(v - *tb)), general);
     *tb = v;
     return p;
 }
 
-/* A string: one zero byte in the fast way (none has bytes there: strings is a constant). */
+/* A string: one zero byte in the fast way (none has bytes there). */
 static inline __attribute__((always_inline)) uint8_t *enc_STR(uint8_t *p, uint64_t *tb, hpc_str v,
-                                                              bool strings)
+                                                              bool general)
 {
     (void)tb;
-    if (!strings) {
+    if (!general) {
         *p = 0;
         return p + 1;
     }
@@ -142,12 +148,12 @@ static inline __attribute__((always_inline)) uint8_t *enc_STR(uint8_t *p, uint64
 #undef HPC_RECORD
 #undef HPC_FIELD
 
-#define HPC_FIELD(type, name) p = enc_##type(p, tb, r->name, strings);
+#define HPC_FIELD(type, name) p = enc_##type(p, tb, r->name, general);
 #define HPC_RECORD(name, id, fields)                                                               \
     static inline __attribute__((always_inline))                                                   \
-    uint8_t *encode_##name(uint8_t *p, uint64_t *tb, const hpc_rec_##name *r, bool strings)        \
+    uint8_t *encode_##name(uint8_t *p, uint64_t *tb, const hpc_rec_##name *r, bool general)        \
     {                                                                                              \
-        (void)strings;                                                                             \
+        (void)general;                                                                             \
         fields return p;                                                                           \
     }
 #include "schema.def"

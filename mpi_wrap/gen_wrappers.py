@@ -61,8 +61,9 @@ parameters. The verbs:
                                            without status it completes later (bytes asked)
   ioother  fn=sync|seek|set_size file      a call on the file that moves no bytes
   iodelete name                            MPI_File_delete
-                                           (the io* verbs are C only: Open MPI's Fortran
-                                           bindings' MPI-IO calls are MPI calls alone)
+                                           (from Fortran too: the file handle through
+                                           PMPI_File_f2c, the name's blanks trimmed, so both
+                                           languages reach the same io.c code)
   special                                  written by hand in special.c (C and Fortran)
   fortran  none                            no Fortran binding
   family   NAME                            overrides the family the file name gives
@@ -238,9 +239,9 @@ SNIPPETS = {
     },
     "ioopen": {
         "decls": "hpcw_io io;",
-        "before": "hpcw_io_begin(&c, &io);",
+        "before": "hpcw_io_begin(&c, &io);\n{open_null}",
         "after": "hpcw_io_opened(&io, {fileptr});",
-        "record": "hpcw_rec_io_open(&c, &io, {name}, {amode});",
+        "record": "hpcw_rec_io_open(&c, &io, {name}, {name_len}, {amode});",
         "end": "hpcw_io_end(&c, &io);",
     },
     "ioclose": {
@@ -250,7 +251,7 @@ SNIPPETS = {
         "end": "hpcw_io_end(&c, &io);",
     },
     "ioxfer": {
-        "decls": "hpcw_io io;\n{status_decl}",
+        "decls": "hpcw_io io;\n{status_decl}\n{fstatus_decl}",
         "before": "hpcw_io_begin(&c, &io);\n{io_where}\n{status_sub}",
         "record": "hpcw_rec_io_xfer(&c, &io, HPC_IO_FN_MPI_File_{fn}, {count}, {type}, "
                   "{io_status});",
@@ -265,7 +266,7 @@ SNIPPETS = {
     "iodelete": {
         "decls": "hpcw_io io;",
         "before": "hpcw_io_begin(&c, &io);",
-        "record": "hpcw_rec_io_delete(&c, &io, {name});",
+        "record": "hpcw_rec_io_delete(&c, &io, {name}, {name_len});",
         "end": "hpcw_io_end(&c, &io);",
     },
     "newcomm": {
@@ -296,7 +297,7 @@ ROLES = {  # role -> how its value is taken from the parameter
     "stypes": "types", "rtypes": "types", "sbuf": "buf", "rbuf": "buf",
     "status": "status", "statuses": "raw",
     "op": "literal", "kind": "literal", "neighbor": "literal", "agree": "literal",
-    "fileptr": "handle", "file": "value", "name": "value", "amode": "value", "at": "value",
+    "fileptr": "handle", "file": "value", "name": "raw", "amode": "value", "at": "value",
     "fn": "literal", "pointer": "literal",
 }
 COLL_FIELDS = ["root", "count", "type", "scount", "stype", "rcount", "rtype", "scounts",
@@ -353,7 +354,11 @@ FAMILY_NAMES = {"p2p": "HPC_MPI_P2P", "coll": "HPC_MPI_COLL", "wait": "HPC_MPI_W
                 "comm": "HPC_MPI_COMM", "onesided": "HPC_MPI_ONESIDED", "io": "HPC_MPI_IO",
                 "env": "HPC_MPI_ENV", "other": "HPC_MPI_OTHER"}
 F2C = {"MPI_Datatype": "PMPI_Type_f2c", "MPI_Comm": "PMPI_Comm_f2c",
-       "MPI_Request": "PMPI_Request_f2c", "MPI_Message": "PMPI_Message_f2c"}
+       "MPI_Request": "PMPI_Request_f2c", "MPI_Message": "PMPI_Message_f2c",
+       "MPI_File": "PMPI_File_f2c"}
+# Integer kinds the Fortran wrappers pass through as void * (fortran_params): a value of
+# one is read through its C type (INTEGER(KIND=MPI_OFFSET_KIND) is an MPI_Offset ...).
+F_WIDE = ("MPI_Offset", "MPI_Aint", "MPI_Count")
 
 
 class TableError(Exception):
@@ -703,7 +708,9 @@ def value(fn, role, v, lang):
                 "raw": v, "types": v, "buf": v, "status": v}[kind]
     base = p.base()
     if kind == "value":
-        return f"{F2C[base]}(*{v})" if base in F2C else f"*{v}"
+        if base in F2C:
+            return f"{F2C[base]}(*{v})"
+        return f"*({base} *){v}" if base in F_WIDE else f"*{v}"
     if kind == "handle":
         return f"{F2C[base]}(*{v})"
     if kind == "deref":
@@ -730,7 +737,15 @@ def directive_code(fn, verb, roles, lang):
     vals.setdefault("parent", "MPI_COMM_NULL")
     vals["agree"] = "0" if roles.get("agree") == "no" else "1"
     vals["status_decl"] = vals["status_sub"] = vals["statuses_sub"] = ""
-    vals["fstatus_decl"] = "MPI_Status fstatus;" if lang == "f" else ""
+    vals["fstatus_decl"] = "MPI_Status fstatus;" if lang == "f" and "status" in roles else ""
+    # MPICH's Fortran binding converts the handle a failed MPI_File_open left unset
+    # (MPI_File_c2f of stack garbage): the C wrapper, whose frames change that garbage,
+    # sets it to MPI_FILE_NULL first (the standard leaves it undefined on failure).
+    if verb == "ioopen":
+        fh = roles["fileptr"]
+        vals["open_null"] = f"if ({fh})\n    *{fh} = MPI_FILE_NULL;" if lang == "c" else ""
+    if "name" in roles:  # a C string, or Fortran's blank-padded one and its hidden length
+        vals["name_len"] = "HPCW_CSTRING" if lang == "c" else f"{roles['name']}_len"
     if "status" in roles:
         s = roles["status"]
         if lang == "c":
@@ -799,8 +814,6 @@ def indent(code, n):
 def sections(fn, lang):
     acc = {"decls": [], "before": [], "after": [], "record": [], "end": []}
     for verb, roles, _ in fn.directives:
-        if lang == "f" and verb.startswith("io"):
-            continue  # C only (the table's header says why)
         for section, code in directive_code(fn, verb, roles, lang).items():
             acc[section].append(code)
     lines = {k: [ln for code in v for ln in code.split("\n") if ln.strip()] for k, v in acc.items()}

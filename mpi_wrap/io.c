@@ -5,11 +5,21 @@
  * an io_op record after its mpi_call (experiment/io_fns.def's MPI_File_* kinds): bytes
  * asked (count x type size) and done (from the status), the file offset it started at in
  * bytes (the view's byte offset of an explicit offset or of the individual file pointer;
- * -1 for the shared file pointer), its error. A non-blocking or split-collective
- * transfer counts the bytes asked when it starts, as Darshan does. The POSIX and stdio
- * calls the MPI library makes for the call are not traced (hpc_thread.io_outer), so the
- * bytes count once, at the MPI-IO call. Fortran's bindings are not covered: their MPI-IO
- * calls are MPI calls only.
+ * -1 for the shared file pointer, see below), its error. A non-blocking or
+ * split-collective transfer counts the bytes asked when it starts, as Darshan does. The
+ * POSIX and stdio calls the MPI library makes for the call are not traced
+ * (hpc_thread.io_outer), so the bytes count once, at the MPI-IO call. The C and the
+ * Fortran wrappers both come here: a Fortran handle as PMPI_File_f2c makes it, a Fortran
+ * file name with its hidden length (abs_name trims its blanks).
+ *
+ * The shared file pointer's offset stays unknown: the library reads and advances it in
+ * one locked step that a wrapper cannot share. MPI_File_get_position_shared before the
+ * call is a separate locked access (a file lock and read under ROMIO), and another rank
+ * (or thread) may move the pointer between the two, so it would be a guess that also
+ * costs I/O the program did not ask for. For _ordered, the offset is the pointer at the
+ * collective plus an exclusive prefix sum of the lower ranks' bytes: the library computes
+ * it, the wrapper could only with a collective of its own and the same unlocked read of
+ * the pointer, so neither is done.
  *
  * Files are found by their MPI_File in a lock-free open-addressing table (HPCW_IO_FILES
  * open at once; a file beyond is traced as an MPI call only).
@@ -149,6 +159,11 @@ static hpc_str str_of(const char *s)
     return (hpc_str){.p = s, .n = strlen(s)};
 }
 
+/* A failed call's error is EIO: io_op.error is an errno for every reader, and an MPI error
+ * class has no number of its own across libraries (MPI_ERR_IO is 35 in Open MPI, 32 in
+ * MPICH), so recording it would take a library-independent table of the classes in
+ * experiment/ and reports that name errors, which they do not for errno either (they
+ * count failed calls). */
 static void write_op(hpcw_call *c, const hpcw_io *io, unsigned fn, uint64_t asked, uint64_t done,
                      const char *path)
 {
@@ -179,26 +194,43 @@ static unsigned amode_flags(int amode)
     return f;
 }
 
-/* name as an absolute path into buf: a ROMIO file system prefix ("ufs:", "nfs:") is
- * not part of the path; a relative path is joined to the working directory. */
-static const char *abs_name(char *buf, size_t cap, const char *name)
+/* name (len bytes, or up to its NUL: HPCW_CSTRING) as an absolute path into buf. A
+ * Fortran name's blanks before and after it are not part of it (both bindings trim them
+ * before they open); a ROMIO file system prefix ("ufs:", "nfs:") is not part of the path;
+ * a relative path is joined to the working directory. */
+#define PREFIX_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+static const char *abs_name(char *buf, size_t cap, const char *name, size_t len)
 {
     if (!name)
         return "";
-    size_t k = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-    if (k >= 2 && name[k] == ':')
-        name += k + 1;
-    if (name[0] == '/' || !getcwd(buf, cap))
-        return name;
-    size_t n = strlen(buf);
-    snprintf(buf + n, cap - n, "%s%s", n && buf[n - 1] == '/' ? "" : "/", name);
+    if (len == HPCW_CSTRING) {
+        len = strlen(name);
+    } else {
+        for (; len && *name == ' '; name++, len--) {
+        }
+        for (; len && name[len - 1] == ' '; len--) {
+        }
+    }
+    size_t k = 0;
+    while (k < len && name[k] && strchr(PREFIX_CHARS, name[k]))
+        k++;
+    if (k >= 2 && k < len && name[k] == ':')
+        name += k + 1, len -= k + 1;
+    size_t n = 0;
+    if ((!len || name[0] != '/') && getcwd(buf, cap)) {
+        n = strlen(buf);
+        if (n && buf[n - 1] != '/' && n + 1 < cap)
+            buf[n++] = '/';
+    }
+    snprintf(buf + n, cap - n, "%.*s", (int)len, name);
     return buf;
 }
 
-void hpcw_rec_io_open(hpcw_call *c, const hpcw_io *io, const char *name, int amode)
+void hpcw_rec_io_open(hpcw_call *c, const hpcw_io *io, const char *name, size_t len, int amode)
 {
     char buf[PATH_MAX];
-    const char *path = abs_name(buf, sizeof buf, name);
+    const char *path = abs_name(buf, sizeof buf, name, len);
     if (c->failed) {
         if (io->outer && io_traced()) /* a failed open names its file */
             write_op(c, NULL, HPC_IO_FN_MPI_File_open, 0, 0, path);
@@ -233,9 +265,9 @@ void hpcw_rec_io_other(hpcw_call *c, const hpcw_io *io, unsigned fn)
         write_op(c, io, fn, 0, 0, NULL);
 }
 
-void hpcw_rec_io_delete(hpcw_call *c, const hpcw_io *io, const char *name)
+void hpcw_rec_io_delete(hpcw_call *c, const hpcw_io *io, const char *name, size_t len)
 {
     char buf[PATH_MAX];
     if (io->outer && io_traced())
-        write_op(c, NULL, HPC_IO_FN_MPI_File_delete, 0, 0, abs_name(buf, sizeof buf, name));
+        write_op(c, NULL, HPC_IO_FN_MPI_File_delete, 0, 0, abs_name(buf, sizeof buf, name, len));
 }

@@ -368,8 +368,11 @@ void hpcw_io_closing(hpcw_io *io, MPI_File fh);
 void hpcw_io_on_file(hpcw_io *io, MPI_File fh);
 void hpcw_io_at(hpcw_io *io, MPI_File fh, MPI_Offset offset);
 void hpcw_io_here(hpcw_io *io, MPI_File fh);
+/* A file name's length: HPCW_CSTRING for C's NUL-terminated one, else a Fortran
+ * CHARACTER's hidden length (its blanks around the name are not part of it). */
+#define HPCW_CSTRING ((size_t)-1)
 /* Record section: the io_handle and io_op records of an open (a failed one: its path). */
-void hpcw_rec_io_open(hpcw_call *c, const hpcw_io *io, const char *name, int amode);
+void hpcw_rec_io_open(hpcw_call *c, const hpcw_io *io, const char *name, size_t len, int amode);
 /* A read or write (fn: HPC_IO_FN_MPI_File_read / _write) of count x type; st NULL for a
  * transfer that completes later (bytes asked count as done). */
 void hpcw_rec_io_xfer(hpcw_call *c, const hpcw_io *io, unsigned fn, MPI_Count count,
@@ -377,7 +380,7 @@ void hpcw_rec_io_xfer(hpcw_call *c, const hpcw_io *io, unsigned fn, MPI_Count co
 /* A call on the file that moves no bytes (close, sync, seek, set_size). */
 void hpcw_rec_io_other(hpcw_call *c, const hpcw_io *io, unsigned fn);
 /* MPI_File_delete of name. */
-void hpcw_rec_io_delete(hpcw_call *c, const hpcw_io *io, const char *name);
+void hpcw_rec_io_delete(hpcw_call *c, const hpcw_io *io, const char *name, size_t len);
 
 /* Count an event that could not be recorded. */
 void hpcw_dropped(hpcw_call *c);

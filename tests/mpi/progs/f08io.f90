@@ -59,8 +59,10 @@ program f08io
   call check(ierr == MPI_SUCCESS, 'MPI_FILE_OPEN shared.dat')
   call MPI_FILE_WRITE_ORDERED(fh, buf, 1024, MPI_BYTE, MPI_STATUS_IGNORE, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_FILE_WRITE_ORDERED')
-  call MPI_FILE_WRITE_SHARED(fh, buf, 512, MPI_BYTE, st, ierr)
-  call check(ierr == MPI_SUCCESS .and. got(st) == 512, 'MPI_FILE_WRITE_SHARED')
+  if (rank == 0) then
+    call MPI_FILE_WRITE_SHARED(fh, buf, 512, MPI_BYTE, st, ierr)
+    call check(ierr == MPI_SUCCESS .and. got(st) == 512, 'MPI_FILE_WRITE_SHARED')
+  end if
   off = 0
   call MPI_FILE_SEEK_SHARED(fh, off, MPI_SEEK_SET, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_FILE_SEEK_SHARED')

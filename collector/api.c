@@ -7,11 +7,11 @@
 #include "source.h"
 #include "control.h"
 #include "interpose.h"
+#include "inlib.h"
 
 HPCOLLECT_API hpc_thread *hpcollect_self(void)
 {
-    hpc_thread_priv *t = hpc_self();
-    return t && hpc_P.active ? &t->pub : NULL;
+    return hpc_inlib_self();
 }
 
 HPCOLLECT_API uint64_t hpcollect_now(void)
@@ -26,7 +26,7 @@ HPCOLLECT_API bool hpcollect_recording(void)
 
 HPCOLLECT_API bool hpcollect_recording_at(uint64_t now)
 {
-    return hpc_recording_at(now);
+    return hpc_inlib_recording_at(now);
 }
 
 static void pause_or_resume(unsigned reason, int pause)
@@ -134,8 +134,7 @@ HPCOLLECT_API bool hpcollect_last_unwind_whole(hpc_thread *pub)
 
 HPCOLLECT_API void hpcollect_clock_check(hpc_thread *pub)
 {
-    if (pub)
-        hpc_clock_check((hpc_thread_priv *)pub);
+    hpc_inlib_clock_check(pub);
 }
 
 /* The rank is recorded by the MPI layer's own mpi_init record; the collector keeps it

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "collector_api.h"
 #include "config.h"
@@ -282,7 +283,14 @@ int hpc_fd_program_limit(struct rlimit *rl);
 void hpc_fd_limit_looked(unsigned n);
 
 /* sigsafe_util.c: clocks, rusage, statistics. Signal-safe. */
-uint64_t hpc_now_ns(void);      /* CLOCK_MONOTONIC */
+uint64_t hpc_now_ns(void); /* CLOCK_MONOTONIC */
+/* The same without the call, for callers that read it per event (inlib.h). */
+static inline uint64_t hpc_now_ns_inline(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 uint64_t hpc_realtime_ns(void); /* CLOCK_REALTIME */
 /* Add n to statistic s of t's stream (nothing when t or its stream is missing). */
 void hpc_stat(hpc_thread_priv *t, enum hpc_stat s, uint64_t n);

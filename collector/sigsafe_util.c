@@ -15,9 +15,7 @@ static uint32_t next_seq; /* the next thread sequence number */
 
 uint64_t hpc_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    return hpc_now_ns_inline();
 }
 
 uint64_t hpc_realtime_ns(void)

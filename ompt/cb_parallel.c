@@ -65,16 +65,17 @@ static void fork_taken(const void *codeptr_ra, uint64_t *outlined, uint64_t *pso
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
     omptool_thread *th = omptool_self();
+    hpc_thread *self = omptool_collector();
     th->started = 1;
     th->depth = 0;
     th->base_state = type == ompt_thread_initial  ? HPC_OMP_STATE_SERIAL
                      : type == ompt_thread_worker ? HPC_OMP_STATE_IDLE
                                                   : HPC_OMP_STATE_NONE;
     thread_data->value = 0;
-    omptool_publish(th);
+    omptool_publish(th, self);
 
-    uint64_t now = hpcollect_now();
-    hpc_thread *t = omptool_writer(th, now);
+    uint64_t now = omptool_now();
+    hpc_thread *t = omptool_writer(self, now);
     if (t == NULL)
         return;
     hpc_rec_omp_thread r = {.time = now, .type = thread_type(type)};
@@ -90,7 +91,7 @@ static void on_thread_end(ompt_data_t *thread_data)
     omptool_thread *th = omptool_self();
     th->depth = 0;
     th->base_state = HPC_OMP_STATE_NONE;
-    omptool_publish(th);
+    omptool_publish(th, omptool_collector());
     omptool_context_release(th);
 }
 
@@ -101,17 +102,18 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
 {
     (void)encountering_task_data;
     omptool_thread *th = omptool_self();
+    hpc_thread *self = omptool_collector();
     uint64_t parent = omptool_current_region(th);
     uint64_t id = omptool_next_region_id();
     parallel_data->value = id;
     uint64_t outlined, psource;
     fork_taken(codeptr_ra, &outlined, &psource);
-    omptool_frame *f = omptool_push(th, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id);
-    if (f != NULL)
-        f->codeptr = (uint64_t)(uintptr_t)codeptr_ra; /* tells its join barrier (cb_sync.c) */
+    /* its codeptr tells its join barrier (cb_sync.c) */
+    omptool_push(th, self, OMPTOOL_F_FORK, HPC_OMP_STATE_OVERHEAD, id, 0,
+                 (uint64_t)(uintptr_t)codeptr_ra);
 
-    uint64_t now = hpcollect_now();
-    hpc_thread *t = omptool_writer(th, now);
+    uint64_t now = omptool_now();
+    hpc_thread *t = omptool_writer(self, now);
     if (t == NULL)
         return;
     hpcollect_write_begin(t);
@@ -138,11 +140,12 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
 {
     (void)encountering_task_data, (void)flags, (void)codeptr_ra;
     omptool_thread *th = omptool_self();
+    hpc_thread *self = omptool_collector();
     uint64_t id = parallel_data ? parallel_data->value : 0;
-    omptool_pop(th, OMPTOOL_F_FORK, 0, NULL);
+    omptool_pop(th, self, OMPTOOL_F_FORK, 0);
 
-    uint64_t now = hpcollect_now();
-    hpc_thread *t = omptool_writer(th, now);
+    uint64_t now = omptool_now();
+    hpc_thread *t = omptool_writer(self, now);
     if (t == NULL)
         return;
     hpc_rec_omp_parallel_end r = {.time = now, .region = id};
@@ -152,11 +155,12 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     omptool_check_write(t, rc);
 }
 
-static void write_implicit_task(omptool_thread *th, unsigned endpoint, uint64_t region,
-                                uint64_t team_size, uint64_t thread_num)
+static inline __attribute__((always_inline)) void
+write_implicit_task(hpc_thread *self, unsigned endpoint, uint64_t region, uint64_t team_size,
+                    uint64_t thread_num)
 {
-    uint64_t now = hpcollect_now();
-    hpc_thread *t = omptool_writer(th, now);
+    uint64_t now = omptool_now();
+    hpc_thread *t = omptool_writer(self, now);
     if (t == NULL)
         return;
     hpc_rec_omp_implicit_task r = {
@@ -189,38 +193,31 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              unsigned int index, int flags)
 {
     omptool_thread *th = omptool_self();
+    hpc_thread *self = omptool_collector();
     bool initial = (flags & ompt_task_initial) != 0;
 
     if (endpoint == ompt_scope_begin) {
-        uint64_t tid = omptool_next_task_id();
-        task_data->value = tid << 1;
+        uint64_t tid = omptool_next_task_id(th) << 1;
+        task_data->value = tid;
         if (initial) {
-            omptool_frame *f = omptool_push(th, OMPTOOL_F_INITIAL, HPC_OMP_STATE_SERIAL, 0);
-            if (f != NULL)
-                f->id = task_data->value;
+            omptool_push(th, self, OMPTOOL_F_INITIAL, HPC_OMP_STATE_SERIAL, 0, tid, 0);
             return;
         }
         uint64_t region = parallel_data ? parallel_data->value : 0;
-        omptool_frame *f = omptool_push(th, OMPTOOL_F_IMPLICIT, HPC_OMP_STATE_WORK, region);
-        if (f != NULL)
-            f->id = task_data->value;
-        write_implicit_task(th, HPC_OMP_BEGIN, region, team_size_now(actual_parallelism), index);
+        omptool_push(th, self, OMPTOOL_F_IMPLICIT, HPC_OMP_STATE_WORK, region, tid, 0);
+        write_implicit_task(self, HPC_OMP_BEGIN, region, team_size_now(actual_parallelism), index);
         /* a worker still on its first clock, a CPU timer, may go unsampled: source.h */
-        hpcollect_clock_check(omptool_collector(th));
+        hpc_inlib_clock_check(self);
         return;
     }
 
     if (initial) {
-        omptool_pop(th, OMPTOOL_F_INITIAL, 0, NULL);
+        omptool_pop(th, self, OMPTOOL_F_INITIAL, 0);
         return;
     }
-    omptool_frame f;
-    uint64_t region = 0;
-    if (omptool_pop(th, OMPTOOL_F_IMPLICIT, task_data ? task_data->value : 0, &f))
-        region = f.region;
-    else if (parallel_data != NULL)
-        region = parallel_data->value;
-    write_implicit_task(th, HPC_OMP_END, region, actual_parallelism, index);
+    omptool_frame *f = omptool_pop(th, self, OMPTOOL_F_IMPLICIT, task_data ? task_data->value : 0);
+    uint64_t region = f ? f->region : parallel_data ? parallel_data->value : 0;
+    write_implicit_task(self, HPC_OMP_END, region, actual_parallelism, index);
 }
 
 void omptool_register_parallel(void)

@@ -92,10 +92,10 @@ static bool is_barrier(unsigned sync)
            sync == HPC_OMP_SYNC_BARRIER_OTHER || sync == HPC_OMP_SYNC_WORKSHARE_BARRIER;
 }
 
-static void write_sync(omptool_thread *th, const omptool_frame *f)
+static void write_sync(hpc_thread *self, const omptool_frame *f)
 {
-    uint64_t end = f->t_wait_end ? f->t_wait_end : hpcollect_now();
-    hpc_thread *t = omptool_writer(th, end);
+    uint64_t end = f->t_wait_end ? f->t_wait_end : omptool_now();
+    hpc_thread *t = omptool_writer(self, end);
     if (t == NULL)
         return;
     hpc_rec_omp_sync r = {
@@ -111,9 +111,9 @@ static void write_sync(omptool_thread *th, const omptool_frame *f)
     omptool_check_write(t, rc);
     /* the sync tracer's view of a barrier, from its begin to its end: its code address is
      * the object (0 for the workers' implicit barrier at a region's end, which has none) */
-    if (f->kind == OMPTOOL_F_SYNC && is_barrier(f->sub))
+    if (hpc_inlib_sync_on() && f->kind == OMPTOOL_F_SYNC && is_barrier(f->sub))
         hpcollect_sync_wait(t, HPC_SYNC_OMP_BARRIER, f->codeptr,
-                            f->t_begin ? f->t_begin : r.time_begin, hpcollect_now());
+                            f->t_begin ? f->t_begin : r.time_begin, omptool_now());
 }
 
 /* enum hpc_sync_kind of an omp_mutex kind. */
@@ -138,23 +138,24 @@ static void sync_begin(unsigned frame_kind, ompt_sync_region_t kind, ompt_data_t
     unsigned state, sync;
     sync_kind(th, kind, codeptr_ra, &state, &sync);
     uint64_t region = parallel_data ? parallel_data->value : omptool_current_region(th);
-    omptool_frame *f = omptool_push(th, frame_kind, state, region);
+    omptool_frame *f = omptool_push(th, omptool_collector(), frame_kind, state, region, 0,
+                                    (uint64_t)(uintptr_t)codeptr_ra);
     if (f == NULL)
         return;
     f->sub = (uint8_t)sync;
     /* The wait callbacks give the times of a barrier's wait (omp_sync); the construct's
      * begin is the sync tracer's request time (the whole construct, as the program sees
      * it); a reduction has no wait callbacks. */
-    f->t_begin = hpcollect_now();
-    f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+    f->t_begin = omptool_now();
+    f->t_wait = f->t_wait_end = 0;
 }
 
 static void sync_end(unsigned frame_kind)
 {
-    omptool_thread *th = omptool_self();
-    omptool_frame f;
-    if (omptool_pop(th, frame_kind, 0, &f))
-        write_sync(th, &f);
+    hpc_thread *self = omptool_collector();
+    omptool_frame *f = omptool_pop(omptool_self(), self, frame_kind, 0);
+    if (f != NULL)
+        write_sync(self, f);
 }
 
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -177,9 +178,9 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     if (f == NULL || f->kind != OMPTOOL_F_SYNC)
         return;
     if (endpoint == ompt_scope_begin)
-        f->t_wait = hpcollect_now();
+        f->t_wait = omptool_now();
     else
-        f->t_wait_end = hpcollect_now();
+        f->t_wait_end = omptool_now();
 }
 
 static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -281,13 +282,12 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     omptool_thread *th = omptool_self();
     unsigned hk = mutex_kind(kind);
     omptool_frame *f =
-        omptool_push(th, OMPTOOL_F_MUTEX, mutex_wait_state(hk), omptool_current_region(th));
+        omptool_push(th, omptool_collector(), OMPTOOL_F_MUTEX, mutex_wait_state(hk),
+                     omptool_current_region(th), wait_id, (uint64_t)(uintptr_t)codeptr_ra);
     if (f == NULL)
         return;
     f->sub = (uint8_t)hk;
-    f->id = wait_id;
-    f->t_begin = hpcollect_now();
-    f->codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+    f->t_begin = omptool_now();
     /* the runtime's futex wait for it is a lock wait (thread states) */
     f->wait = hpcollect_wait_begin(true);
 }
@@ -307,7 +307,8 @@ static void hold(omptool_thread *th, const omptool_held *h)
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     omptool_thread *th = omptool_self();
-    uint64_t now = hpcollect_now();
+    hpc_thread *self = omptool_collector();
+    uint64_t now = omptool_now();
     omptool_held h = {
         .wait_id = wait_id,
         .t_request = now,
@@ -317,16 +318,16 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
         .kind = (uint8_t)mutex_kind(kind),
     };
     /* Our wait frame is on top, unless the acquire was a test. */
-    omptool_frame *top = omptool_top(th), f;
+    omptool_frame *top = omptool_top(th), *f;
     if (top != NULL && top->kind == OMPTOOL_F_MUTEX && top->id == wait_id) {
         /* the wait's sleep is charged now, while the thread still shows the lock wait */
         hpcollect_wait_end(top->wait);
-        if (omptool_pop(th, OMPTOOL_F_MUTEX, 0, &f)) {
-            h.t_request = f.t_begin;
-            h.codeptr = f.codeptr;
+        if ((f = omptool_pop(th, self, OMPTOOL_F_MUTEX, 0)) != NULL) {
+            h.t_request = f->t_begin;
+            h.codeptr = f->codeptr;
             /* the sync tracer (-s): a lock's wait, its object the runtime's wait id (the
              * lock's or the critical section's lock word) */
-            hpc_thread *t = omptool_writer(th, now);
+            hpc_thread *t = hpc_inlib_sync_on() ? omptool_writer(self, now) : NULL;
             if (t)
                 hpcollect_sync_wait(t, sync_of_mutex(h.kind), wait_id, h.t_request, now);
         }
@@ -337,7 +338,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     omptool_thread *th = omptool_self();
-    uint64_t now = hpcollect_now();
+    uint64_t now = omptool_now();
     omptool_held h = {.kind = (uint8_t)mutex_kind(kind),
                       .codeptr = (uint64_t)(uintptr_t)codeptr_ra,
                       .region = omptool_current_region(th)};
@@ -348,7 +349,7 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
             break;
         }
     }
-    hpc_thread *t = omptool_writer(th, now);
+    hpc_thread *t = omptool_writer(omptool_collector(), now);
     if (t == NULL)
         return;
     hpc_rec_omp_mutex r = {
@@ -377,7 +378,7 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
     omptool_frame *f = omptool_top(th);
     if (f != NULL && f->kind == OMPTOOL_F_MUTEX && f->id == wait_id) {
         hpcollect_wait_end(f->wait);
-        omptool_pop(th, OMPTOOL_F_MUTEX, 0, NULL);
+        omptool_pop(th, omptool_collector(), OMPTOOL_F_MUTEX, 0);
     }
 }
 

@@ -16,9 +16,9 @@
  * <omp.h>, which belongs to whichever compiler builds us. */
 enum { TOOL_START = 1, TOOL_PAUSE = 2, TOOL_FLUSH = 3, TOOL_END = 4, TOOL_SUCCESS = 0 };
 
-static void write_work(omptool_thread *th, const omptool_work *w, uint64_t now, uint64_t region)
+static void write_work(const omptool_work *w, uint64_t now, uint64_t region)
 {
-    hpc_thread *t = omptool_writer(th, now);
+    hpc_thread *t = omptool_writer(omptool_collector(), now);
     if (t == NULL)
         return;
     hpc_rec_omp_work r = {
@@ -63,7 +63,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
 {
     (void)task_data;
     omptool_thread *th = omptool_self();
-    uint64_t now = hpcollect_now();
+    uint64_t now = omptool_now();
     if (endpoint == ompt_scope_begin) {
         if (th->nwork < OMPTOOL_MAX_WORK)
             th->work[th->nwork] = (omptool_work){.t_begin = now,
@@ -84,7 +84,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
     if (w.count == 0)
         w.count = count;
     uint64_t region = parallel_data ? parallel_data->value : omptool_current_region(th);
-    write_work(th, &w, now, region);
+    write_work(&w, now, region);
 }
 
 static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
@@ -92,12 +92,12 @@ static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data
 {
     (void)task_data;
     omptool_thread *th = omptool_self();
-    uint64_t now = hpcollect_now();
+    uint64_t now = omptool_now();
     if (endpoint == ompt_scope_begin) {
         th->masked_begin = now;
         return;
     }
-    hpc_thread *t = omptool_writer(th, now);
+    hpc_thread *t = omptool_writer(omptool_collector(), now);
     if (t == NULL)
         return;
     hpc_rec_omp_masked r = {
@@ -143,8 +143,8 @@ static unsigned task_status(ompt_task_status_t status)
 static void write_task(unsigned event, uint64_t task, uint64_t parent, unsigned flags,
                        const void *codeptr_ra)
 {
-    uint64_t now = hpcollect_now();
-    hpc_thread *t = omptool_writer(omptool_self(), now);
+    uint64_t now = omptool_now();
+    hpc_thread *t = omptool_writer(omptool_collector(), now);
     if (t == NULL)
         return;
     hpc_rec_omp_task r = {
@@ -166,7 +166,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
                            int flags, int has_dependences, const void *codeptr_ra)
 {
     (void)encountering_task_frame, (void)has_dependences;
-    uint64_t id = omptool_next_task_id() << 1;
+    uint64_t id = omptool_next_task_id(omptool_self()) << 1;
     if (flags & ompt_task_explicit)
         id |= 1;
     new_task_data->value = id;
@@ -195,18 +195,17 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
                              ompt_data_t *next_task_data)
 {
     omptool_thread *th = omptool_self();
+    hpc_thread *self = omptool_collector();
     uint64_t prior = prior_task_data ? prior_task_data->value : 0;
     uint64_t next = next_task_data ? next_task_data->value : 0;
 
     if ((prior & 1) && task_finished(prior_task_status)) {
-        omptool_pop(th, OMPTOOL_F_EXPLICIT, prior, NULL);
+        omptool_pop(th, self, OMPTOOL_F_EXPLICIT, prior);
         write_task(HPC_OMP_TASK_END, prior, 0, task_status(prior_task_status), NULL);
     }
     if ((next & 1) && !on_stack(th, next)) {
-        omptool_frame *f =
-            omptool_push(th, OMPTOOL_F_EXPLICIT, HPC_OMP_STATE_WORK, omptool_current_region(th));
-        if (f != NULL)
-            f->id = next;
+        omptool_push(th, self, OMPTOOL_F_EXPLICIT, HPC_OMP_STATE_WORK, omptool_current_region(th),
+                     next, 0);
         write_task(HPC_OMP_TASK_BEGIN, next, 0, 0, NULL);
     }
 }

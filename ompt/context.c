@@ -39,6 +39,7 @@ typedef struct ctx_entry {
     uint64_t node;
     uint32_t nframes;
     uint32_t stamp;               /* last use, for replacement */
+    uint32_t hi_off;              /* the largest off[]: the path's end on the stack */
     uint32_t off[CTX_MAX_FRAMES]; /* slot address - enter_frame */
     uintptr_t ra[CTX_MAX_FRAMES];
 } ctx_entry;
@@ -61,7 +62,7 @@ static uintptr_t stack_end(void)
     return rc == 0 ? (uintptr_t)addr + size : 0;
 }
 
-static struct omptool_ctx_cache *cache_of(omptool_thread *th)
+static __attribute__((noinline)) struct omptool_ctx_cache *cache_of(omptool_thread *th)
 {
     if (th->ctx == NULL) {
         void *p = mmap(NULL, sizeof(struct omptool_ctx_cache), PROT_READ | PROT_WRITE,
@@ -81,15 +82,15 @@ void omptool_context_release(omptool_thread *th)
     th->ctx = NULL;
 }
 
+/* Every slot lies in [enter, enter + hi_off]: one bound check for the path, since the
+ * stack is whole between enter_frame (inside it) and its end. */
 static bool path_matches(const ctx_entry *e, uintptr_t enter, uintptr_t stack_hi)
 {
-    for (uint32_t i = 0; i < e->nframes; i++) {
-        uintptr_t slot = enter + e->off[i];
-        if (stack_hi != 0 && slot > stack_hi - sizeof(uintptr_t))
+    if (stack_hi != 0 && enter + e->hi_off > stack_hi - sizeof(uintptr_t))
+        return false;
+    for (uint32_t i = 0; i < e->nframes; i++)
+        if (*(const uintptr_t *)(enter + e->off[i]) != e->ra[i])
             return false;
-        if (*(const uintptr_t *)slot != e->ra[i])
-            return false;
-    }
     return true;
 }
 
@@ -108,6 +109,7 @@ static int learn_path(ctx_entry *e, uintptr_t enter, uintptr_t codeptr, const ui
         return -1; /* perhaps cut short: a partial path could match another one */
     bool found = false;
     uint32_t n = 0;
+    e->hi_off = 0;
     for (int i = 0; i < nslots; i++) {
         uintptr_t slot = slots[i], ra = *(const uintptr_t *)slot;
         if (!found && ra != codeptr)
@@ -117,6 +119,8 @@ static int learn_path(ctx_entry *e, uintptr_t enter, uintptr_t codeptr, const ui
             return -1;
         e->off[n] = (uint32_t)(slot - enter);
         e->ra[n] = ra;
+        if (e->off[n] > e->hi_off)
+            e->hi_off = e->off[n];
         n++;
     }
     return found ? (int)n : -1;
@@ -138,27 +142,23 @@ static ctx_entry *victim(ctx_entry *set)
     return v;
 }
 
-__attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *th, hpc_thread *t,
-                                                                const void *enter_frame,
-                                                                const void *codeptr)
+/*
+ * A miss (or no cache yet): the collector's one unwind gives the node and the slots, and
+ * the path is learnt into the set's least recently used way. Out of line, so that a hit
+ * saves no registers. skip 2: this function and omptool_context_at_construct (which
+ * calls it not as a tail call): the unwind starts at the callback, as it always has.
+ */
+static __attribute__((noinline)) uint64_t context_miss(omptool_thread *th, hpc_thread *t,
+                                                       uintptr_t enter, uintptr_t ra)
 {
-    uintptr_t enter = (uintptr_t)enter_frame, ra = (uintptr_t)codeptr;
     struct omptool_ctx_cache *c =
         (enter && ra && !omptool_g.no_context_cache) ? cache_of(th) : NULL;
     if (c == NULL)
-        return hpcollect_capture_context(t, 1);
+        return hpcollect_capture_context(t, 2);
     ctx_entry *set = c->e[(ra >> 4) % CTX_SETS];
-    c->clock++;
-    for (int w = 0; w < CTX_WAYS; w++) {
-        ctx_entry *e = &set[w];
-        if (e->codeptr == ra && path_matches(e, enter, c->stack_hi)) {
-            e->stamp = c->clock;
-            return e->node;
-        }
-    }
     uintptr_t slots[CTX_MAX_FRAMES + CTX_RUNTIME_FRAMES];
     int nslots = 0, max = (int)(sizeof slots / sizeof slots[0]);
-    uint64_t node = hpcollect_capture_context_slots(t, 1, slots, max, &nslots);
+    uint64_t node = hpcollect_capture_context_slots(t, 2, slots, max, &nslots);
     ctx_entry *e = victim(set);
     int n = hpcollect_last_unwind_whole(t) ? learn_path(e, enter, ra, slots, nslots, max) : -1;
     if (n <= 0 || node == 0) {
@@ -168,6 +168,28 @@ __attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *
     e->codeptr = ra;
     e->nframes = (uint32_t)n;
     e->node = node;
-    e->stamp = c->clock;
+    e->stamp = ++c->clock;
+    return node;
+}
+
+__attribute__((noinline)) uint64_t omptool_context_at_construct(omptool_thread *th, hpc_thread *t,
+                                                                const void *enter_frame,
+                                                                const void *codeptr)
+{
+    uintptr_t enter = (uintptr_t)enter_frame, ra = (uintptr_t)codeptr;
+    struct omptool_ctx_cache *c = th->ctx;
+    if (__builtin_expect(c != NULL && enter != 0 && ra != 0, 1)) {
+        ctx_entry *set = c->e[(ra >> 4) % CTX_SETS];
+        c->clock++;
+        for (int w = 0; w < CTX_WAYS; w++) {
+            ctx_entry *e = &set[w];
+            if (e->codeptr == ra && path_matches(e, enter, c->stack_hi)) {
+                e->stamp = c->clock;
+                return e->node;
+            }
+        }
+    }
+    uint64_t node = context_miss(th, t, enter, ra);
+    __asm__ volatile("" ::: "memory"); /* not a tail call: context_miss skips this frame */
     return node;
 }

@@ -26,6 +26,7 @@
 #include <omp-tools.h>
 
 #include "collector_api.h"
+#include "inlib.h"
 
 /* Frames of the per-thread stack (what the thread is inside). */
 enum omptool_frame_kind {
@@ -79,6 +80,7 @@ typedef struct omptool_thread {
     uint32_t nwork;
     omptool_work work[OMPTOOL_MAX_WORK];
     uint64_t masked_begin;
+    uint64_t task_next, task_end;  /* this thread's block of task ids: [next, end) */
     struct omptool_ctx_cache *ctx; /* call paths at parallel constructs, lazily mapped */
 } omptool_thread;
 
@@ -97,26 +99,93 @@ extern omptool_global omptool_g;
 
 /* ---- state.c: the per-thread stack ---- */
 
-/* This thread's tool state (TLS, never NULL). */
-omptool_thread *omptool_self(void);
+/* This thread's tool state. initial-exec: every callback reaches it, and the
+ * general-dynamic model costs a __tls_get_addr call each time (2% of an empty region's
+ * profile). libhpcollect.so is always preloaded, never dlopen'ed, so its static TLS is
+ * reserved at start. */
+extern __thread omptool_thread omptool_tls __attribute__((tls_model("initial-exec")));
 
-/* Push a frame (kind, state, region) and publish the new state; returns the frame or NULL
- * when deeper than OMPTOOL_MAX_DEPTH (the frame is then only counted). */
-omptool_frame *omptool_push(omptool_thread *th, unsigned kind, unsigned state, uint64_t region);
-
-/* Pop frames down to and including the innermost frame of `kind` (with id `id` if id is
- * not 0); copies it into *out if out is not NULL. Returns false if no such frame is kept
- * (nothing is popped then). */
-bool omptool_pop(omptool_thread *th, unsigned kind, uint64_t id, omptool_frame *out);
+static inline omptool_thread *omptool_self(void)
+{
+    return &omptool_tls;
+}
 
 /* The innermost kept frame, or NULL. */
-omptool_frame *omptool_top(omptool_thread *th);
+static inline omptool_frame *omptool_top(omptool_thread *th)
+{
+    uint32_t kept = th->depth < OMPTOOL_MAX_DEPTH ? th->depth : OMPTOOL_MAX_DEPTH;
+    return kept ? &th->frames[kept - 1] : NULL;
+}
 
 /* Region id of the innermost frame (0 = not in a parallel region). */
-uint64_t omptool_current_region(omptool_thread *th);
+static inline uint64_t omptool_current_region(omptool_thread *th)
+{
+    omptool_frame *f = omptool_top(th);
+    return f ? f->region : 0;
+}
 
-/* Write th's current state and region into the collector's per-thread record. */
-void omptool_publish(omptool_thread *th);
+/* Write th's current state and region into the collector's per-thread record t (the
+ * calling thread's, omptool_collector(); nothing when NULL): two stores. */
+static inline void omptool_publish(omptool_thread *th, hpc_thread *t)
+{
+    if (t == NULL)
+        return;
+    omptool_frame *f = omptool_top(th);
+    unsigned state = f ? f->state : th->base_state;
+    /* Region first: a sample between the stores sees the new region with the old state,
+     * which is right for a push (the state was already in this region's parent). */
+    t->region = f ? f->region : 0;
+    t->state = HPC_STATE_WITH_OMP(t->state, state);
+}
+
+/* The slow cases of push and pop (a mutex wait frame on top, too deep, out of order). */
+omptool_frame *omptool_push_slow(omptool_thread *th, hpc_thread *t, unsigned kind, unsigned state,
+                                 uint64_t region, uint64_t id, uint64_t codeptr);
+omptool_frame *omptool_pop_slow(omptool_thread *th, hpc_thread *t, unsigned kind, uint64_t id);
+
+/* Push a frame (kind, state, region, id, codeptr; sub 0; the other fields are the
+ * pusher's to set, if its kind uses them) and publish the new state into t; returns the
+ * frame, or NULL when deeper than OMPTOOL_MAX_DEPTH (the frame is then only counted). */
+static inline omptool_frame *omptool_push(omptool_thread *th, hpc_thread *t, unsigned kind,
+                                          unsigned state, uint64_t region, uint64_t id,
+                                          uint64_t codeptr)
+{
+    uint32_t d = th->depth;
+    /* a mutex wait frame on top (d - 1 wraps when empty), or no room: state.c */
+    if (__builtin_expect(
+            d >= OMPTOOL_MAX_DEPTH || (d != 0 && th->frames[d - 1].kind == OMPTOOL_F_MUTEX), 0))
+        return omptool_push_slow(th, t, kind, state, region, id, codeptr);
+    omptool_frame *f = &th->frames[d];
+    f->kind = (uint8_t)kind;
+    f->state = (uint8_t)state;
+    f->sub = 0;
+    f->region = region;
+    f->id = id;
+    f->codeptr = codeptr;
+    th->depth = d + 1;
+    if (t != NULL) {
+        t->region = region;
+        t->state = HPC_STATE_WITH_OMP(t->state, state);
+    }
+    return f;
+}
+
+/* Pop frames down to and including the innermost frame of `kind` (with id `id` if id is
+ * not 0) and publish the state below it into t. Returns that frame (valid until the
+ * next push), or NULL if no such frame is kept (nothing is popped then). */
+static inline omptool_frame *omptool_pop(omptool_thread *th, hpc_thread *t, unsigned kind,
+                                         uint64_t id)
+{
+    uint32_t d = th->depth;
+    if (__builtin_expect(d == 0 || d > OMPTOOL_MAX_DEPTH, 0))
+        return omptool_pop_slow(th, t, kind, id);
+    omptool_frame *f = &th->frames[d - 1];
+    if (__builtin_expect(f->kind != kind || (id != 0 && f->id != id), 0))
+        return omptool_pop_slow(th, t, kind, id);
+    th->depth = d - 1;
+    omptool_publish(th, t);
+    return f;
+}
 
 /* ---- fork.c: what the last fork entry point of this thread was given ---- */
 
@@ -130,23 +199,26 @@ extern __thread omptool_fork_slot omptool_fork __attribute__((tls_model("initial
 
 /* ---- write helpers ---- */
 
-/* The calling thread's collector state, or NULL. Not cached: the collector ends a
- * thread's state before the thread's TLS destructors run, and libomp reports the end of
- * a user pthread's initial task from one of those. */
-static inline hpc_thread *omptool_collector(omptool_thread *th)
+/* The calling thread's collector state, or NULL: once per callback (inlib.h, one TLS
+ * load). Not kept in the tool's state: the collector ends a thread's state before the
+ * thread's TLS destructors run, and libomp reports the end of a user pthread's initial
+ * task from one of those. */
+static inline hpc_thread *omptool_collector(void)
 {
-    (void)th;
-    return hpcollect_self();
+    return hpc_inlib_self();
 }
 
-/* The calling thread's collector state when a record of time `now` (just read with
- * hpcollect_now()) should be written, else NULL. One clock read per record. */
-static inline hpc_thread *omptool_writer(omptool_thread *th, uint64_t now)
+/* CLOCK_MONOTONIC ns, as hpcollect_now(): the one clock read of a callback. */
+static inline uint64_t omptool_now(void)
 {
-    hpc_thread *t = omptool_collector(th);
-    if (t == NULL || !hpcollect_recording_at(now))
-        return NULL;
-    return t;
+    return hpc_now_ns_inline();
+}
+
+/* t (the calling thread's collector state, omptool_collector()) when a record of time
+ * `now` (just read with omptool_now()) should be written, else NULL. */
+static inline hpc_thread *omptool_writer(hpc_thread *t, uint64_t now)
+{
+    return t != NULL && hpc_inlib_recording_at(now) ? t : NULL;
 }
 
 /* Count a record the stream refused (size limit, I/O). */
@@ -156,9 +228,20 @@ static inline void omptool_check_write(hpc_thread *t, int rc)
         hpc_stream_stat_add(&t->stream, HPC_STAT_EVENTS_DROPPED, 1);
 }
 
-/* Process-unique ids for parallel regions and tasks (never 0). */
+/* Process-unique ids for parallel regions and tasks (never 0). Task ids come from a block
+ * of OMPTOOL_TASK_ID_BLOCK the thread takes at a time: every thread starts an implicit task
+ * per region, and one counter for all would move between the cores at each of them. */
 uint64_t omptool_next_region_id(void);
-uint64_t omptool_next_task_id(void);
+uint64_t omptool_task_id_block(void);
+#define OMPTOOL_TASK_ID_BLOCK 1024
+static inline uint64_t omptool_next_task_id(omptool_thread *th)
+{
+    if (__builtin_expect(th->task_next == th->task_end, 0)) {
+        th->task_next = omptool_task_id_block();
+        th->task_end = th->task_next + OMPTOOL_TASK_ID_BLOCK;
+    }
+    return th->task_next++;
+}
 
 /* ---- context.c: call path at a parallel construct ---- */
 

@@ -19,55 +19,23 @@
 
 omptool_global omptool_g;
 
-/* initial-exec: every callback reaches it, and the general-dynamic model costs a
- * __tls_get_addr call each time (2% of an empty region's profile). libhpcollect.so is
- * always preloaded, never dlopen'ed, so its static TLS is reserved at start. */
-static __thread omptool_thread omptool_tls __attribute__((tls_model("initial-exec")));
+__thread omptool_thread omptool_tls __attribute__((tls_model("initial-exec")));
 
 static _Atomic uint64_t next_region = 1;
 static _Atomic uint64_t next_task = 1;
-
-omptool_thread *omptool_self(void)
-{
-    return &omptool_tls;
-}
 
 uint64_t omptool_next_region_id(void)
 {
     return atomic_fetch_add_explicit(&next_region, 1, memory_order_relaxed);
 }
 
-uint64_t omptool_next_task_id(void)
+uint64_t omptool_task_id_block(void)
 {
-    return atomic_fetch_add_explicit(&next_task, 1, memory_order_relaxed);
+    return atomic_fetch_add_explicit(&next_task, OMPTOOL_TASK_ID_BLOCK, memory_order_relaxed);
 }
 
-omptool_frame *omptool_top(omptool_thread *th)
-{
-    uint32_t kept = th->depth < OMPTOOL_MAX_DEPTH ? th->depth : OMPTOOL_MAX_DEPTH;
-    return kept ? &th->frames[kept - 1] : NULL;
-}
-
-uint64_t omptool_current_region(omptool_thread *th)
-{
-    omptool_frame *f = omptool_top(th);
-    return f ? f->region : 0;
-}
-
-void omptool_publish(omptool_thread *th)
-{
-    hpc_thread *t = omptool_collector(th);
-    if (t == NULL)
-        return;
-    omptool_frame *f = omptool_top(th);
-    unsigned state = f ? f->state : th->base_state;
-    /* Region first: a sample between the stores sees the new region with the old state,
-     * which is right for a push (the state was already in this region's parent). */
-    t->region = f ? f->region : 0;
-    t->state = HPC_STATE_WITH_OMP(t->state, state);
-}
-
-omptool_frame *omptool_push(omptool_thread *th, unsigned kind, unsigned state, uint64_t region)
+omptool_frame *omptool_push_slow(omptool_thread *th, hpc_thread *t, unsigned kind, unsigned state,
+                                 uint64_t region, uint64_t id, uint64_t codeptr)
 {
     /* A thread waiting for a mutex does nothing else: a mutex wait frame still on top was
      * pushed for a lock test that failed (cb_sync.c), and is over. */
@@ -76,33 +44,26 @@ omptool_frame *omptool_push(omptool_thread *th, unsigned kind, unsigned state, u
         hpcollect_wait_end(top->wait);
         th->depth--;
     }
-    omptool_frame *f = NULL;
-    if (th->depth < OMPTOOL_MAX_DEPTH) {
-        f = &th->frames[th->depth];
-        *f = (omptool_frame){.kind = (uint8_t)kind, .state = (uint8_t)state, .region = region};
-    }
+    if (th->depth < OMPTOOL_MAX_DEPTH)
+        return omptool_push(th, t, kind, state, region, id, codeptr);
     th->depth++;
-    if (f != NULL)
-        omptool_publish(th);
-    return f;
+    return NULL;
 }
 
-bool omptool_pop(omptool_thread *th, unsigned kind, uint64_t id, omptool_frame *out)
+omptool_frame *omptool_pop_slow(omptool_thread *th, hpc_thread *t, unsigned kind, uint64_t id)
 {
     if (th->depth > OMPTOOL_MAX_DEPTH) {
         /* The frame being closed was too deep to keep. */
         th->depth--;
-        return false;
+        return NULL;
     }
     for (uint32_t i = th->depth; i-- > 0;) {
         omptool_frame *f = &th->frames[i];
         if (f->kind != kind || (id != 0 && f->id != id))
             continue;
-        if (out != NULL)
-            *out = *f;
         th->depth = i;
-        omptool_publish(th);
-        return true;
+        omptool_publish(th, t);
+        return f;
     }
-    return false;
+    return NULL;
 }

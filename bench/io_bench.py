@@ -11,6 +11,9 @@ out; the same against -i off is the tracer's own share; and the same round by ro
 run against the plain runs of its round, which saw about the same load of a shared
 machine): the median and quartiles of the rounds.
 
+OLD_BIN_DIR (environment): `-i on` under that build's hpcollect too ("-i on@old"), in the
+same alternation: an A/B of two builds, round by round.
+
     bench/io_bench.py BIN_DIR PROGRAM [RUNS] [N]
 """
 import os
@@ -26,7 +29,8 @@ def main():
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 11
     n = int(sys.argv[4]) if len(sys.argv) > 4 else 200000
     hpc = os.path.join(os.path.abspath(bindir), "hpcollect")
-    kinds = ("plain", "-i off", "-i on")
+    old = os.environ.get("OLD_BIN_DIR")
+    kinds = ("plain", "-i off", "-i on") + (("-i on@old",) if old else ())
     res = {(k, c): [] for k in kinds for c in (0, n)}
     load_before = loadavg()
     with tempfile.TemporaryDirectory() as tmp:
@@ -34,7 +38,8 @@ def main():
             for k, c in res:
                 cmd = [prog, str(c), os.path.join(tmp, "data")]
                 if k != "plain":
-                    cmd = [hpc, "-q", "-a", "off", "-i", k.split()[1], "-O", "r"] + cmd
+                    exe = os.path.join(os.path.abspath(old), "hpcollect") if "@old" in k else hpc
+                    cmd = [exe, "-q", "-a", "off", "-i", k.split()[1].split("@")[0], "-O", "r"] + cmd
                 res[(k, c)].append(run(cmd, tmp))
     print(f"runs: {runs} of each, alternating; {2 * n} calls (N = {n} pwrite + N pread, "
           f"4 KiB); load average before {load_before}, after {loadavg()}")
@@ -48,12 +53,19 @@ def main():
               f"plain, {(calls['-i on'] - calls['-i off']) / (2 * n) * 1e9:.0f} ns more than -i off")
         # the same per round (each run against the plain runs of its own round, which saw
         # about the same load): the median and quartiles of the rounds
-        for k in ("-i off", "-i on"):
+        for k in kinds[1:]:
             per = sorted(((res[(k, n)][r][i] - res[(k, 0)][r][i]) -
                           (res[("plain", n)][r][i] - res[("plain", 0)][r][i])) / (2 * n) * 1e9
                          for r in range(runs))
             print(f"{what:4}  {k} per call, paired by round: median {statistics.median(per):+.0f} ns, "
                   f"quartiles {per[runs // 4]:+.0f} {per[(3 * runs) // 4]:+.0f}")
+        if old:  # the two builds against each other, round by round (adjacent runs)
+            per = sorted(((res[("-i on", n)][r][i] - res[("-i on", 0)][r][i]) -
+                          (res[("-i on@old", n)][r][i] - res[("-i on@old", 0)][r][i])) / (2 * n) * 1e9
+                         for r in range(runs))
+            print(f"{what:4}  -i on - -i on@old per call, paired by round: median "
+                  f"{statistics.median(per):+.0f} ns, quartiles {per[runs // 4]:+.0f} "
+                  f"{per[(3 * runs) // 4]:+.0f}")
 
 
 if __name__ == "__main__":

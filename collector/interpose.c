@@ -342,8 +342,10 @@ void hpc_trace_set_threshold(unsigned kind, uint64_t ns)
 /* ns of a trace clock interval. */
 static uint64_t ticks_ns(uint64_t ticks)
 {
-    /* as a signed count: one instruction to convert (an interval is far below 2^63) */
-    return hpc_trace_tsc ? (uint64_t)((double)(int64_t)ticks * hpc_trace_ns_per_tick + 0.5) : ticks;
+    /* as signed counts both ways: one instruction each to convert (an interval is far
+     * below 2^63) */
+    return hpc_trace_tsc ? (uint64_t)(int64_t)((double)(int64_t)ticks * hpc_trace_ns_per_tick + 0.5)
+                         : ticks;
 }
 
 /* Recording now? Without a -t window the flags say (no clock read: the trace clock
@@ -356,13 +358,14 @@ static inline bool recording_now(void)
     return hpc_recording_at(cfg->tstart_ns || cfg->tend_ns ? hpc_now_ns() : hpc_P.start_ns);
 }
 
-bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
+bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind, hpc_thread_priv *known)
 {
-    hpc_thread_priv *t = hpc_self();
+    hpc_thread_priv *t = known ? known : hpc_self();
     /* busy: a call made while the collector records for this thread, as libunwind's own
      * locks in a sample's unwind are (tracing it would unwind inside the unwinder); in a
-     * sample's handler: the collector's own calls */
-    if (!HPC_TRACE_THREAD_OK(t) || !recording_now())
+     * sample's handler: the collector's own calls (known: the thread states checked
+     * those: hpc_trace_begin_known) */
+    if (!(known ? t->stream_ok : HPC_TRACE_THREAD_OK(t)) || !recording_now())
         return false;
     if (kind == HPC_TRACER_IO && t->pub.io_outer)
         return false; /* an MPI-IO call's own POSIX calls: the call is recorded (io.c) */

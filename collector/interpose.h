@@ -275,12 +275,21 @@ typedef struct hpc_trace {
  * it is: one predictable branch), the thread is not followed, the collector's guard is
  * held, the thread is busy recording (a sample's unwind: libunwind's locks), or recording
  * is paused or outside -t. NOT signal-safe (the program's calls). */
-bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind);
+bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind, struct hpc_thread_priv *known);
 static inline bool hpc_trace_begin(hpc_trace *c, unsigned kind)
 {
     if (__builtin_expect(!hpc_tracers[kind].on, 1))
         return false;
-    return hpc_trace_begin_slow(c, kind);
+    return hpc_trace_begin_slow(c, kind, NULL);
+}
+/* The same after thread states' part of the wrapper (HPC_STATES_CALL_BEGIN) found the
+ * thread: st, when not NULL, is the calling thread, followed, neither busy nor in a
+ * handler nor under the guard, so what HPC_TRACE_THREAD_OK asks besides is its stream. */
+static inline bool hpc_trace_begin_known(hpc_trace *c, unsigned kind, struct hpc_thread_priv *st)
+{
+    if (__builtin_expect(!hpc_tracers[kind].on, 1))
+        return false;
+    return hpc_trace_begin_slow(c, kind, st);
 }
 
 /* The tracer's record writer: write one record to s with the call's calling context
@@ -343,7 +352,7 @@ void hpc_states_call_end(struct hpc_thread_priv *t, unsigned slot);
     {                                                                                              \
         HPC_STATES_CALL_BEGIN(kind, name);                                                         \
         hpc_trace c_;                                                                              \
-        if (!hpc_trace_begin(&c_, kind) || HPC_CALLER_OURS()) {                                    \
+        if (!hpc_trace_begin_known(&c_, kind, st_t_) || HPC_CALLER_OURS()) {                       \
             ret r_ = HPC_REAL(name) args;                                                          \
             HPC_STATES_CALL_END();                                                                 \
             return r_;                                                                             \

@@ -89,24 +89,34 @@ static inline void io_rec_init(io_rec *r, unsigned fn, int err)
  * operations do not overlap, in the OTF2 trace neither). */
 static __thread uint64_t last_end __attribute__((tls_model("initial-exec")));
 
+/* write_io for a call that made handles known (their records first) or names a path. Out
+ * of line: most calls do neither, and their way makes no call but the record's (a tail
+ * call). */
+static __attribute__((noinline)) int write_handles_op(hpc_stream *s, io_rec *r)
+{
+    if (r->path)
+        r->op.path = hpc_cstr(r->path);
+    for (int i = 0; i < r->nnew; i++) {
+        hpc_rec_io_handle h = r->made[i];
+        h.time = r->op.time + r->op.duration;
+        int err = hpc_write_io_handle(s, &h);
+        if (err)
+            return err;
+    }
+    return hpc_write_io_op(s, &r->op);
+}
+
 static int write_io(hpc_stream *s, uint64_t node, uint64_t start, uint64_t duration, const void *p)
 {
     io_rec *r = (io_rec *)p; /* the caller's own (finish): op is completed in place */
     if (__builtin_expect(start < last_end, 0))
         start = last_end;
     last_end = start + duration;
-    for (int i = 0; i < r->nnew; i++) {
-        hpc_rec_io_handle h = r->made[i];
-        h.time = start + duration;
-        int err = hpc_write_io_handle(s, &h);
-        if (err)
-            return err;
-    }
     r->op.time = start;
     r->op.duration = duration;
     r->op.node = node;
-    if (r->path)
-        r->op.path = hpc_cstr(r->path);
+    if (__builtin_expect(r->nnew != 0 || r->path, 0))
+        return write_handles_op(s, r);
     return hpc_write_io_op(s, &r->op);
 }
 

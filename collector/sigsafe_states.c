@@ -552,6 +552,22 @@ void hpc_states_fault(hpc_thread_priv *t, void *ucontext)
 
 /* ------------------------------------------------------------ blocking calls */
 
+/* hpc_states_call_begin for a thread without its events (call times, the fallback): the
+ * call's start is a clock read. Out of line: the way with events makes no call. */
+static __attribute__((noinline)) hpc_thread_priv *call_begin_timed(hpc_thread_priv *t,
+                                                                   unsigned *slot, unsigned n)
+{
+    hpc_states *s = &t->st;
+    s->calls[n].head = hpc_now_ns();
+    *slot = n;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    s->ncalls = n + 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (s->rb) /* a sample opened the events (upgrade) before it was counted */
+        s->calls[n].head = 0;
+    return t;
+}
+
 hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
 {
     hpc_thread_priv *t = hpc_self();
@@ -559,7 +575,8 @@ hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
         hpc_guard_held()) /* the collector's own call (interpose.h) */
         return NULL;
     hpc_states *s = &t->st;
-    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    /* this frame's CFA: ordered as the frames are, without a frame pointer */
+    uintptr_t here = (uintptr_t)__builtin_dwarf_cfa();
     unsigned n = s->ncalls;
     while (n && s->calls[n - 1].sp <= here) /* left by a longjmp */
         n--;
@@ -567,17 +584,17 @@ hpc_thread_priv *hpc_states_call_begin(unsigned *slot, unsigned state, void *fn)
         s->ncalls = n;
         return NULL;
     }
-    bool records = s->rb != NULL;
-    s->calls[n] = (hpc_call){.head = records ? now_head(s) : hpc_now_ns(),
-                             .fn = (uint64_t)(uintptr_t)fn,
-                             .sp = here,
-                             .state = state};
+    hpc_call *c = &s->calls[n]; /* not counted yet: a sample meanwhile does not read it */
+    c->fn = (uint64_t)(uintptr_t)fn;
+    c->sp = here;
+    c->state = state;
+    if (__builtin_expect(!s->rb, 0))
+        return call_begin_timed(t, slot, n);
+    c->head = now_head(s);
     *slot = n;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     s->ncalls = n + 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (!records && s->rb) /* a sample opened the events (upgrade) before it was counted */
-        s->calls[n].head = 0;
     return t;
 }
 
@@ -664,27 +681,33 @@ static __attribute__((noinline)) void leave_timed_call(hpc_thread_priv *t, const
     }
 }
 
+/* hpc_states_call_end's slow ways: the call slept (events), or call times (the fallback).
+ * errno kept. */
+static __attribute__((noinline)) void call_end_slow(hpc_thread_priv *t, const hpc_call *c)
+{
+    hpc_states *s = &t->st;
+    int saved = errno;
+    if (s->rb) {
+        leave_call(t, c);
+    } else {
+        reading_begin(s); /* no sample opens the events meanwhile (upgrade) */
+        uint64_t ns = hpc_now_ns() - c->head;
+        if (!s->rb && ns >= CALL_TIMES_MIN_NS)
+            leave_timed_call(t, c, ns);
+        reading_end(s);
+    }
+    errno = saved;
+}
+
 void hpc_states_call_end(hpc_thread_priv *t, unsigned slot)
 {
     hpc_states *s = &t->st;
     if (s->ncalls <= slot || s->source == HPC_STATES_NONE)
         return; /* dropped meanwhile (a nested call judged it left), or states stopped */
     const hpc_call *c = &s->calls[slot];
-    if (!t->pub.busy && !t->in_handler) {
-        if (s->rb && now_head(s) != c->head) { /* it slept: errno kept by the slow paths */
-            int saved = errno;
-            leave_call(t, c);
-            errno = saved;
-        } else if (!s->rb) {
-            int saved = errno;
-            reading_begin(s); /* no sample opens the events meanwhile (upgrade) */
-            uint64_t ns = hpc_now_ns() - c->head;
-            if (!s->rb && ns >= CALL_TIMES_MIN_NS)
-                leave_timed_call(t, c, ns);
-            reading_end(s);
-            errno = saved;
-        }
-    }
+    /* it slept (the events moved on), or no events: the slow ways */
+    if (!t->pub.busy && !t->in_handler && (!s->rb || now_head(s) != c->head))
+        call_end_slow(t, c);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     s->ncalls = slot;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -216,7 +216,7 @@ static __attribute__((noinline)) void got_at_once_slow(void *m, int r, int got, 
                                                        uintptr_t cfa, void *leaf)
 {
     hpc_trace c;
-    if (!hpc_trace_begin_slow(&c, HPC_TRACER_SYNC)) /* start = end: one clock read */
+    if (!hpc_trace_begin_slow(&c, HPC_TRACER_SYNC, NULL)) /* start = end: one clock read */
         return;
     c.site = site;
     c.cfa = cfa;

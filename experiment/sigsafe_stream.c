@@ -165,6 +165,7 @@ static void unmap_all(hpc_stream *s)
     if (s->header)
         munmap(s->header, HPC_HEADER_SIZE);
     s->win = s->header = NULL;
+    s->lim = s->pos; /* no room: the writers' one compare sends them to record_room */
     errno = e;
 }
 

@@ -6,7 +6,7 @@
  */
 #include "exp_test.h"
 
-enum pattern { ZERO, MAX, MIN, SMALL, BIG_STRING, ALL_BYTES, NPATTERNS };
+enum pattern { ZERO, MAX, MIN, SMALL, BIG_STRING, ALL_BYTES, LENGTHS, NPATTERNS };
 
 static char big[HPC_MAX_RECORD];
 static char all_bytes[256];
@@ -57,6 +57,13 @@ static void fill(const hpc_kind_desc *k, hpc_record *rec, enum pattern p, unsign
             u = 1ull << 63;
             s = -1;
             str = (hpc_str){all_bytes, 256};
+            break;
+        case LENGTHS: /* varints of every length 1..10 over the fields and variants; the
+                       * strings empty but in variant 1 (the writers' two ways) */
+            u = (1ull << ((i * 7 + v * 3) % 64)) | (v + i);
+            s = (int64_t)(u >> 1) * (i % 2 ? -1 : 1);
+            if (v == 1)
+                str = (hpc_str){"ab", 2};
             break;
         default:
             break;

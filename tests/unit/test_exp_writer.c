@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "codec.h"
 #include "exp_test.h"
 
 static uint64_t le(const uint8_t *p, unsigned n)
@@ -60,6 +61,47 @@ static int open_fds(void)
         n++;
     closedir(d);
     return n;
+}
+
+/* The test's own LEB128 of v into out; returns its length. */
+static unsigned leb128(uint64_t v, uint8_t *out)
+{
+    unsigned n = 0;
+    do {
+        out[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    return n;
+}
+
+/* codec.h's encoders against leb128 for values of every bit length (each 2^k - 1, 2^k,
+ * 2^k + a pattern): the same bytes, the same length; hpc_varint_put stores nothing past
+ * the varint, hpc_varint_put_wide only zeros within the first 8 bytes. */
+static void test_varints(void)
+{
+    for (unsigned k = 0; k < 64; k++) {
+        uint64_t base = 1ull << k;
+        uint64_t vals[] = {base - 1, base, base | (0x5a5a5a5a5a5a5a5aull & (base - 1)), ~0ull >> k};
+        for (unsigned j = 0; j < sizeof vals / sizeof vals[0]; j++) {
+            uint64_t v = vals[j];
+            uint8_t want[16], a[16], w[16];
+            unsigned n = leb128(v, want);
+            memset(a, 0xaa, sizeof a);
+            memset(w, 0xaa, sizeof w);
+            unsigned na = (unsigned)(hpc_varint_put(a, v) - a);
+            unsigned nw = (unsigned)(hpc_varint_put_wide(w, v) - w);
+            CHECK(na == n && memcmp(a, want, n) == 0, "hpc_varint_put(%" PRIu64 ")", v);
+            CHECK(nw == n && memcmp(w, want, n) == 0, "hpc_varint_put_wide(%" PRIu64 ")", v);
+            CHECK_EQ(hpc_varint_len(v), n);
+            bool untouched = true, zeros = true;
+            for (unsigned i = n; i < sizeof a; i++) {
+                untouched &= a[i] == 0xaa;
+                zeros &= w[i] == (i < 8 ? 0 : 0xaa) || w[i] == 0xaa;
+            }
+            CHECK(untouched, "hpc_varint_put(%" PRIu64 ") stored past the varint", v);
+            CHECK(zeros, "hpc_varint_put_wide(%" PRIu64 ") stored more than zeros", v);
+        }
+    }
 }
 
 static void test_header_and_encoding(void)
@@ -394,6 +436,7 @@ static void test_paths(void)
 
 int main(void)
 {
+    test_varints();
     test_header_and_encoding();
     test_chunks(1);
     test_chunks(0);

@@ -32,8 +32,9 @@ void hpc_states_call_end(struct hpc_thread_priv *t, unsigned slot)
 {
     (void)t, (void)slot;
 }
-bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind)
+bool hpc_trace_begin_slow(hpc_trace *c, unsigned kind, struct hpc_thread_priv *known)
 {
+    (void)known;
     begins++;
     c->kind = kind;
     return begin_answer;

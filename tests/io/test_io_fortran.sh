@@ -6,8 +6,11 @@
 # blank-padded): 3 x 4 KiB MPI_FILE_WRITE_AT and MPI_FILE_READ_AT at (3R + i) * 4 KiB,
 # 8 KiB of MPI_INTEGERs by MPI_FILE_WRITE_AT_ALL / READ_AT_ALL at 48 KiB + R * 8 KiB, a
 # 1 KiB MPI_FILE_IREAD_AT, and through a view displaced to 80 KiB + R * 2 KiB an
-# individual-pointer MPI_FILE_WRITE and MPI_FILE_READ of 256 doubles. Exact: each rank's
-# MPI-IO operations on the file in order (kind, bytes asked and done, byte offset), the
+# individual-pointer MPI_FILE_WRITE and MPI_FILE_READ of 256 doubles; on shared.dat the
+# shared file pointer's WRITE_ORDERED (MPI_STATUS_IGNORE), WRITE_SHARED (rank 0), SEEK_SHARED and
+# READ_ORDERED (offset unknown: -1) and a split collective READ_ALL_BEGIN at byte 0. Exact:
+# each rank's MPI-IO operations on each file in order (kind, bytes asked and done, byte
+# offset), the
 # file in ioactivity (bytes, counts, sequential and consecutive transfers, shared by 4,
 # per rank) and iodetail (one MPI-IO handle per rank, opened at the MPI_FILE_OPEN line of
 # the source), each MPI_FILE_* function's own bytes and counts per rank, the failing open
@@ -51,6 +54,11 @@ def ops(r):
     return ([('open', 0, -1)] + w + rd + [('write', 2 * KiB, view), ('sync', 0, -1),
             ('seek', 0, -1), ('read', 2 * KiB, view), ('close', 0, -1)])
 
+def shared(r):
+    '''rank r's on shared.dat: the shared pointer's offsets are unknown (-1)'''
+    return ([('open', 0, -1), ('write', KiB, -1)] + [('write', 512, -1)] * (r == 0) +
+            [('seek', 0, -1), ('read', KiB, -1), ('read', 256, 0), ('close', 0, -1)])
+
 def canon(name):
     '''a Fortran wrapper's symbol (mpi_file_read_at__, MPI_FILE_READ_AT, _f08_) or the C one'''
     return re.sub(r'_f08$', '', name.lower().rstrip('_'))
@@ -71,6 +79,9 @@ for run in '$RUNS'.split():
     equal([(p['rank'], p['write_bytes'], p['write_count'], p['read_bytes'], p['read_count'])
            for p in f['processes']], [(r, 22 * KiB, 5, 23 * KiB, 6) for r in range(4)],
           f'{run}: fio.dat per rank (write bytes and count, read bytes and count)')
+    expect(fs[f'{D}/shared.dat'], f'{run}: shared.dat', shared=True, handles=4, write_bytes=4 * KiB + 512,
+           write_count=5, read_bytes=4 * 1280, read_count=8, other_count=12, error_count=0,
+           write_placed=0, read_placed=4)
     expect(fs[f'{D}/missing/none'], f'{run}: the failing open', error_count=1, other_count=0)
     expect(fs[f'{D}/gone.dat'], f'{run}: gone.dat', other_count=3, error_count=0, shared=False)
     hs = analyze(exp, 'iodetail', f'{D}/fio.dat')['handles']
@@ -83,13 +94,14 @@ for run in '$RUNS'.split():
               f'{run}: rank {h[\"rank\"]} opened the file at')
     for r in range(4):
         mine = [x for x in recs if x['file'].startswith(f'rank{r}/')]
-        handle = [x['handle'] for x in mine if x['record'] == 'io_handle' and x['path'] == f'{D}/fio.dat']
-        equal(len(handle), 1, f'{run}: rank {r}: handles on fio.dat')
         kind = {FN['MPI_File_' + k]: k for k in ('open', 'read', 'write', 'sync', 'seek', 'close')}
-        got = [(kind.get(x['fn'], x['fn']), x['requested'], x['done'], x['offset'])
-               for x in mine if x['record'] == 'io_op' and x['handle'] == handle[0]]
-        equal(got, [(k, n, n, o) for k, n, o in ops(r)],
-              f'{run}: rank {r}: operations on fio.dat (kind, asked, done, byte offset)')
+        for name, want in (('fio.dat', ops(r)), ('shared.dat', shared(r))):
+            handle = [x['handle'] for x in mine if x['record'] == 'io_handle' and x['path'] == f'{D}/{name}']
+            equal(len(handle), 1, f'{run}: rank {r}: handles on {name}')
+            got = [(kind.get(x['fn'], x['fn']), x['requested'], x['done'], x['offset'])
+                   for x in mine if x['record'] == 'io_op' and x['handle'] == handle[0]]
+            equal(got, [(k, n, n, o) for k, n, o in want],
+                  f'{run}: rank {r}: operations on {name} (kind, asked, done, byte offset)')
         fn = {}
         for row in analyze(exp, '--ranks', str(r), 'functions')['functions']:
             if canon(row['name']).startswith('mpi_file_'):
@@ -97,7 +109,9 @@ for run in '$RUNS'.split():
         want = {'mpi_file_write_at': (3, 12 * KiB, 0, 0), 'mpi_file_write_at_all': (1, 8 * KiB, 0, 0),
                 'mpi_file_write': (1, 2 * KiB, 0, 0), 'mpi_file_read_at': (0, 0, 3, 12 * KiB),
                 'mpi_file_read_at_all': (0, 0, 1, 8 * KiB), 'mpi_file_iread_at': (0, 0, 1, KiB),
-                'mpi_file_read': (0, 0, 1, 2 * KiB)}
+                'mpi_file_read': (0, 0, 1, 2 * KiB), 'mpi_file_write_ordered': (1, KiB, 0, 0),
+                'mpi_file_write_shared': (1, 512, 0, 0) if r == 0 else (0, 0, 0, 0), 'mpi_file_read_ordered': (0, 0, 1, KiB),
+                'mpi_file_read_all_begin': (0, 0, 1, 256), 'mpi_file_read_all_end': (0, 0, 0, 0)}
         for name, w in want.items():
             row = fn.get(name, {})
             equal(tuple(row.get(k, 0) for k in ('excl_iowritecnt', 'excl_iowritebytes', 'excl_ioreadcnt',

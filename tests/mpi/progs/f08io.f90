@@ -54,6 +54,26 @@ program f08io
   call check(ierr == MPI_SUCCESS .and. got(st) == 2048, 'MPI_FILE_READ')
   call MPI_FILE_CLOSE(fh, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_FILE_CLOSE')
+  path = trim(dir) // '/shared.dat'
+  call MPI_FILE_OPEN(MPI_COMM_WORLD, path, MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, fh, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_OPEN shared.dat')
+  call MPI_FILE_WRITE_ORDERED(fh, buf, 1024, MPI_BYTE, MPI_STATUS_IGNORE, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_WRITE_ORDERED')
+  if (rank == 0) then
+    call MPI_FILE_WRITE_SHARED(fh, buf, 512, MPI_BYTE, st, ierr)
+    call check(ierr == MPI_SUCCESS .and. got(st) == 512, 'MPI_FILE_WRITE_SHARED')
+  end if
+  off = 0
+  call MPI_FILE_SEEK_SHARED(fh, off, MPI_SEEK_SET, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_SEEK_SHARED')
+  call MPI_FILE_READ_ORDERED(fh, buf, 1024, MPI_BYTE, st, ierr)
+  call check(ierr == MPI_SUCCESS .and. got(st) == 1024, 'MPI_FILE_READ_ORDERED')
+  call MPI_FILE_READ_ALL_BEGIN(fh, buf, 256, MPI_BYTE, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_READ_ALL_BEGIN')
+  call MPI_FILE_READ_ALL_END(fh, buf, st, ierr)
+  call check(ierr == MPI_SUCCESS .and. got(st) == 256, 'MPI_FILE_READ_ALL_END')
+  call MPI_FILE_CLOSE(fh, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_CLOSE shared.dat')
   if (rank == 0) then
     path = trim(dir) // '/missing/none'
     call MPI_FILE_OPEN(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, fh, ierr)

@@ -11,6 +11,11 @@
 !   MPI_FILE_WRITE         256 doubles (2 KiB) at the individual pointer: byte 80 KiB + R * 2 KiB
 !   MPI_FILE_SYNC, MPI_FILE_SEEK to 0, MPI_FILE_READ of 256 doubles (the same bytes)
 !   MPI_FILE_CLOSE
+! and on DIR/shared.dat, through the shared file pointer (MPI_COMM_WORLD, CREATE + RDWR):
+!   MPI_FILE_WRITE_ORDERED 1024 MPI_BYTEs (MPI_STATUS_IGNORE), rank 0 alone
+!   MPI_FILE_WRITE_SHARED 512 (MPICH's ROMIO lets concurrent ones overlap here: its
+!   shared pointer's lock did not hold), MPI_FILE_SEEK_SHARED to 0, MPI_FILE_READ_ORDERED 1024, then the split collective
+!   MPI_FILE_READ_ALL_BEGIN / _END of 256 at the individual pointer (byte 0), MPI_FILE_CLOSE.
 ! Rank 0 then: MPI_FILE_OPEN of DIR/missing/none fails (MPI_COMM_SELF); DIR/gone.dat is
 ! opened (MPI_COMM_SELF, CREATE + WRONLY), closed and deleted (MPI_FILE_DELETE).
 ! Arguments: DIR. Stops with MPI_ABORT (exit 1) if a call does not do what is expected.
@@ -66,6 +71,26 @@ program fio
   call check(ierr == MPI_SUCCESS .and. got(st) == 2048, 'MPI_FILE_READ')
   call MPI_FILE_CLOSE(fh, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_FILE_CLOSE')
+  path = trim(dir) // '/shared.dat'
+  call MPI_FILE_OPEN(MPI_COMM_WORLD, path, MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, fh, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_OPEN shared.dat')
+  call MPI_FILE_WRITE_ORDERED(fh, buf, 1024, MPI_BYTE, MPI_STATUS_IGNORE, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_WRITE_ORDERED')
+  if (rank == 0) then
+    call MPI_FILE_WRITE_SHARED(fh, buf, 512, MPI_BYTE, st, ierr)
+    call check(ierr == MPI_SUCCESS .and. got(st) == 512, 'MPI_FILE_WRITE_SHARED')
+  end if
+  off = 0
+  call MPI_FILE_SEEK_SHARED(fh, off, MPI_SEEK_SET, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_SEEK_SHARED')
+  call MPI_FILE_READ_ORDERED(fh, buf, 1024, MPI_BYTE, st, ierr)
+  call check(ierr == MPI_SUCCESS .and. got(st) == 1024, 'MPI_FILE_READ_ORDERED')
+  call MPI_FILE_READ_ALL_BEGIN(fh, buf, 256, MPI_BYTE, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_READ_ALL_BEGIN')
+  call MPI_FILE_READ_ALL_END(fh, buf, st, ierr)
+  call check(ierr == MPI_SUCCESS .and. got(st) == 256, 'MPI_FILE_READ_ALL_END')
+  call MPI_FILE_CLOSE(fh, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_CLOSE shared.dat')
   if (rank == 0) then
     path = trim(dir) // '/missing/none'
     call MPI_FILE_OPEN(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, fh, ierr)

@@ -35,7 +35,9 @@
  * How frames are recognised: runtime frames by their module (libomp, libiomp5, libgomp;
  * what they call, libc, is hidden with them until they call the program's code again);
  * the collector's frames by their module's flag: our trampolines and internal functions
- * (thread_start at the root of every thread) are hidden alone, our exported functions
+ * (thread_start at the root of every thread) and the hpcollect_* functions the tool and
+ * the MPI wrappers call (a start-up sample fell in hpcollect_guard_enter, called by
+ * ompt/fork.c's constructor) are hidden alone, our other exported functions
  * (interposers: pthread_create, MPI_Send; the user API) stay as what the program called
  * (collector_frame), and an MPI call is a leaf: what is below it is hidden until the
  * program's code is called back (model/mpi_leaf.h), in every process; outlined bodies by the
@@ -71,8 +73,9 @@ static bool has_prefix(const char *s, const char *p)
 
 static unsigned classify_func(const hpa_func *f)
 {
-    if (f->collector)
-        return f->exported ? FK_ENTRY : FK_COLLECTOR;
+    if (f->collector) /* hpcollect_*: exported for ompt/ and mpi_wrap/, never the program's call */
+        return f->exported && !has_prefix(f->name ? f->name : "", "hpcollect_") ? FK_ENTRY
+                                                                                : FK_COLLECTOR;
     const char *m = f->module ? f->module : "";
     if (has_prefix(m, "libomp.so") || has_prefix(m, "libiomp5") || has_prefix(m, "libgomp.so") ||
         has_prefix(m, "libhpcollect"))

@@ -32,6 +32,7 @@ HPCOLLECT_API bool hpcollect_recording_at(uint64_t now)
 static void pause_or_resume(unsigned reason, int pause)
 {
     hpc_P.paused = pause;
+    hpc_gate_update();
     hpc_stream *s = hpc_proc_lock();
     if (!s)
         return;

@@ -46,6 +46,7 @@ typedef struct hpc_process {
     hpcollect_settings settings;
     uint64_t sample_index;
     volatile int fd_moments; /* see hpc_fd_moment_begin */
+    int gate; /* HPC_GATE_* bits of active, paused, the -t window (hpc_gate_update) */
 } hpc_process;
 
 extern hpc_process hpc_P;
@@ -135,13 +136,25 @@ void hpc_threads_unrecorded(uint64_t n);
 /* sigsafe_limits.c: -L and -t. */
 /* True while samples may be recorded now. Signal-safe. */
 bool hpc_recording_at(uint64_t now);
+/* hpc_P.gate: active, paused and the -t window in one word, so that the quick test below
+ * is one load (an OMPT callback and a traced call each ask). It follows the fields: every
+ * place that changes active or paused calls hpc_gate_update after, which reads them
+ * again (a pause signal between a field's store and its update converges: the last
+ * update reads the last value). 0 until the process's collection begins: the slow test. */
+enum { HPC_GATE_ACTIVE = 1, HPC_GATE_PAUSED = 2, HPC_GATE_WINDOW = 4 };
+static inline void hpc_gate_update(void)
+{
+    const hpc_config *cfg = &hpc_P.cfg;
+    int g = (hpc_P.active ? HPC_GATE_ACTIVE : 0) | (hpc_P.paused ? HPC_GATE_PAUSED : 0) |
+            (cfg->tstart_ns || cfg->tend_ns ? HPC_GATE_WINDOW : 0);
+    __atomic_store_n(&hpc_P.gate, g, __ATOMIC_RELAXED);
+}
 /* What hpc_recording_at says at any time, without its call, when it is true for all of
  * them (no -t window, not paused, the -L budget not spent): the traced calls' quick test;
  * false means ask hpc_recording_at. Signal-safe. */
 static inline bool hpc_recording_always(void)
 {
-    const hpc_config *cfg = &hpc_P.cfg;
-    return __builtin_expect(!cfg->tstart_ns && !cfg->tend_ns && hpc_P.active && !hpc_P.paused &&
+    return __builtin_expect(__atomic_load_n(&hpc_P.gate, __ATOMIC_RELAXED) == HPC_GATE_ACTIVE &&
                                 !__atomic_load_n(&hpc_P.budget.exceeded, __ATOMIC_RELAXED),
                             1);
 }

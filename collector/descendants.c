@@ -569,6 +569,7 @@ static void atfork_child(void)
     hpc_thread_priv *self = hpc_self();
     hpc_set_self(NULL);
     hpc_P.active = 0;
+    hpc_gate_update();
     hpc_P.fd_moments = 0; /* their holders are threads the child does not have */
     hpc_proc_lock_reset();
     hpc_stream_abandon(&hpc_P.proc);

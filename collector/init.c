@@ -152,6 +152,7 @@ int hpc_process_begin(const char *name, const char *parent, int descent,
     hpc_P.start_ns = hpc_now_ns();
     hpc_control_init();
     hpc_P.active = 1;
+    hpc_gate_update();
     /* the start point is read before the main thread's clock starts: a sample during the
      * module scan would otherwise fall before it, in no sample period */
     hpc_usage start_usage;
@@ -299,6 +300,7 @@ void hpc_process_end(int reason, int status)
     hpc_record_proc_end(s, reason, status, &u);
     if (reason != HPC_END_EXEC) {
         hpc_P.active = 0;
+        hpc_gate_update();
         hpc_stream_close(s);
     }
     hpc_proc_unlock();

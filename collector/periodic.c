@@ -24,6 +24,7 @@ void hpc_control_init(void)
              abbrev ? abbrev : "signal");
     if (c->pause_sig && c->start_paused)
         hpc_P.paused = 1;
+    hpc_gate_update();
 }
 
 void hpc_points_start(void)

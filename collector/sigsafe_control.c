@@ -176,6 +176,7 @@ bool hpc_control_signal(int sig)
     const hpc_config *c = &hpc_P.cfg;
     if (sig == c->pause_sig && sig) {
         int paused = __atomic_xor_fetch(&hpc_P.paused, 1, __ATOMIC_ACQ_REL);
+        hpc_gate_update();
         hpc_control_post(paused ? HPC_SAMPLE_PAUSE : HPC_SAMPLE_RESUME, paused ? "pause" : "resume",
                          hpc_now_ns());
         return true;

@@ -185,6 +185,7 @@ void hpc_process_end_sigsafe(int sig)
     hpc_write_sample_point_locked(s, HPC_SAMPLE_END, "end");
     hpc_record_proc_end(s, HPC_END_SIGNAL, sig, &u);
     hpc_P.active = 0;
+    hpc_gate_update();
     hpc_stream_close(s);
     hpc_proc_unlock();
 }

@@ -425,8 +425,12 @@ static inline int hpcw_findex(MPI_Fint i)
     return i == MPI_UNDEFINED ? MPI_UNDEFINED : (int)i - 1;
 }
 
+/* Weak: the dynamic linker binds a weak definition as any other (the spelling a program
+ * calls is interposed all the same), while a symbolizer (libdwfl) names the address by
+ * its one strong symbol, so reports show one name per wrapper (mpi_send_, gfortran's)
+ * instead of whichever alias it met. */
 #define HPCW_FORTRAN_ALIAS(target, name)                                                           \
-    HPCW_EXPORT __typeof__(target) name __attribute__((alias(#target)));
+    HPCW_EXPORT __typeof__(target) name __attribute__((weak, alias(#target)));
 /* The other spellings compilers use for a Fortran name: mpi_send, mpi_send__, MPI_SEND. */
 #define HPCW_FORTRAN_ALIASES(target, a, b, c)                                                      \
     HPCW_FORTRAN_ALIAS(target, a) HPCW_FORTRAN_ALIAS(target, b) HPCW_FORTRAN_ALIAS(target, c)

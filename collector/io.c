@@ -283,6 +283,13 @@ static uint64_t file_opened(io_rec *r, FILE *f, uint64_t parent, const char *mod
     if (e) {
         e->sappend = (oflags & O_APPEND) != 0;
         e->soffset = 0;
+        /* a new descriptor (fopen, freopen): no POSIX handle on it yet. Another thread's
+         * close of the same number is forgotten only after its real close returned, so its
+         * handle may still be here: the stream's descriptor calls (libstdc++'s filebuf
+         * writes with writev) would count on the closed file (a C++ test once had one
+         * file's bytes twice). Its first POSIX call makes one, named by /proc. */
+        if (!parent)
+            __atomic_store_n(&e->handle, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&e->stdio, h, __ATOMIC_RELAXED);
     }
     return h;
@@ -304,6 +311,9 @@ fd_transfer(hpc_trace *c, unsigned fn, ssize_t got, int fd, size_t n, int64_t at
     r.op.handle = fd_handle(&r, fd);
     io_fd *e = slot(fd);
     r.op.offset = at;
+    if (__builtin_expect(r.nnew != 0, 0) && e && e->offset >= 0 && got > 0 && at == CURRENT &&
+        !(write && e->append))
+        e->offset -= got; /* first met now, its offset read after the call moved it */
     if (at == CURRENT) {
         r.op.offset = e && !(write && e->append) ? e->offset : -1;
         if (e && got > 0 && e->offset >= 0 && !(write && e->append))

@@ -83,3 +83,21 @@ def trace_io(anchor):
 def by_file(handles, path):
     """The trace's handles on the file at path, in definition order."""
     return [h for h in handles.values() if h["file"] == path]
+
+
+def raw_transfers(exp):
+    """Every io_op record that moved bytes, from the raw streams (hpexp-dump): {(stream
+    file, path): [(offset, done), ...]} in the order the thread made them."""
+    import json
+    import os
+    import subprocess
+    dump = os.path.join(os.environ["HPC_TESTDIR"], "tools", "hpexp-dump")
+    recs = [json.loads(l) for l in subprocess.run([dump, exp], capture_output=True, text=True,
+                                                  check=True).stdout.splitlines()
+            if l.startswith('{"file"')]
+    paths = {r["handle"]: r["path"] for r in recs if r["record"] == "io_handle"}
+    out = {}
+    for r in recs:
+        if r["record"] == "io_op" and r["done"] > 0 and r["handle"] in paths:
+            out.setdefault((r["file"], paths[r["handle"]]), []).append((r["offset"], r["done"]))
+    return out

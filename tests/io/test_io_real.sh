@@ -8,7 +8,8 @@
 #            assembler file cc1 writes is the one as reads (two processes; as peeks at
 #            its first character with getc and ungetc before it freads it all)
 #   C++      4 std::threads each write their own file with std::ofstream (10000 bytes),
-#            then main reads each back with std::ifstream: exact bytes per file
+#            then main reads each back with std::ifstream: exact bytes per file, and
+#            each thread's transfers on each file at the offsets they really had
 source "$HPC_ROOT/tests/lib.sh"
 # same NAME CMD...: CMD run in plain/ and, under -i on, in traced/: same stdout and status
 same() {
@@ -102,4 +103,11 @@ for t in range(4):
            error_count=0)
 fn = functions('cxx.hpc')
 check(fn['main']['incl_ioreadbytes'] >= 40000, 'C++: main read the 4 files')
+# each thread's transfers on each t file start at 0 and follow each other (libstdc++ opens
+# with fopen and writes with writev on the stream's descriptor: a descriptor first met
+# in a transfer; its offset was once read after the call moved it)
+for (stream, path), ops in raw_transfers('cxx.hpc').items():
+    if path.startswith('$T/t'):
+        want = [sum(d for o, d in ops[:i]) for i in range(len(ops))]
+        equal([o for o, d in ops], want, f'C++: {path} by {stream}: offsets of its transfers')
 "

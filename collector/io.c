@@ -283,11 +283,11 @@ static uint64_t file_opened(io_rec *r, FILE *f, uint64_t parent, const char *mod
     if (e) {
         e->sappend = (oflags & O_APPEND) != 0;
         e->soffset = 0;
-        /* a new descriptor (fopen, freopen): no POSIX handle on it yet. Another thread's
-         * close of the same number is forgotten only after its real close returned, so its
-         * handle may still be here: the stream's descriptor calls (libstdc++'s filebuf
-         * writes with writev) would count on the closed file (a C++ test once had one
-         * file's bytes twice). Its first POSIX call makes one, named by /proc. */
+        /* a new descriptor (fopen, freopen): no POSIX handle on it yet, as fd_opened
+         * sets one for open's (a number closed behind the tracer's back, close_range or a
+         * raw system call, may have left one: the stream's descriptor calls, as
+         * libstdc++'s filebuf writes with writev, would count on that file). Its first
+         * POSIX call makes one, named by /proc. */
         if (!parent)
             __atomic_store_n(&e->handle, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&e->stdio, h, __ATOMIC_RELAXED);
@@ -311,13 +311,14 @@ fd_transfer(hpc_trace *c, unsigned fn, ssize_t got, int fd, size_t n, int64_t at
     r.op.handle = fd_handle(&r, fd);
     io_fd *e = slot(fd);
     r.op.offset = at;
-    if (__builtin_expect(r.nnew != 0, 0) && e && e->offset >= 0 && got > 0 && at == CURRENT &&
-        !(write && e->append))
-        e->offset -= got; /* first met now, its offset read after the call moved it */
     if (at == CURRENT) {
-        r.op.offset = e && !(write && e->append) ? e->offset : -1;
-        if (e && got > 0 && e->offset >= 0 && !(write && e->append))
-            e->offset += got;
+        bool follows = e && !(write && e->append); /* the call moved the known offset */
+        int64_t moved = follows && got > 0 && e->offset >= 0 ? (int64_t)got : 0;
+        if (__builtin_expect(r.nnew != 0, 0) && follows)
+            e->offset -= moved; /* first met now, its offset read after the call moved it */
+        r.op.offset = follows ? e->offset : -1;
+        if (follows)
+            e->offset += moved;
     }
     finish(c, &r);
 }
@@ -672,6 +673,10 @@ HPC_INTERPOSE int close(int fd)
     io_rec rec;
     io_rec_init(&rec, HPC_IO_FN_close, 0);
     rec.op.handle = fd_handle(&rec, fd);
+    /* forgotten before the real close: once it returns, another thread's open may get the
+     * number, and must not find this file's handle there (closed even when interrupted,
+     * on Linux; a descriptor that was not open has no handle to keep) */
+    fd_closed(fd);
     c.start = hpc_trace_now();
     int r = HPC_REAL(close)(fd);
     int e = errno;
@@ -679,8 +684,6 @@ HPC_INTERPOSE int close(int fd)
     HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);
     rec.op.error = r < 0 ? (unsigned)e : 0;
-    if (r == 0 || e != EBADF)
-        fd_closed(fd); /* closed even when interrupted (Linux) */
     finish(&c, &rec);
     errno = e;
     return r;
@@ -906,6 +909,7 @@ HPC_INTERPOSE int fclose(FILE *f)
     io_fd *e;
     int fd = f ? fileno(f) : -1;
     rec.op.handle = file_handle(&rec, f, &e);
+    fd_closed(fd); /* before the real close, as close() does */
     c.start = hpc_trace_now();
     int r = HPC_REAL(fclose)(f);
     int err = errno;
@@ -913,7 +917,6 @@ HPC_INTERPOSE int fclose(FILE *f)
     HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);
     rec.op.error = r ? (unsigned)err : 0;
-    fd_closed(fd);
     finish(&c, &rec);
     errno = err;
     return r;

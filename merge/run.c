@@ -1,8 +1,9 @@
 /*
  * run.c - the merge from experiment to outputs (see run.h).
  *
- *   1. every rank opens the job (the same model everywhere)
- *   2. processes are shared in contiguous blocks of about equal stream bytes
+ *   1. rank 0 opens the job
+ *   2. processes are shared in contiguous blocks of about equal stream bytes; every
+ *      other rank opens only its share (share.c)
  *   3. each rank merges its locations, one at a time: two passes (order.c), events
  *      straight into the OTF2 event writer, which is closed before the next location
  *   4. parts go to rank 0, which writes the definitions, mapping tables and summary
@@ -27,6 +28,7 @@
 #include "evwrite.h"
 #include "job.h"
 #include "part.h"
+#include "share.h"
 
 volatile int mg_interrupted;
 
@@ -371,10 +373,12 @@ static int merge_location(run *R, mg_loc *loc)
     return rc;
 }
 
-/* Contiguous blocks of processes with about equal stream bytes per rank. */
-static void partition(run *R)
+/* Contiguous blocks of processes with about equal stream bytes per rank: owner[i] is the
+ * merge rank of process i (rank 0). */
+static int *partition(run *R)
 {
     mg_job *job = &R->job;
+    int *owners = mg_xcalloc(job->nprocs + 1, sizeof(int));
     uint64_t *w = mg_xcalloc(job->nprocs + 1, sizeof(uint64_t)), total = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
         w[i] = 1;
@@ -393,12 +397,54 @@ static void partition(run *R)
         int owner = (int)((__int128)mid * R->par->size / (total ? total : 1));
         if (owner >= R->par->size)
             owner = R->par->size - 1;
-        job->procs[i].mine = owner == R->par->rank;
+        owners[i] = owner;
+        job->procs[i].mine = owner == 0;
         acc += w[i];
         if (job->procs[i].mine)
             R->locs_mine += job->procs[i].nlocs;
     }
     free(w);
+    return owners;
+}
+
+typedef struct share_ctx {
+    const mg_job *job;
+    const int *owners;
+} share_ctx;
+
+static void make_share(hpa_buf *b, int r, void *ctx)
+{
+    share_ctx *c = ctx;
+    mg_share_write(b, c->job, c->owners, r);
+}
+
+/* Rank 0 (which opened the whole job) shares its processes out; every other merge rank
+ * opens its share (share.c). */
+static int share_job(run *R)
+{
+    if (R->par->rank == 0) {
+        int *owners = partition(R);
+        hpa_buf none;
+        int rc = mg_par_scatter(R->par, make_share, &(share_ctx){&R->job, owners}, &none);
+        free(owners);
+        return rc;
+    }
+    hpa_buf b;
+    if (mg_par_scatter(R->par, NULL, NULL, &b) != 0)
+        return -1;
+    mg_share s;
+    int rc = mg_share_read(&b, &s);
+    hpa_buf_free(&b);
+    if (rc != 0) {
+        fprintf(stderr, "%s: merge rank %d: its share of the job from rank 0 is damaged\n",
+                MG_PROG, R->par->rank);
+        return -1;
+    }
+    rc = mg_job_open_share(&R->job, R->opts->exp, &R->diag, &s);
+    mg_share_free(&s);
+    for (size_t i = 0; i < R->job.nprocs; i++)
+        R->locs_mine += R->job.procs[i].nlocs;
+    return rc;
 }
 
 static int merge_mine(run *R)
@@ -429,6 +475,7 @@ static int merge_mine(run *R)
         mg_regtab_close(p->omptab);
         p->omptab = NULL;
         mg_proc_unload(p);
+        mg_proc_release(p);
     }
     return 0;
 }
@@ -579,14 +626,23 @@ int mg_run(const mg_opts *opts, mg_par *par)
     run R = {.opts = opts, .par = par};
     R.diag = (hpc_diag){.report = diag_report, .ctx = &R.job, .prog = MG_PROG};
     R.t_start = R.t_phase = mg_now();
-    int bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
-    if (!bad && par->rank == 0)
-        complete_archive(&R);
+    /* rank 0 opens the whole job; the others sleep until it shares it out (share_job) */
+    int bad = 0;
+    if (par->rank == 0) {
+        bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
+        if (!bad)
+            complete_archive(&R);
+    }
+    mg_par_wait(par);
     if (mg_par_max(par, bad)) {
         mg_job_close(&R.job);
         return MG_EXIT_FAIL;
     }
     size_t first_problem = R.job.nproblems;
+    if (mg_par_max(par, share_job(&R) != 0)) {
+        mg_job_close(&R.job);
+        return MG_EXIT_FAIL;
+    }
     R.job.syms = mg_syms_open(&R.diag);
     R.job.tick = tick;
     R.job.tick_ctx = &R;
@@ -597,7 +653,6 @@ int mg_run(const mg_opts *opts, mg_par *par)
     int rc = MG_EXIT_FAIL;
     if (setup_tmp(&R) != 0)
         goto out;
-    partition(&R);
     bad = open_archive(&R) != 0;
     if (mg_par_max(par, bad))
         goto out;

@@ -87,8 +87,7 @@ void mg_par_wait(mg_par *par)
     sleep_until(&req);
 }
 
-int mg_par_scatter(mg_par *par, void (*make)(hpa_buf *b, int r, void *ctx), void *ctx,
-                   hpa_buf *got)
+int mg_par_scatter(mg_par *par, void (*make)(hpa_buf *b, int r, void *ctx), void *ctx, hpa_buf *got)
 {
     *got = (hpa_buf){0};
     if (!par->mpi || par->size == 1)

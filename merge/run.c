@@ -436,8 +436,8 @@ static int share_job(run *R)
     int rc = mg_share_read(&b, &s);
     hpa_buf_free(&b);
     if (rc != 0) {
-        fprintf(stderr, "%s: merge rank %d: its share of the job from rank 0 is damaged\n",
-                MG_PROG, R->par->rank);
+        fprintf(stderr, "%s: merge rank %d: its share of the job from rank 0 is damaged\n", MG_PROG,
+                R->par->rank);
         return -1;
     }
     rc = mg_job_open_share(&R->job, R->opts->exp, &R->diag, &s);

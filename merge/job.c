@@ -602,6 +602,50 @@ void mg_proc_unload(mg_proc *p)
         hpc_proc_unload((hpc_proc *)p->hp);
 }
 
+void mg_proc_drop_defs(mg_proc *p)
+{
+    for (size_t i = 0; i < p->nregions; i++) {
+        free(p->regions[i].name);
+        free(p->regions[i].file);
+    }
+    free(p->regions);
+    p->regions = NULL;
+    p->nregions = p->capregions = 0;
+    for (size_t i = 0; i < p->ncomms; i++)
+        free(p->comms[i].name);
+    free(p->comms);
+    p->comms = NULL;
+    p->ncomms = p->capcomms = 0;
+    for (size_t i = 0; i < p->nigens; i++)
+        free(p->igens[i].name);
+    free(p->igens);
+    p->igens = NULL;
+    p->nigens = p->capigens = 0;
+    for (size_t i = 0; i < p->nmetrics; i++) {
+        free(p->metrics[i].name);
+        free(p->metrics[i].unit);
+        free(p->metrics[i].desc);
+    }
+    free(p->metrics);
+    p->metrics = NULL;
+    p->nmetrics = p->capmetrics = 0;
+    free(p->iohs);
+    p->iohs = NULL;
+    p->niohs = p->capiohs = 0;
+    hpa_strtab_free(&p->iofiles);
+    p->iofiles = (hpa_strtab){0};
+    for (size_t i = 0; i < p->nlocs; i++) {
+        mg_loc *l = &p->locs[i];
+        free(l->cc);
+        free(l->deep);
+        free(l->claims);
+        l->cc = NULL;
+        l->deep = NULL;
+        l->claims = NULL;
+        l->ncc = l->capcc = l->ndeep = l->nclaims = l->capclaims = 0;
+    }
+}
+
 void mg_proc_release(mg_proc *p)
 {
     if (!p->exp)

@@ -234,6 +234,11 @@ void mg_proc_unload(mg_proc *p);
  * opened alone (mg_job_open_share), is closed; hp is NULL after. */
 void mg_proc_release(mg_proc *p);
 
+/* Free the process's process-local definitions (regions, communicators, interrupt
+ * generators, metrics, I/O handles and files, its locations' calling contexts and team
+ * claims), keeping its summary: rank 0 once they are unified (defs.h). */
+void mg_proc_drop_defs(mg_proc *p);
+
 /* Free the process's definitions and summary (not hp). */
 void mg_proc_free(mg_proc *p);
 

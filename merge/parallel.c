@@ -130,6 +130,24 @@ int mg_par_max(mg_par *par, int v)
     return out;
 }
 
+static uint64_t reduce_u64(mg_par *par, uint64_t v, MPI_Op op)
+{
+    uint64_t out = v;
+    if (par->mpi)
+        MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, op, MPI_COMM_WORLD);
+    return out;
+}
+
+uint64_t mg_par_sum_u64(mg_par *par, uint64_t v)
+{
+    return reduce_u64(par, v, MPI_SUM);
+}
+
+uint64_t mg_par_max_u64(mg_par *par, uint64_t v)
+{
+    return reduce_u64(par, v, MPI_MAX);
+}
+
 int mg_par_collect(mg_par *par, const hpa_buf *mine, int (*take)(hpa_buf *b, void *ctx), void *ctx)
 {
     if (!par->mpi || par->size == 1)

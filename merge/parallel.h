@@ -42,6 +42,9 @@ void mg_par_bcast_u64(mg_par *par, uint64_t *v);
 void mg_par_wait(mg_par *par);
 /* Maximum of v over the ranks, on every rank (to agree on failure). */
 int mg_par_max(mg_par *par, int v);
+/* Sum and maximum of v over the ranks, on every rank. */
+uint64_t mg_par_sum_u64(mg_par *par, uint64_t v);
+uint64_t mg_par_max_u64(mg_par *par, uint64_t v);
 /* Rank 0 sends each other rank r the buffer make(b, r, ctx) fills, one at a time in rank
  * order; rank r > 0 receives its own into *got, asleep until it comes (rank 0 may take a
  * while to make them). Returns 0, or -1 on every rank when a buffer was over 2 GiB (*got

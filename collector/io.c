@@ -27,6 +27,7 @@
  * program's arguments; its return value and errno are the program's (the wrapper saves
  * errno; the parts below read it first).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collector.h"
@@ -659,6 +661,17 @@ OPEN_INTERPOSER(openat64, HPC_IO_FN_openat, int dirfd COMMA, dirfd COMMA, dirfd)
     errno = e;                                                                                     \
     return r
 
+/* tests: the window after a real close in which another thread may reuse the number
+ * (HPCOLLECT_DEBUG_CLOSE_WAIT) made wide enough to hit on purpose */
+static void debug_close_wait(void)
+{
+    int ms = hpc_P.cfg.debug_close_wait;
+    struct timespec w = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    if (ms > 0)
+        while (syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &w, &w) != 0 && errno == EINTR)
+            ;
+}
+
 /* close: the handle is found before the descriptor goes. */
 HPC_INTERPOSE int close(int fd)
 {
@@ -680,6 +693,7 @@ HPC_INTERPOSE int close(int fd)
     c.start = hpc_trace_now();
     int r = HPC_REAL(close)(fd);
     int e = errno;
+    debug_close_wait();
     c.end = hpc_trace_now();
     HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);
@@ -913,6 +927,7 @@ HPC_INTERPOSE int fclose(FILE *f)
     c.start = hpc_trace_now();
     int r = HPC_REAL(fclose)(f);
     int err = errno;
+    debug_close_wait();
     c.end = hpc_trace_now();
     HPC_STATES_CALL_END();
     HPC_TRACE_SITE(c);

@@ -18,7 +18,7 @@ done
 export HPCOLLECT_CLOCK_SOURCE=timer HPCOLLECT_OMP_CONTEXT=unwind HPCOLLECT_LIBOMP=/nonexistent/libomp.so.5 \
     HPCOLLECT_DEBUG_UNWIND_FAULT=1000000000 HPCOLLECT_DEBUG_UNWIND_NOCACHE=1 HPCOLLECT_THROTTLE_PCT=40 \
     HPCOLLECT_STATES=2 HPCOLLECT_DEBUG_LAZY_TIMER_MUTE=1 HPCOLLECT_DEBUG_LIFE_LOCK_FAIL=1000000000 \
-    HPCOLLECT_DEBUG_FD_MOVE_WAIT=1
+    HPCOLLECT_DEBUG_FD_MOVE_WAIT=1 HPCOLLECT_DEBUG_CLOSE_WAIT=1
 # the options' settings, not defaults: -p 7 ms, -F =REGEX, -a usedsrc, -L 50, -t 1-90, -m off,
 # -s 250, --omp-runtime native, -h page-faults, -S 2, -l USR1, -y USR2,r (starts paused)
 "$HPCOLLECT" -q -o rt -p 7 -F '=^(env|dash|bash|sh|tr)$' -a usedsrc -L 50 -t 1-90 -m off \

@@ -148,33 +148,52 @@ uint64_t mg_par_max_u64(mg_par *par, uint64_t v)
     return reduce_u64(par, v, MPI_MAX);
 }
 
-int mg_par_collect(mg_par *par, const hpa_buf *mine, int (*take)(hpa_buf *b, void *ctx), void *ctx)
+/* Send n bytes to rank 0 with tag, asleep until rank 0 takes them. */
+static void send_asleep(const void *p, int n, MPI_Datatype type, int tag)
+{
+    MPI_Request req;
+    MPI_Isend(p, n, type, 0, tag, MPI_COMM_WORLD, &req);
+    sleep_until(&req);
+}
+
+int mg_par_collect(mg_par *par, bool (*next)(hpa_buf *b, void *ctx),
+                   int (*take)(hpa_buf *b, void *ctx), void *ctx)
 {
     if (!par->mpi || par->size == 1)
         return 0;
     int bad = 0;
     if (par->rank != 0) {
-        uint64_t n = mine->n;
-        MPI_Send(&n, 1, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD);
-        if (n <= INT_MAX)
-            MPI_Send(mine->p, (int)n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+        for (bool more = true; more;) {
+            hpa_buf b = {0};
+            more = next(&b, ctx);
+            uint64_t n = more ? b.n : 0; /* 0: the last piece was sent */
+            if (n > INT_MAX)
+                more = false; /* rank 0 says so */
+            send_asleep(&n, 1, MPI_UINT64_T, 0);
+            if (more)
+                send_asleep(b.p, (int)n, MPI_BYTE, 1);
+            hpa_buf_free(&b);
+        }
         return 0;
     }
-    /* one rank's part at a time, in rank order: rank 0 never holds more than one */
-    for (int r = 1; r < par->size; r++) {
-        uint64_t n = 0;
-        MPI_Recv(&n, 1, MPI_UINT64_T, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (n > INT_MAX) {
-            bad = -1;
-            continue;
+    /* one rank's pieces at a time, in rank order: rank 0 never holds more than one */
+    for (int r = 1; r < par->size; r++)
+        for (;;) {
+            uint64_t n = 0;
+            MPI_Recv(&n, 1, MPI_UINT64_T, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (n == 0)
+                break;
+            if (n > INT_MAX) {
+                bad = -1;
+                break;
+            }
+            hpa_buf b = {0};
+            b.p = mg_xmalloc(n + 1);
+            b.n = b.cap = n;
+            MPI_Recv(b.p, (int)n, MPI_BYTE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (!bad && take(&b, ctx) != 0)
+                bad = r;
+            hpa_buf_free(&b);
         }
-        hpa_buf b = {0};
-        b.p = mg_xmalloc(n + 1);
-        b.n = b.cap = n;
-        MPI_Recv(b.p, (int)n, MPI_BYTE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (!bad && take(&b, ctx) != 0)
-            bad = r;
-        hpa_buf_free(&b);
-    }
     return bad;
 }

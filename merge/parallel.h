@@ -51,10 +51,12 @@ uint64_t mg_par_max_u64(mg_par *par, uint64_t v);
  * then empty). */
 int mg_par_scatter(mg_par *par, void (*make)(hpa_buf *b, int r, void *ctx), void *ctx,
                    hpa_buf *got);
-/* Every other rank's buffer to rank 0, one at a time in rank order: take(b, ctx) reads
- * rank r's (returns 0, or non-zero when it is damaged). Other ranks send theirs. Returns 0
- * on every rank but rank 0; there -1 when a buffer was over 2 GiB, or the first rank
- * whose buffer take refused. */
-int mg_par_collect(mg_par *par, const hpa_buf *mine, int (*take)(hpa_buf *b, void *ctx), void *ctx);
+/* Every other rank's pieces to rank 0, one rank at a time in rank order: rank r > 0
+ * sends the pieces next(b, ctx) fills (into an empty b, until it returns false), asleep
+ * until rank 0 takes each; rank 0 gives each to take(b, ctx) (returns 0, or non-zero when
+ * it is damaged). Returns 0 on every rank but rank 0; there -1 when a piece was over
+ * 2 GiB, or the first rank whose piece take refused. */
+int mg_par_collect(mg_par *par, bool (*next)(hpa_buf *b, void *ctx),
+                   int (*take)(hpa_buf *b, void *ctx), void *ctx);
 
 #endif

@@ -1,13 +1,12 @@
 /*
  * part.c - what one merge rank learned about its processes, as bytes for rank 0.
  *
- * A part holds the member lists of the MPI communicators its processes use, each once
- * (a communicator's members record the same list), then, for each process the rank
- * merged: its process-local definitions
- * (regions, communicators and teams, interrupt generators, metrics), its summary, and
- * per location the calling contexts, OpenMP team claims and thread summary; then the
- * problems the rank found. Rank 0 reads every part into its own job, one at a time: each
- * process's summary stays, its definitions are unified as they come and let go of
+ * A part, sent in pieces (mg_part_next), holds the member lists of the MPI communicators its
+ * processes use, each once (a communicator's members record the same list), then, for each process
+ * the rank merged: its process-local definitions (regions, communicators and teams, interrupt
+ * generators, metrics), its summary, and per location the calling contexts, OpenMP team claims and
+ * thread summary; then the problems the rank found. Rank 0 reads every part into its own job, one
+ * at a time: each process's summary stays, its definitions are unified as they come and let go of
  * (defs.h), as a serial merge does with its own.
  */
 #include "part.h"
@@ -93,20 +92,31 @@ static void put_proc(hpa_buf *b, const mg_proc *p, hpa_u64map *lists)
     }
 }
 
-void mg_part_write(hpa_buf *b, const mg_job *job, size_t first_problem)
+enum piece_type { PIECE_LISTS, PIECE_PROCS, PIECE_TAIL };
+
+void mg_part_writer_init(mg_part_writer *w, mg_job *job, size_t first_problem)
 {
-    hpa_buf_u64(b, PART_MAGIC);
-    /* the member lists the processes use, each once, in order of first use */
-    hpa_u64map lists = {0};
+    *w = (mg_part_writer){.job = job, .first_problem = first_problem};
+}
+
+void mg_part_writer_free(mg_part_writer *w)
+{
+    hpa_u64map_free(&w->lists);
+}
+
+/* The member lists the processes use, each once, in order of first use. */
+static void put_lists(hpa_buf *b, mg_part_writer *w)
+{
+    const mg_job *job = w->job;
     uint32_t *order = NULL;
     size_t nlists = 0, caplists = 0;
     for (size_t i = 0; i < job->nprocs; i++)
         for (size_t k = 0; job->procs[i].mine && k < job->procs[i].ncomms; k++) {
             uint32_t id = job->procs[i].comms[k].mlist;
-            if (id == UINT32_MAX || hpa_u64map_get(&lists, id, NULL))
+            if (id == UINT32_MAX || hpa_u64map_get(&w->lists, id, NULL))
                 continue;
             *MG_PUSH(order, nlists, caplists) = id;
-            mg_xput(&lists, id, nlists);
+            mg_xput(&w->lists, id, nlists);
         }
     hpa_buf_u64(b, nlists);
     for (size_t l = 0; l < nlists; l++) {
@@ -117,29 +127,57 @@ void mg_part_write(hpa_buf *b, const mg_job *job, size_t first_problem)
             hpa_buf_u64(b, m[k]);
     }
     free(order);
-    size_t n = 0;
-    for (size_t i = 0; i < job->nprocs; i++)
-        n += job->procs[i].mine;
-    hpa_buf_u64(b, n);
-    for (size_t i = 0; i < job->nprocs; i++)
-        if (job->procs[i].mine)
-            put_proc(b, &job->procs[i], &lists);
-    hpa_u64map_free(&lists);
-    hpa_buf_u64(b, job->nproblems - first_problem);
-    for (size_t i = first_problem; i < job->nproblems; i++)
-        hpa_buf_str(b, job->problems[i]);
-    hpa_buf_u64(b, job->records);
-    hpa_buf_u64(b, job->events);
-    mg_xbuf(b);
 }
 
-/* The part's member lists, as the job's: ids[k] is list k's id in job->member_lists. */
-typedef struct got_lists {
-    uint32_t *ids;
-    size_t n;
-} got_lists;
+/* Processes from w->next on until the piece holds MG_PART_PIECE bytes; each is let go of
+ * (its definitions and summary) once in it: the piece holds it now. */
+static void put_procs(hpa_buf *b, mg_part_writer *w)
+{
+    mg_job *job = w->job;
+    for (; w->next < job->nprocs && b->n < MG_PART_PIECE; w->next++) {
+        mg_proc *p = &job->procs[w->next];
+        if (!p->mine)
+            continue;
+        hpa_buf_u64(b, 1); /* a process follows; 0 ends the piece */
+        put_proc(b, p, &w->lists);
+        mg_proc_drop_defs(p);
+        mg_psum_free(&p->sum);
+        for (size_t k = 0; k < p->nlocs; k++)
+            mg_tsum_free(&p->locs[k].sum);
+    }
+    hpa_buf_u64(b, 0);
+}
 
-static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const got_lists *lists)
+bool mg_part_next(mg_part_writer *w, hpa_buf *b)
+{
+    const mg_job *job = w->job;
+    if (w->done)
+        return false;
+    hpa_buf_u64(b, PART_MAGIC);
+    bool procs_left = false;
+    for (size_t i = w->next; i < job->nprocs && !procs_left; i++)
+        procs_left = job->procs[i].mine;
+    if (!w->started) {
+        w->started = true;
+        hpa_buf_u64(b, PIECE_LISTS);
+        put_lists(b, w);
+    } else if (procs_left) {
+        hpa_buf_u64(b, PIECE_PROCS);
+        put_procs(b, w);
+    } else {
+        hpa_buf_u64(b, PIECE_TAIL);
+        hpa_buf_u64(b, job->nproblems - w->first_problem);
+        for (size_t i = w->first_problem; i < job->nproblems; i++)
+            hpa_buf_str(b, job->problems[i]);
+        hpa_buf_u64(b, job->records);
+        hpa_buf_u64(b, job->events);
+        w->done = true;
+    }
+    mg_xbuf(b);
+    return true;
+}
+
+static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const mg_part_reader *lists)
 {
     mg_proc_drop_defs(p);
     size_t n = hpa_buf_get_count(b);
@@ -231,18 +269,22 @@ static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const got_lists *lists
     }
 }
 
-int mg_part_read(hpa_buf *b, mg_job *job, int (*got)(mg_proc *p, void *ctx), void *ctx)
+void mg_part_reader_free(mg_part_reader *r)
 {
-    b->pos = 0;
-    if (hpa_buf_get_u64(b) != PART_MAGIC)
-        return -1;
-    got_lists lists = {0};
-    bool failed = false;
-    lists.n = hpa_buf_get_count(b);
-    lists.ids = mg_xcalloc(lists.n + 1, sizeof(uint32_t));
+    free(r->ids);
+    r->ids = NULL;
+    r->n = 0;
+}
+
+/* The part's member lists, as the job's. */
+static void get_lists(hpa_buf *b, mg_part_reader *r, mg_job *job)
+{
+    mg_part_reader_free(r);
+    r->n = hpa_buf_get_count(b);
+    r->ids = mg_xcalloc(r->n + 1, sizeof(uint32_t));
     uint64_t *m = NULL;
     size_t capm = 0;
-    for (size_t l = 0; l < lists.n && !b->bad; l++) {
+    for (size_t l = 0; l < r->n && !b->bad; l++) {
         size_t nm = hpa_buf_get_count(b);
         mg_grow((void **)&m, &capm, nm + 1, sizeof(uint64_t));
         for (size_t k = 0; k < nm; k++)
@@ -250,22 +292,14 @@ int mg_part_read(hpa_buf *b, mg_job *job, int (*got)(mg_proc *p, void *ctx), voi
         if (nm > UINT32_MAX)
             b->bad = true;
         else
-            mg_job_members(job, m, (uint32_t)nm, &lists.ids[l]);
+            mg_job_members(job, m, (uint32_t)nm, &r->ids[l]);
     }
     free(m);
+}
+
+static void get_tail(hpa_buf *b, mg_job *job)
+{
     size_t n = hpa_buf_get_count(b);
-    for (size_t i = 0; i < n && !b->bad; i++) {
-        uint64_t index = hpa_buf_get_u64(b);
-        if (index >= job->nprocs) {
-            b->bad = true;
-            break;
-        }
-        get_proc(b, job, &job->procs[index], &lists);
-        if (!b->bad && got(&job->procs[index], ctx) != 0)
-            failed = true;
-    }
-    free(lists.ids);
-    n = hpa_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         char *s = mg_xbuf_str(b);
         if (job->nproblems < 1000)
@@ -277,5 +311,37 @@ int mg_part_read(hpa_buf *b, mg_job *job, int (*got)(mg_proc *p, void *ctx), voi
     }
     job->records += hpa_buf_get_u64(b);
     job->events += hpa_buf_get_u64(b);
+}
+
+int mg_part_read(mg_part_reader *r, hpa_buf *b, mg_job *job, int (*got)(mg_proc *p, void *ctx),
+                 void *ctx)
+{
+    b->pos = 0;
+    if (hpa_buf_get_u64(b) != PART_MAGIC)
+        return -1;
+    bool failed = false;
+    uint64_t type = hpa_buf_get_u64(b);
+    if (type == PIECE_LISTS) {
+        get_lists(b, r, job);
+    } else if (type == PIECE_PROCS) {
+        for (uint64_t more; !b->bad && (more = hpa_buf_get_u64(b)) != 0;) {
+            if (more != 1) {
+                b->bad = true;
+                break;
+            }
+            uint64_t index = hpa_buf_get_u64(b);
+            if (index >= job->nprocs) {
+                b->bad = true;
+                break;
+            }
+            get_proc(b, job, &job->procs[index], r);
+            if (!b->bad && got(&job->procs[index], ctx) != 0)
+                failed = true;
+        }
+    } else if (type == PIECE_TAIL) {
+        get_tail(b, job);
+    } else {
+        b->bad = true;
+    }
     return b->bad ? -1 : failed ? -2 : 0;
 }

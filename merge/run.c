@@ -68,8 +68,10 @@ typedef struct run {
     double phase[MG_NPHASES]; /* wall seconds of each phase (--stats) */
     double t_phase;
     uint64_t mine_records, mine_events;
-    mg_defs *defs; /* rank 0: the definitions unified so far (defs.h) */
-    bool defs_bad; /* writing a mapping table failed */
+    mg_part_writer writer; /* ranks > 0: their part, a piece at a time */
+    mg_part_reader reader; /* rank 0: the part being read */
+    mg_defs *defs;         /* rank 0: the definitions unified so far (defs.h) */
+    bool defs_bad;         /* writing a mapping table failed */
 } run;
 
 /* ------------------------------------------------------------ diagnostics */
@@ -541,8 +543,8 @@ static int unify_proc(mg_proc *p, void *ctx)
 static int take_part(hpa_buf *b, void *ctx)
 {
     run *R = ctx;
-    int rc = mg_part_read(b, &R->job, unify_proc, R);
-    sample_anon(R); /* the part is still here, its processes' summaries added */
+    int rc = mg_part_read(&R->reader, b, &R->job, unify_proc, R);
+    sample_anon(R); /* the piece is still here, its processes' summaries added */
     if (rc == -2) { /* an OTF2 error, said already: the part itself is fine */
         R->defs_bad = true;
         rc = 0;
@@ -550,8 +552,17 @@ static int take_part(hpa_buf *b, void *ctx)
     return rc;
 }
 
+/* A merge rank > 0: the next piece of its part. */
+static bool next_piece(hpa_buf *b, void *ctx)
+{
+    run *R = ctx;
+    bool more = mg_part_next(&R->writer, b);
+    sample_anon(R); /* the piece and what is still to send */
+    return more;
+}
+
 /* Rank 0 unifies the definitions of its processes, then of every other rank's as its part
- * comes, one part at a time (each process's let go of once its mapping tables are
+ * comes, one piece at a time (each process's let go of once its mapping tables are
  * written); the others send theirs. */
 static int gather_parts(run *R, size_t first_problem)
 {
@@ -564,18 +575,14 @@ static int gather_parts(run *R, size_t first_problem)
     }
     int rc = 0;
     if (R->par->size > 1) {
-        hpa_buf mine = {0};
-        if (R->par->rank != 0) {
-            mg_part_write(&mine, job, first_problem);
-            sample_anon(R); /* the part and what it was made from */
-        }
-        rc = mg_par_collect(R->par, &mine, take_part, R);
+        mg_part_writer_init(&R->writer, job, first_problem);
+        rc = mg_par_collect(R->par, next_piece, take_part, R);
         if (rc < 0)
-            fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with more ranks\n",
-                    MG_PROG);
+            fprintf(stderr, "%s: a piece of a merge rank's results exceeds 2 GiB\n", MG_PROG);
         else if (rc > 0)
             fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, rc);
-        hpa_buf_free(&mine);
+        mg_part_writer_free(&R->writer);
+        mg_part_reader_free(&R->reader);
     }
     return mg_par_max(R->par, rc || R->defs_bad ? 1 : 0) ? -1 : 0;
 }

@@ -17,6 +17,7 @@
 
 #include "merge.h"
 #include "defs.h"
+#include "part.h"
 #include "run.h"
 
 static void usage(FILE *f)
@@ -169,6 +170,12 @@ int main(int argc, char **argv)
         v = MG_MAX_SAMPLED_CCS;
     if (hook)
         opts.cc_limit = v;
+    /* HPMERGE_TEST_PIECE_BYTES=N: a part's pieces of about N bytes (part.h), so that tests
+     * send parts in many pieces with small experiments */
+    opts.piece_bytes = MG_PART_PIECE;
+    hook = getenv("HPMERGE_TEST_PIECE_BYTES");
+    if (hook && parse_count(hook, &v) && v >= 1)
+        opts.piece_bytes = v;
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);

@@ -94,9 +94,9 @@ static void put_proc(hpa_buf *b, const mg_proc *p, hpa_u64map *lists)
 
 enum piece_type { PIECE_LISTS, PIECE_PROCS, PIECE_TAIL };
 
-void mg_part_writer_init(mg_part_writer *w, mg_job *job, size_t first_problem)
+void mg_part_writer_init(mg_part_writer *w, mg_job *job, size_t first_problem, size_t piece_bytes)
 {
-    *w = (mg_part_writer){.job = job, .first_problem = first_problem};
+    *w = (mg_part_writer){.job = job, .first_problem = first_problem, .piece_bytes = piece_bytes};
 }
 
 void mg_part_writer_free(mg_part_writer *w)
@@ -129,15 +129,17 @@ static void put_lists(hpa_buf *b, mg_part_writer *w)
     free(order);
 }
 
-/* Processes from w->next on until the piece holds MG_PART_PIECE bytes; each is let go of
+/* Processes from w->next on until the piece holds w->piece_bytes; each is let go of
  * (its definitions and summary) once in it: the piece holds it now. */
 static void put_procs(hpa_buf *b, mg_part_writer *w)
 {
     mg_job *job = w->job;
-    for (; w->next < job->nprocs && b->n < MG_PART_PIECE; w->next++) {
+    size_t n = 0; /* at least one: the piece's head may hold piece_bytes already */
+    for (; w->next < job->nprocs && (n == 0 || b->n < w->piece_bytes); w->next++) {
         mg_proc *p = &job->procs[w->next];
         if (!p->mine)
             continue;
+        n++;
         hpa_buf_u64(b, 1); /* a process follows; 0 ends the piece */
         put_proc(b, p, &w->lists);
         mg_proc_drop_defs(p);

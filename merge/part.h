@@ -18,12 +18,13 @@
 typedef struct mg_part_writer {
     mg_job *job;
     size_t first_problem;
-    size_t next;      /* the next process to write */
-    hpa_u64map lists; /* the job's member list id -> its number in this part */
+    size_t piece_bytes; /* MG_PART_PIECE, or less for tests */
+    size_t next;        /* the next process to write */
+    hpa_u64map lists;   /* the job's member list id -> its number in this part */
     bool started, done;
 } mg_part_writer;
 
-void mg_part_writer_init(mg_part_writer *w, mg_job *job, size_t first_problem);
+void mg_part_writer_init(mg_part_writer *w, mg_job *job, size_t first_problem, size_t piece_bytes);
 /* The next piece, into an empty b; false (b untouched) once every piece is written. */
 bool mg_part_next(mg_part_writer *w, hpa_buf *b);
 void mg_part_writer_free(mg_part_writer *w);

@@ -575,7 +575,7 @@ static int gather_parts(run *R, size_t first_problem)
     }
     int rc = 0;
     if (R->par->size > 1) {
-        mg_part_writer_init(&R->writer, job, first_problem);
+        mg_part_writer_init(&R->writer, job, first_problem, R->opts->piece_bytes);
         rc = mg_par_collect(R->par, next_piece, take_part, R);
         if (rc < 0)
             fprintf(stderr, "%s: a piece of a merge rank's results exceeds 2 GiB\n", MG_PROG);

@@ -25,6 +25,7 @@ typedef struct mg_opts {
     unsigned long kill_after; /* test hook: SIGKILL ourselves after N locations (0 = off) */
     unsigned long stop_after; /* test hook: SIGINT ourselves after N locations (0 = off) */
     size_t cc_limit;          /* sampled calling contexts per location (MG_MAX_SAMPLED_CCS) */
+    size_t piece_bytes;       /* a part's pieces hold about this many bytes (MG_PART_PIECE) */
     bool stats;               /* print merge statistics (speed, memory) to stderr */
     bool enter_leave;         /* plain Enter/Leave instead of calling contexts (evwrite.h) */
 } mg_opts;

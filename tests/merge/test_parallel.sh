@@ -31,6 +31,18 @@ for np in 2 3; do
     cmp serial.print par.print || fail "np $np: otf2-print -A output differs"
     note "np $np: $(wc -l <files.serial) files identical, otf2-print -A identical"
 done
+# parts in pieces of one process each (HPMERGE_TEST_PIECE_BYTES; 1 MiB otherwise, more
+# than these small jobs' parts): rank 0 reads a rank's member lists, processes and
+# problems from separate pieces
+rm -rf job.hpc/otf2 job.hpc/summary.*
+HPMERGE_TEST_PIECE_BYTES=1 mpirun -np 3 --oversubscribe "$HPMERGE" -q job.hpc >mpi.out 2>&1 ||
+    { cat mpi.out; fail "mpirun -np 3 hpmerge, parts in pieces, failed"; }
+cmp serial.json job.hpc/summary.json || fail "np 3, parts in pieces: summary.json differs"
+cmp serial.txt job.hpc/summary.txt || fail "np 3, parts in pieces: summary.txt differs"
+while read -r f; do
+    cmp "serial.otf2/$f" "job.hpc/otf2/$f" || fail "np 3, parts in pieces: $f differs"
+done <files.serial
+note "np 3, a piece per process: $(wc -l <files.serial) files and the summaries identical"
 # more merge ranks than processes: some ranks merge nothing
 rm -rf job.hpc/otf2 job.hpc/summary.*
 "$PROGS/merge/mkjob" small.hpc --ranks 2 --threads 1 --iters 3

@@ -22,8 +22,10 @@
  * MPI_IN_PLACE and MPI_BOTTOM are objects of its own (MPIR_F08_*).
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpiw.h"
 
@@ -47,8 +49,38 @@ void *hpcw_fortran_real(const char *name)
     return f;
 }
 
+/* The code of the MPI library's Fortran binding that calls the C MPI_ functions (MPICH's
+ * libmpichfort, libmpifort in other builds; Open MPI's bindings call PMPI_ functions):
+ * a C wrapper called from there takes its call site from the first frame outside it
+ * (context.c), the program's line instead of the binding's. */
+static uintptr_t binding_lo, binding_hi;
+
+static int find_binding(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    if (strncmp(base, "libmpichfort.", 13) != 0 && strncmp(base, "libmpifort.", 11) != 0)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        binding_lo = binding_lo && binding_lo < lo ? binding_lo : lo;
+        binding_hi = binding_hi > hi ? binding_hi : hi;
+    }
+    return 1;
+}
+
+bool hpcw_in_binding(uintptr_t pc)
+{
+    return pc >= binding_lo && pc < binding_hi;
+}
+
 void hpcw_fortran_init(void)
 {
+    dl_iterate_phdr(find_binding, NULL);
     f_in_place = dlsym(RTLD_DEFAULT, "mpi_fortran_in_place_");
     f_bottom = dlsym(RTLD_DEFAULT, "mpi_fortran_bottom_");
     f08_in_place = dlsym(RTLD_DEFAULT, "MPIR_F08_MPI_IN_PLACE");

@@ -419,8 +419,11 @@ void hpcw_clock_sync(unsigned phase);
 /* The Fortran binding's PMPI entry `name` (pmpi_send_); exits with a message if the
  * MPI library has none. */
 void *hpcw_fortran_real(const char *name);
-/* Resolve the Fortran sentinels (MPI_IN_PLACE, MPI_BOTTOM) once. */
+/* Resolve the Fortran sentinels (MPI_IN_PLACE, MPI_BOTTOM) once, and where the Fortran
+ * binding that calls the C functions lies (MPICH's). */
 void hpcw_fortran_init(void);
+/* pc is in that binding's code (then a call's site is the first frame outside it). */
+bool hpcw_in_binding(uintptr_t pc);
 /* A Fortran buffer argument, with the Fortran sentinels turned into C's. */
 const void *hpcw_fbuf(const void *buf);
 /* A Fortran status as a C status (st is the caller's storage). */

@@ -10,7 +10,8 @@
 # (MPI_INIT, MPI_WAITALL with MPI_STATUSES_IGNORE: its receive's source and bytes from
 # mpi_f08's status layout, MPI_COMM_SPLIT, MPI_BARRIER: the Fortran wrappers) and those
 # with one the C functions (MPI_SEND, MPI_ALLREDUCE: the C wrappers), each call once
-# (no nested calls), the ones the Fortran wrappers see at their line in f08count.f90.
+# (no nested calls), every call at its line in f08count.f90 (and fcount.f90's calls in
+# fcount.f90), not inside MPICH's binding.
 source "$HPC_ROOT/tests/lib.sh"
 [ -x "$HPCOLLECT" ] || skip "hpcollect not built yet (the collector has not landed)"
 [ -f "$HPC_LIB/libhpcollect-mpi.so" ] || skip "lib/libhpcollect-mpi.so not built"
@@ -27,10 +28,18 @@ import os
 from hpctest import check
 from mpitest import *
 
-rk = ranks(mpi_report("mpich.hpc"))
+rep = mpi_report("mpich.hpc")
+rk = ranks(rep)
 for r in (0, 1):
     expect(rk[r], f"mpich.hpc: rank {r}", mpi_sends=3, mpi_bytes_sent=180, mpi_receives=3,
            mpi_bytes_received=180)
+def sites_in(rep, exp, src, names):
+    """every call site of these functions is a line of src (not MPICH's binding)"""
+    for name in names:
+        at = [s["location"] for s in rep["sites"] if s["name"] == name]
+        check(at and all(s["file"].endswith(src) for s in rep["sites"] if s["name"] == name),
+              f"{exp}: {name} called at {at}, in {src}")
+sites_in(rep, "mpich.hpc", "fcount.f90", ("MPI_Send", "MPI_Recv", "MPI_Allreduce", "MPI_Waitall"))
 rep = mpi_report("mpich08.hpc")
 rk = ranks(rep)
 for r in (0, 1):
@@ -45,6 +54,8 @@ for r in (0, 1):
 src = open(os.environ["HPC_ROOT"] + "/tests/mpi/progs/f08count.f90").read().split("\n")
 lines = {n: next(i + 1 for i, t in enumerate(src) if "call " + n.upper() + "(" in t)
          for n in ("MPI_Comm_rank", "MPI_Waitall", "MPI_Comm_split", "MPI_Barrier")}
+sites_in(rep, "mpich08.hpc", "f08count.f90", ("MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv",
+                                              "MPI_Allreduce"))
 for s in rep["sites"]:
     if s["name"] in lines:
         check(s["file"].endswith("f08count.f90") and s["line"] == lines[s["name"]],

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "mpiw.h"
+#include "text_range.h"
 
 static const void *f_in_place, *f_bottom, *f08_in_place, *f08_bottom;
 const MPI_Fint *hpcw_f08_status_ignore, *hpcw_f08_statuses_ignore;
@@ -62,14 +63,7 @@ static int find_binding(struct dl_phdr_info *info, size_t size, void *arg)
     base = base ? base + 1 : info->dlpi_name;
     if (strncmp(base, "libmpichfort.", 13) != 0 && strncmp(base, "libmpifort.", 11) != 0)
         return 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-            continue;
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        binding_lo = binding_lo && binding_lo < lo ? binding_lo : lo;
-        binding_hi = binding_hi > hi ? binding_hi : hi;
-    }
+    hpc_text_range(info, &binding_lo, &binding_hi);
     return 1;
 }
 

@@ -711,6 +711,11 @@ static int exp_open(hpc_exp **out, const char *path, hpc_diag *d, enum open_mode
     }
     if (e->nprocs > 1)
         qsort(e->procs, e->nprocs, sizeof *e->procs, proc_cmp);
+    /* no room for more: a process alone (hpmerge's merge ranks open thousands so) would
+     * otherwise hold room for 8 */
+    hpc_proc *fit = e->nprocs ? realloc(e->procs, e->nprocs * sizeof *fit) : NULL;
+    if (fit)
+        e->procs = fit;
     *out = e;
     return 0;
 }

@@ -99,6 +99,9 @@ typedef struct gdefs {
     size_t niohs, capiohs;
     bool used_io_par[HPC_IO_MPIIO];
     uint64_t **iofile_map, **ioh_map;
+    /* processes are added in job order: the next one's index and first location number */
+    size_t next, next_loc;
+    size_t nlocs;
 } gdefs;
 
 /* OTF2 strings are UTF-8: names from damaged streams are cleaned first. */
@@ -690,16 +693,18 @@ static uint64_t map_bytes(size_t n, uint64_t max_id)
     return 64 + (uint64_t)n * (1 + b);
 }
 
-uint64_t mg_defs_chunk_size(const mg_job *job)
+uint64_t mg_defs_cc_count(const mg_job *job)
 {
-    size_t nlocs = 0, nccs = 0;
+    uint64_t nccs = 0;
+    for (size_t i = 0; i < job->nprocs; i++)
+        for (size_t k = 0; k < job->procs[i].nlocs; k++)
+            nccs += job->procs[i].locs[k].ncc;
+    return nccs;
+}
+
+uint64_t mg_defs_need(const mg_job *job, uint64_t nccs)
+{
     uint64_t need = 0;
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        nlocs += p->nlocs;
-        for (size_t k = 0; k < p->nlocs; k++)
-            nccs += p->locs[k].ncc;
-    }
     uint64_t max_id = nccs > UINT32_MAX ? UINT32_MAX : nccs; /* global ids: at most all */
     for (size_t i = 0; i < job->nprocs; i++) {
         const mg_proc *p = &job->procs[i];
@@ -714,6 +719,11 @@ uint64_t mg_defs_chunk_size(const mg_job *job)
             if (map_bytes(p->locs[k].ncc, max_id) > need)
                 need = map_bytes(p->locs[k].ncc, max_id);
     }
+    return need;
+}
+
+uint64_t mg_defs_chunk_size(uint64_t need, size_t nlocs)
+{
     if (map_bytes(nlocs, UINT64_MAX) > need) /* a group of all locations (OTF2: 10 per) */
         need = map_bytes(nlocs, UINT64_MAX);
     need += 4096; /* the chunk's own header and a margin */
@@ -738,36 +748,51 @@ static int write_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint64_t *
     return 0;
 }
 
-static int write_mappings(gdefs *g, OTF2_Archive *a)
+/* Process p's locations' mapping tables (first_loc: the number of its first location in
+ * job order). */
+static int write_mappings(gdefs *g, OTF2_Archive *a, mg_proc *p, size_t first_loc)
 {
-    mg_job *job = g->job;
-    for (size_t i = 0, n = 0; i < job->nprocs; i++) {
-        mg_proc *p = &job->procs[i];
-        for (size_t k = 0; k < p->nlocs; k++, n++) {
-            mg_loc *l = &p->locs[k];
-            OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, l->id);
-            if (!dw) {
-                fprintf(stderr, "%s: cannot open the OTF2 definition writer of location %llu\n",
-                        MG_PROG, (unsigned long long)l->id);
-                return -1;
-            }
-            if (l->ncc > MG_MAX_LOCATION_CCS) /* the regions added more than their half */
-                fprintf(stderr,
-                        "%s: %s: %zu calling contexts, more than one OTF2 mapping table holds "
-                        "(%zu)\n",
-                        MG_PROG, l->path ? l->path : "?", l->ncc, MG_MAX_LOCATION_CCS);
-            if (write_map(dw, OTF2_MAPPING_REGION, g->region_map[i], p->nregions) ||
-                write_map(dw, OTF2_MAPPING_COMM, g->comm_map[i], p->ncomms) ||
-                write_map(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, g->ig_map[i], p->nigens) ||
-                write_map(dw, OTF2_MAPPING_METRIC, g->metric_map[i], p->nmetrics) ||
-                write_map(dw, OTF2_MAPPING_IO_FILE, g->iofile_map[i], p->iofiles.n) ||
-                write_map(dw, OTF2_MAPPING_IO_HANDLE, g->ioh_map[i], p->niohs) ||
-                write_map(dw, OTF2_MAPPING_CALLING_CONTEXT, g->cc_map[n], l->ncc))
-                return -1;
-            CHECK(OTF2_Archive_CloseDefWriter(a, dw));
+    size_t i = p->index;
+    for (size_t k = 0; k < p->nlocs; k++) {
+        mg_loc *l = &p->locs[k];
+        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, l->id);
+        if (!dw) {
+            fprintf(stderr, "%s: cannot open the OTF2 definition writer of location %llu\n",
+                    MG_PROG, (unsigned long long)l->id);
+            return -1;
         }
+        if (l->ncc > MG_MAX_LOCATION_CCS) /* the regions added more than their half */
+            fprintf(stderr,
+                    "%s: %s: %zu calling contexts, more than one OTF2 mapping table holds "
+                    "(%zu)\n",
+                    MG_PROG, l->path ? l->path : "?", l->ncc, MG_MAX_LOCATION_CCS);
+        if (write_map(dw, OTF2_MAPPING_REGION, g->region_map[i], p->nregions) ||
+            write_map(dw, OTF2_MAPPING_COMM, g->comm_map[i], p->ncomms) ||
+            write_map(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, g->ig_map[i], p->nigens) ||
+            write_map(dw, OTF2_MAPPING_METRIC, g->metric_map[i], p->nmetrics) ||
+            write_map(dw, OTF2_MAPPING_IO_FILE, g->iofile_map[i], p->iofiles.n) ||
+            write_map(dw, OTF2_MAPPING_IO_HANDLE, g->ioh_map[i], p->niohs) ||
+            write_map(dw, OTF2_MAPPING_CALLING_CONTEXT, g->cc_map[first_loc + k], l->ncc))
+            return -1;
+        CHECK(OTF2_Archive_CloseDefWriter(a, dw));
     }
     return 0;
+}
+
+/* Let go of process p's maps (its mapping tables are written). */
+static void free_maps(gdefs *g, const mg_proc *p, size_t first_loc)
+{
+    size_t i = p->index;
+    uint64_t **maps[] = {&g->region_map[i], &g->comm_map[i],   &g->ig_map[i],
+                         &g->metric_map[i], &g->iofile_map[i], &g->ioh_map[i]};
+    for (size_t m = 0; m < sizeof(maps) / sizeof(maps[0]); m++) {
+        free(*maps[m]);
+        *maps[m] = NULL;
+    }
+    for (size_t k = 0; k < p->nlocs; k++) {
+        free(g->cc_map[first_loc + k]);
+        g->cc_map[first_loc + k] = NULL;
+    }
 }
 
 static void gdefs_free(gdefs *g, size_t nlocs)
@@ -811,41 +836,80 @@ static void gdefs_free(gdefs *g, size_t nlocs)
     free(g->comms);
 }
 
-int mg_defs_write(mg_job *job, OTF2_Archive *a)
+mg_defs *mg_defs_begin(mg_job *job)
 {
-    gdefs g = {.job = job,
-               .mpi_locations = UINT32_MAX,
-               .omp_locations = UINT32_MAX,
-               .self_comm = UINT32_MAX};
-    mg_xcstr(&g.strs, ""); /* string 0 */
-    size_t nlocs = 0;
+    gdefs *g = mg_xcalloc(1, sizeof(gdefs));
+    *g = (gdefs){.job = job,
+                 .mpi_locations = UINT32_MAX,
+                 .omp_locations = UINT32_MAX,
+                 .self_comm = UINT32_MAX};
+    mg_xcstr(&g->strs, ""); /* string 0 */
     for (size_t i = 0; i < job->nprocs; i++)
-        nlocs += job->procs[i].nlocs;
-    g.region_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g.comm_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g.ig_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g.metric_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g.iofile_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g.ioh_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g.cc_map = mg_xcalloc(nlocs + 1, sizeof(uint64_t *));
-    for (size_t i = 0, first = 0; i < job->nprocs; i++) {
-        unify_process(&g, &job->procs[i], first);
-        first += job->procs[i].nlocs;
+        g->nlocs += job->procs[i].nlocs;
+    g->region_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g->comm_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g->ig_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g->metric_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g->iofile_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g->ioh_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g->cc_map = mg_xcalloc(g->nlocs + 1, sizeof(uint64_t *));
+    return g;
+}
+
+int mg_defs_add(mg_defs *g, mg_proc *p, OTF2_Archive *a)
+{
+    if (p->index != g->next) {
+        fprintf(stderr, "%s: process %u unified out of job order (expected %zu)\n", MG_PROG,
+                p->index, g->next);
+        return -1;
     }
-    for (size_t i = 0; i < g.ninstances; i++) /* instances' ids follow the classes' */
-        g.metric_map[g.instances[i].proc][g.instances[i].local] = g.nmetrics + i;
-    int rc = write_mappings(&g, a);
+    size_t first_loc = g->next_loc, ninstances = g->ninstances;
+    unify_process(g, p, first_loc);
+    g->next++;
+    g->next_loc += p->nlocs;
+    if (g->ninstances != ninstances)
+        return 0; /* an instance's id follows all metric classes: written at the end */
+    int rc = write_mappings(g, a, p, first_loc);
+    free_maps(g, p, first_loc);
+    mg_proc_drop_defs(p);
+    return rc;
+}
+
+int mg_defs_end(mg_defs *g, OTF2_Archive *a)
+{
+    mg_job *job = g->job;
+    int rc = 0;
+    if (g->next != job->nprocs) {
+        fprintf(stderr, "%s: %zu of %zu processes unified\n", MG_PROG, g->next, job->nprocs);
+        rc = -1;
+    }
+    for (size_t i = 0; i < g->ninstances; i++) /* instances' ids follow the classes' */
+        g->metric_map[g->instances[i].proc][g->instances[i].local] = g->nmetrics + i;
+    for (size_t i = 0, first = 0; i < job->nprocs && rc == 0; i++) {
+        mg_proc *p = &job->procs[i];
+        if (g->region_map[i]) /* kept for its metric instance */
+            rc = write_mappings(g, a, p, first);
+        first += p->nlocs;
+    }
     if (rc == 0) {
         OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(a);
         if (!w) {
             fprintf(stderr, "%s: cannot open the OTF2 global definition writer\n", MG_PROG);
             rc = -1;
         } else {
-            rc = write_global(&g, w);
+            rc = write_global(g, w);
             if (rc == 0 && OTF2_Archive_CloseGlobalDefWriter(a, w) != OTF2_SUCCESS)
                 rc = -1;
         }
     }
-    gdefs_free(&g, nlocs);
+    mg_defs_discard(g);
     return rc;
+}
+
+void mg_defs_discard(mg_defs *g)
+{
+    if (!g)
+        return;
+    gdefs_free(g, g->nlocs);
+    free(g);
 }

@@ -33,13 +33,32 @@
 #define MG_MAX_LOCATION_CCS ((size_t)((OTF2_CHUNK_SIZE_MAX - 65536) / 5))
 #define MG_MAX_SAMPLED_CCS  (MG_MAX_LOCATION_CCS / 2)
 
-/* The definition chunk size the job's largest record needs: the largest mapping table
- * or the group of all locations, at least OTF2_CHUNK_SIZE_MIN (rank 0, all parts in). */
-uint64_t mg_defs_chunk_size(const mg_job *job);
+/*
+ * The definition chunk size: what the largest record needs, the largest mapping table or
+ * the group of all locations, at least OTF2_CHUNK_SIZE_MIN. Each merge rank knows its
+ * processes' tables: mg_defs_cc_count sums their calling contexts, mg_defs_need gives the
+ * bytes of their largest mapping table once the job's sum of calling contexts (which
+ * bounds the global ids) is known; rank 0 gives the size from the job's largest need and
+ * its number of locations.
+ */
+uint64_t mg_defs_cc_count(const mg_job *job);
+uint64_t mg_defs_need(const mg_job *job, uint64_t nccs);
+uint64_t mg_defs_chunk_size(uint64_t need, size_t nlocs);
 
-/* Write the global definitions and each location's mapping tables into archive a,
- * whose definition files are open. Returns 0, or -1 after printing an OTF2 error. */
-int mg_defs_write(mg_job *job, OTF2_Archive *a);
+/*
+ * Unification as the processes' definitions come (rank 0): mg_defs_add unifies process p,
+ * which must come in job order, writes its locations' mapping tables into archive a
+ * (whose definition files are open) and lets go of its definitions, so that rank 0 never
+ * holds every process's definitions at once (a process with a metric instance is kept
+ * until the end: the instance's id follows every metric class). mg_defs_end writes the
+ * global definitions and frees g. Both return 0, or -1 after printing an OTF2 error.
+ */
+typedef struct gdefs mg_defs;
+mg_defs *mg_defs_begin(mg_job *job);
+int mg_defs_add(mg_defs *g, mg_proc *p, OTF2_Archive *a);
+int mg_defs_end(mg_defs *g, OTF2_Archive *a);
+/* Free g without writing (a merge that failed). */
+void mg_defs_discard(mg_defs *g);
 
 /* Timestamps covered by the job's events: [*first, *last]; false if there are none. */
 bool mg_defs_time_range(const mg_job *job, uint64_t *first, uint64_t *last);

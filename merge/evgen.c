@@ -699,9 +699,7 @@ static void mpi_p2p(gen *g, const hpc_rec_mpi_p2p *m)
         return;
     }
     uint32_t peer = (uint32_t)m->peer;
-    if (g->pass == 1 && needs_peer && m->peer_world >= 0 &&
-        (uint64_t)m->peer_world < g->job->nprocs && g->job->procs[m->peer_world].placeholder &&
-        g->job->procs[m->peer_world].group == (uint64_t)m->peer_world)
+    if (g->pass == 1 && needs_peer && mg_job_rank_missing(g->job, m->peer_world))
         g->to_missing++;
     uint64_t tag = (uint32_t)m->tag;
     switch (m->op) {

@@ -383,6 +383,42 @@ static void init_locations(mg_proc *p)
     }
 }
 
+/* A rank that left no sub-experiment: one empty location, shown as missing. */
+static void placeholder_init(mg_job *job, mg_proc *p, int64_t r)
+{
+    p->placeholder = true;
+    p->rank = r;
+    p->group = (uint64_t)r;
+    p->name = mg_xasprintf("rank%lld", (long long)r);
+    p->host = mg_xstrdup("unknown");
+    p->sum.placeholder = true;
+    hpa_mpi_sum_init(&p->sum.mpi);
+    p->sum.exe = mg_xstrdup("");
+    p->sum.argv = mg_xstrdup("");
+    p->sum.end_note = mg_xstrdup("missing: no sub-experiment");
+    if (job->missing && r >= 0 && r < job->world_size)
+        job->missing[r / 8] |= (uint8_t)(1u << (r % 8));
+}
+
+/* What every process gets once it has its place (index) in job order. */
+static void proc_init(mg_proc *p, size_t index)
+{
+    p->index = (uint32_t)index;
+    p->state_metric = UINT32_MAX;
+    p->heap_metric = UINT32_MAX;
+    if (!p->hp) {
+        mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
+        *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
+    }
+    init_locations(p);
+}
+
+bool mg_job_rank_missing(const mg_job *job, int64_t rank)
+{
+    return job->missing && rank >= 0 && rank < job->world_size &&
+           (job->missing[rank / 8] >> (rank % 8) & 1);
+}
+
 int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
 {
     memset(job, 0, sizeof(*job));
@@ -443,19 +479,11 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
         p->host = p->hp->has_begin ? mg_strdup_n(p->hp->begin.host.p, p->hp->begin.host.n)
                                    : mg_xstrdup("unknown");
     }
+    job->missing = mg_xcalloc(nranks / 8 + 1, 1);
     for (size_t r = 0; r < nranks; r++)
         if (!taken[r]) {
             mg_proc *p = &job->procs[job->nprocs++];
-            p->placeholder = true;
-            p->rank = (int64_t)r;
-            p->group = r;
-            p->name = mg_xasprintf("rank%zu", r);
-            p->host = mg_xstrdup("unknown");
-            p->sum.placeholder = true;
-            hpa_mpi_sum_init(&p->sum.mpi);
-            p->sum.exe = mg_xstrdup("");
-            p->sum.argv = mg_xstrdup("");
-            p->sum.end_note = mg_xstrdup("missing: no sub-experiment");
+            placeholder_init(job, p, (int64_t)r);
             mg_job_problem(job,
                            "%s: rank %zu of %zu left no sub-experiment (it died before "
                            "hpcollect started, or its files were removed); it is shown empty",
@@ -465,14 +493,7 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     qsort(job->procs, job->nprocs, sizeof(mg_proc), cmp_group);
     for (size_t i = 0; i < job->nprocs; i++) {
         mg_proc *p = &job->procs[i];
-        p->index = (uint32_t)i;
-        p->state_metric = UINT32_MAX;
-        p->heap_metric = UINT32_MAX;
-        if (!p->hp) {
-            mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens);
-            *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
-        }
-        init_locations(p);
+        proc_init(p, i);
         if (!job->command && p->hp && p->hp->has_begin)
             job->command = argv_line(p->hp->begin.argv);
     }
@@ -485,6 +506,46 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
         return HPC_E_FORMAT;
     }
     return 0;
+}
+
+int mg_job_open_share(mg_job *job, const char *path, hpc_diag *diag, const mg_share *s)
+{
+    memset(job, 0, sizeof(*job));
+    job->path = mg_xstrdup(path);
+    job->diag = diag;
+    job->world_size = s->world_size;
+    job->command = mg_xstrdup(s->command);
+    job->collect_command = mg_xstrdup("");
+    size_t nranks = job->world_size > 0 ? (size_t)job->world_size : 0;
+    job->missing = mg_xcalloc(nranks / 8 + 1, 1);
+    for (size_t k = 0; k < s->nmissing; k++)
+        if (s->missing[k] < nranks)
+            job->missing[s->missing[k] / 8] |= (uint8_t)(1u << (s->missing[k] % 8));
+    job->procs = mg_xcalloc(s->nprocs + 1, sizeof(mg_proc));
+    int rc = 0;
+    for (size_t i = 0; i < s->nprocs; i++) {
+        const mg_share_proc *sp = &s->procs[i];
+        mg_proc *p = &job->procs[job->nprocs++];
+        if (!sp->dir) {
+            placeholder_init(job, p, sp->rank);
+        } else {
+            p->rank = sp->rank;
+            p->group = sp->group;
+            p->name = mg_xstrdup(sp->name);
+            p->host = mg_xstrdup(sp->host);
+            int orc = hpc_exp_open_lean(&p->exp, sp->dir, &(hpc_diag){.quiet = 1});
+            if (orc < 0 || p->exp->nprocs != 1) {
+                mg_job_problem(job, "%s: cannot read this process again (%s)", sp->dir,
+                               orc < 0 ? hpc_strerror(orc) : "not one sub-experiment");
+                rc = -1;
+            } else {
+                p->hp = &p->exp->procs[0];
+            }
+        }
+        proc_init(p, sp->index);
+        p->mine = true;
+    }
+    return rc;
 }
 
 int mg_proc_load(mg_job *job, mg_proc *p)
@@ -541,6 +602,63 @@ void mg_proc_unload(mg_proc *p)
         hpc_proc_unload((hpc_proc *)p->hp);
 }
 
+void mg_proc_drop_defs(mg_proc *p)
+{
+    for (size_t i = 0; i < p->nregions; i++) {
+        free(p->regions[i].name);
+        free(p->regions[i].file);
+    }
+    free(p->regions);
+    p->regions = NULL;
+    p->nregions = p->capregions = 0;
+    for (size_t i = 0; i < p->ncomms; i++)
+        free(p->comms[i].name);
+    free(p->comms);
+    p->comms = NULL;
+    p->ncomms = p->capcomms = 0;
+    for (size_t i = 0; i < p->nigens; i++)
+        free(p->igens[i].name);
+    free(p->igens);
+    p->igens = NULL;
+    p->nigens = p->capigens = 0;
+    for (size_t i = 0; i < p->nmetrics; i++) {
+        free(p->metrics[i].name);
+        free(p->metrics[i].unit);
+        free(p->metrics[i].desc);
+    }
+    free(p->metrics);
+    p->metrics = NULL;
+    p->nmetrics = p->capmetrics = 0;
+    free(p->iohs);
+    p->iohs = NULL;
+    p->niohs = p->capiohs = 0;
+    hpa_strtab_free(&p->iofiles);
+    p->iofiles = (hpa_strtab){0};
+    for (size_t i = 0; i < p->nlocs; i++) {
+        mg_loc *l = &p->locs[i];
+        free(l->cc);
+        free(l->deep);
+        free(l->claims);
+        l->cc = NULL;
+        l->deep = NULL;
+        l->claims = NULL;
+        l->ncc = l->capcc = l->ndeep = l->nclaims = l->capclaims = 0;
+    }
+}
+
+void mg_proc_release(mg_proc *p)
+{
+    if (!p->exp)
+        return;
+    for (size_t i = 0; i < p->nlocs; i++) { /* their streams are read */
+        free(p->locs[i].path);
+        p->locs[i].path = NULL;
+    }
+    hpc_exp_close(p->exp);
+    p->exp = NULL;
+    p->hp = NULL;
+}
+
 void mg_proc_free(mg_proc *p)
 {
     free_tables(p);
@@ -583,6 +701,7 @@ void mg_proc_free(mg_proc *p)
     mg_psum_free(&p->sum);
     free(p->name);
     free(p->host);
+    hpc_exp_close(p->exp);
     memset(p, 0, sizeof(*p));
 }
 
@@ -595,6 +714,7 @@ void mg_job_close(mg_job *job)
         free(job->problems[i]);
     free(job->problems);
     hpa_strtab_free(&job->member_lists);
+    free(job->missing);
     hpc_exp_close(job->exp);
     mg_syms_close(job->syms);
     free(job->path);

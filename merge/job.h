@@ -71,7 +71,8 @@ typedef struct mg_ioh {
 } mg_ioh;
 
 struct mg_proc {
-    const hpc_proc *hp; /* NULL for placeholders and, on rank 0, others' processes */
+    const hpc_proc *hp; /* NULL for placeholders */
+    hpc_exp *exp;       /* merge ranks > 0: the process opened alone (mg_job_open_share) */
     uint32_t index;     /* in job->procs */
     uint64_t group;     /* OTF2 location group id */
     int64_t rank;       /* MPI_COMM_WORLD rank, -1 if none */
@@ -135,6 +136,7 @@ typedef struct mg_job {
     uint64_t real_time;      /* job creation, ns since the epoch */
     uint64_t job_time;       /* job creation, monotonic ns (rank 0's clock) */
     hpa_strtab member_lists; /* communicators' member lists (mg_job_members) */
+    uint8_t *missing;        /* bit r: world rank r left no sub-experiment (a placeholder) */
     /* problems found, for the summary (stderr has them too) */
     char **problems;
     size_t nproblems, capproblems;
@@ -158,6 +160,37 @@ typedef struct mg_job {
  */
 int mg_job_open(mg_job *job, const char *path, hpc_diag *diag);
 void mg_job_close(mg_job *job);
+
+/* One process of a merge rank's share, as rank 0 names it (share.c): its place in job
+ * order and its sub-experiment's directory (NULL for a placeholder). */
+typedef struct mg_share_proc {
+    uint32_t index;
+    uint64_t group;
+    int64_t rank;
+    char *name, *host, *dir;
+} mg_share_proc;
+
+/* A merge rank's share of the job: what it needs of the whole (the world size, the
+ * command, which ranks are missing) and its processes, a block in job order. */
+typedef struct mg_share {
+    int64_t world_size;
+    char *command;
+    uint64_t *missing; /* world ranks without a sub-experiment */
+    size_t nmissing;
+    mg_share_proc *procs;
+    size_t nprocs;
+} mg_share;
+
+/*
+ * The job of a merge rank > 0: only its share's processes, each opened alone and lean
+ * from its directory, instead of the whole job (rank 0 opened that and sent the share).
+ * Damage was reported by rank 0: these opens are quiet. Returns 0, or -1 after recording
+ * a problem (a sub-experiment that rank 0 could read and this rank cannot).
+ */
+int mg_job_open_share(mg_job *job, const char *path, hpc_diag *diag, const mg_share *s);
+
+/* Did world rank `rank` leave no sub-experiment (a placeholder stands for it)? */
+bool mg_job_rank_missing(const mg_job *job, int64_t rank);
 
 /* The job's copy of the member list m[0..n-1] (each distinct list is held once), and its
  * id in *id. */
@@ -196,6 +229,15 @@ uint32_t mg_proc_ioh(mg_proc *p, uint64_t handle);
  */
 int mg_proc_load(mg_job *job, mg_proc *p);
 void mg_proc_unload(mg_proc *p);
+
+/* A merge rank > 0 is done with the process it merged (and unloaded): its experiment,
+ * opened alone (mg_job_open_share), is closed; hp is NULL after. */
+void mg_proc_release(mg_proc *p);
+
+/* Free the process's process-local definitions (regions, communicators, interrupt
+ * generators, metrics, I/O handles and files, its locations' calling contexts and team
+ * claims), keeping its summary: rank 0 once they are unified (defs.h). */
+void mg_proc_drop_defs(mg_proc *p);
 
 /* Free the process's definitions and summary (not hp). */
 void mg_proc_free(mg_proc *p);

@@ -67,18 +67,59 @@ void mg_par_bcast_u64(mg_par *par, uint64_t *v)
         MPI_Bcast(v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 }
 
+/* Wait for req to complete, asleep between tests. */
+static void sleep_until(MPI_Request *req)
+{
+    for (int done = 0;;) {
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nanosleep(&(struct timespec){0, 1000000}, NULL); /* 1 ms: idle, not spinning */
+    }
+}
+
 void mg_par_wait(mg_par *par)
 {
     if (!par->mpi || par->size == 1)
         return;
     MPI_Request req;
     MPI_Ibarrier(MPI_COMM_WORLD, &req);
-    for (int done = 0;;) {
-        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return;
-        nanosleep(&(struct timespec){0, 1000000}, NULL); /* 1 ms: idle, not spinning */
+    sleep_until(&req);
+}
+
+int mg_par_scatter(mg_par *par, void (*make)(hpa_buf *b, int r, void *ctx), void *ctx, hpa_buf *got)
+{
+    *got = (hpa_buf){0};
+    if (!par->mpi || par->size == 1)
+        return 0;
+    uint64_t n = 0;
+    if (par->rank != 0) {
+        MPI_Request req;
+        MPI_Irecv(&n, 1, MPI_UINT64_T, 0, 2, MPI_COMM_WORLD, &req);
+        sleep_until(&req);
+        if (n <= INT_MAX) {
+            got->p = mg_xmalloc(n + 1);
+            got->n = got->cap = n;
+            MPI_Recv(got->p, (int)n, MPI_BYTE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    } else {
+        for (int r = 1; r < par->size; r++) {
+            hpa_buf b = {0};
+            make(&b, r, ctx);
+            uint64_t bn = b.n;
+            MPI_Send(&bn, 1, MPI_UINT64_T, r, 2, MPI_COMM_WORLD);
+            if (bn <= INT_MAX)
+                MPI_Send(b.p, (int)bn, MPI_BYTE, r, 3, MPI_COMM_WORLD);
+            else
+                n = bn;
+            hpa_buf_free(&b);
+        }
     }
+    if (mg_par_max(par, n > INT_MAX)) {
+        hpa_buf_free(got);
+        return -1;
+    }
+    return 0;
 }
 
 int mg_par_max(mg_par *par, int v)
@@ -87,6 +128,24 @@ int mg_par_max(mg_par *par, int v)
     if (par->mpi)
         MPI_Allreduce(&v, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return out;
+}
+
+static uint64_t reduce_u64(mg_par *par, uint64_t v, MPI_Op op)
+{
+    uint64_t out = v;
+    if (par->mpi)
+        MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, op, MPI_COMM_WORLD);
+    return out;
+}
+
+uint64_t mg_par_sum_u64(mg_par *par, uint64_t v)
+{
+    return reduce_u64(par, v, MPI_SUM);
+}
+
+uint64_t mg_par_max_u64(mg_par *par, uint64_t v)
+{
+    return reduce_u64(par, v, MPI_MAX);
 }
 
 int mg_par_collect(mg_par *par, const hpa_buf *mine, int (*take)(hpa_buf *b, void *ctx), void *ctx)

@@ -42,6 +42,15 @@ void mg_par_bcast_u64(mg_par *par, uint64_t *v);
 void mg_par_wait(mg_par *par);
 /* Maximum of v over the ranks, on every rank (to agree on failure). */
 int mg_par_max(mg_par *par, int v);
+/* Sum and maximum of v over the ranks, on every rank. */
+uint64_t mg_par_sum_u64(mg_par *par, uint64_t v);
+uint64_t mg_par_max_u64(mg_par *par, uint64_t v);
+/* Rank 0 sends each other rank r the buffer make(b, r, ctx) fills, one at a time in rank
+ * order; rank r > 0 receives its own into *got, asleep until it comes (rank 0 may take a
+ * while to make them). Returns 0, or -1 on every rank when a buffer was over 2 GiB (*got
+ * then empty). */
+int mg_par_scatter(mg_par *par, void (*make)(hpa_buf *b, int r, void *ctx), void *ctx,
+                   hpa_buf *got);
 /* Every other rank's buffer to rank 0, one at a time in rank order: take(b, ctx) reads
  * rank r's (returns 0, or non-zero when it is damaged). Other ranks send theirs. Returns 0
  * on every rank but rank 0; there -1 when a buffer was over 2 GiB, or the first rank

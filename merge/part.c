@@ -6,8 +6,9 @@
  * merged: its process-local definitions
  * (regions, communicators and teams, interrupt generators, metrics), its summary, and
  * per location the calling contexts, OpenMP team claims and thread summary; then the
- * problems the rank found. Rank 0 reads every part into its own job, which then equals
- * the job a serial merge would have built.
+ * problems the rank found. Rank 0 reads every part into its own job, one at a time: each
+ * process's summary stays, its definitions are unified as they come and let go of
+ * (defs.h), as a serial merge does with its own.
  */
 #include "part.h"
 
@@ -132,30 +133,6 @@ void mg_part_write(hpa_buf *b, const mg_job *job, size_t first_problem)
     mg_xbuf(b);
 }
 
-static void clear_defs(mg_proc *p)
-{
-    for (size_t i = 0; i < p->nregions; i++) {
-        free(p->regions[i].name);
-        free(p->regions[i].file);
-    }
-    p->nregions = 0;
-    for (size_t i = 0; i < p->ncomms; i++)
-        free(p->comms[i].name);
-    p->ncomms = 0;
-    for (size_t i = 0; i < p->nigens; i++)
-        free(p->igens[i].name);
-    p->nigens = 0;
-    for (size_t i = 0; i < p->nmetrics; i++) {
-        free(p->metrics[i].name);
-        free(p->metrics[i].unit);
-        free(p->metrics[i].desc);
-    }
-    p->nmetrics = 0;
-    p->niohs = 0;
-    hpa_strtab_free(&p->iofiles);
-    p->iofiles = (hpa_strtab){0};
-}
-
 /* The part's member lists, as the job's: ids[k] is list k's id in job->member_lists. */
 typedef struct got_lists {
     uint32_t *ids;
@@ -164,7 +141,7 @@ typedef struct got_lists {
 
 static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const got_lists *lists)
 {
-    clear_defs(p);
+    mg_proc_drop_defs(p);
     size_t n = hpa_buf_get_count(b);
     for (size_t i = 0; i < n && !b->bad; i++) {
         mg_region *r = MG_PUSH(p->regions, p->nregions, p->capregions);
@@ -254,12 +231,13 @@ static void get_proc(hpa_buf *b, mg_job *job, mg_proc *p, const got_lists *lists
     }
 }
 
-int mg_part_read(hpa_buf *b, mg_job *job)
+int mg_part_read(hpa_buf *b, mg_job *job, int (*got)(mg_proc *p, void *ctx), void *ctx)
 {
     b->pos = 0;
     if (hpa_buf_get_u64(b) != PART_MAGIC)
         return -1;
     got_lists lists = {0};
+    bool failed = false;
     lists.n = hpa_buf_get_count(b);
     lists.ids = mg_xcalloc(lists.n + 1, sizeof(uint32_t));
     uint64_t *m = NULL;
@@ -283,6 +261,8 @@ int mg_part_read(hpa_buf *b, mg_job *job)
             break;
         }
         get_proc(b, job, &job->procs[index], &lists);
+        if (!b->bad && got(&job->procs[index], ctx) != 0)
+            failed = true;
     }
     free(lists.ids);
     n = hpa_buf_get_count(b);
@@ -297,5 +277,5 @@ int mg_part_read(hpa_buf *b, mg_job *job)
     }
     job->records += hpa_buf_get_u64(b);
     job->events += hpa_buf_get_u64(b);
-    return b->bad ? -1 : 0;
+    return b->bad ? -1 : failed ? -2 : 0;
 }

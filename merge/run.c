@@ -1,11 +1,13 @@
 /*
  * run.c - the merge from experiment to outputs (see run.h).
  *
- *   1. every rank opens the job (the same model everywhere)
- *   2. processes are shared in contiguous blocks of about equal stream bytes
+ *   1. rank 0 opens the job
+ *   2. processes are shared in contiguous blocks of about equal stream bytes; every
+ *      other rank opens only its share (share.c)
  *   3. each rank merges its locations, one at a time: two passes (order.c), events
  *      straight into the OTF2 event writer, which is closed before the next location
- *   4. parts go to rank 0, which writes the definitions, mapping tables and summary
+ *   4. parts go to rank 0, one at a time: it unifies each process's definitions and
+ *      writes its mapping tables as they come, then the global definitions and summary
  *   5. rank 0 moves the outputs into place
  */
 #include "run.h"
@@ -27,6 +29,7 @@
 #include "evwrite.h"
 #include "job.h"
 #include "part.h"
+#include "share.h"
 
 volatile int mg_interrupted;
 
@@ -65,6 +68,8 @@ typedef struct run {
     double phase[MG_NPHASES]; /* wall seconds of each phase (--stats) */
     double t_phase;
     uint64_t mine_records, mine_events;
+    mg_defs *defs; /* rank 0: the definitions unified so far (defs.h) */
+    bool defs_bad; /* writing a mapping table failed */
 } run;
 
 /* ------------------------------------------------------------ diagnostics */
@@ -312,6 +317,16 @@ static void report_nesting(mg_job *job, const mg_loc *loc, const mg_evw *x)
 
 /* ------------------------------------------------------------ one location */
 
+/* --stats: anonymous memory now, at a point where a phase holds the most. */
+static void sample_anon(run *R)
+{
+    if (!R->opts->stats)
+        return;
+    long kb = mg_rss_anon_kb();
+    if (kb > R->peak_anon_kb)
+        R->peak_anon_kb = kb;
+}
+
 static int merge_location(run *R, mg_loc *loc)
 {
     mg_job *job = &R->job;
@@ -342,12 +357,7 @@ static int merge_location(run *R, mg_loc *loc)
         job->replay = true;
         mg_gen_location(job, loc, r, 2, mg_order_pass2, &o);
         job->replay = false;
-        if (R->opts->stats) {
-            /* side list, spill buffers and OTF2 chunks are all still allocated here */
-            long kb = mg_rss_anon_kb();
-            if (kb > R->peak_anon_kb)
-                R->peak_anon_kb = kb;
-        }
+        sample_anon(R); /* side list, spill buffers and OTF2 chunks are all allocated here */
         rc = mg_order_finish(&o);
     } else {
         mg_order_free(&o);
@@ -371,10 +381,12 @@ static int merge_location(run *R, mg_loc *loc)
     return rc;
 }
 
-/* Contiguous blocks of processes with about equal stream bytes per rank. */
-static void partition(run *R)
+/* Contiguous blocks of processes with about equal stream bytes per rank: owner[i] is the
+ * merge rank of process i (rank 0). */
+static int *partition(run *R)
 {
     mg_job *job = &R->job;
+    int *owners = mg_xcalloc(job->nprocs + 1, sizeof(int));
     uint64_t *w = mg_xcalloc(job->nprocs + 1, sizeof(uint64_t)), total = 0;
     for (size_t i = 0; i < job->nprocs; i++) {
         w[i] = 1;
@@ -393,12 +405,54 @@ static void partition(run *R)
         int owner = (int)((__int128)mid * R->par->size / (total ? total : 1));
         if (owner >= R->par->size)
             owner = R->par->size - 1;
-        job->procs[i].mine = owner == R->par->rank;
+        owners[i] = owner;
+        job->procs[i].mine = owner == 0;
         acc += w[i];
         if (job->procs[i].mine)
             R->locs_mine += job->procs[i].nlocs;
     }
     free(w);
+    return owners;
+}
+
+typedef struct share_ctx {
+    const mg_job *job;
+    const int *owners;
+} share_ctx;
+
+static void make_share(hpa_buf *b, int r, void *ctx)
+{
+    share_ctx *c = ctx;
+    mg_share_write(b, c->job, c->owners, r);
+}
+
+/* Rank 0 (which opened the whole job) shares its processes out; every other merge rank
+ * opens its share (share.c). */
+static int share_job(run *R)
+{
+    if (R->par->rank == 0) {
+        int *owners = partition(R);
+        hpa_buf none;
+        int rc = mg_par_scatter(R->par, make_share, &(share_ctx){&R->job, owners}, &none);
+        free(owners);
+        return rc;
+    }
+    hpa_buf b;
+    if (mg_par_scatter(R->par, NULL, NULL, &b) != 0)
+        return -1;
+    mg_share s;
+    int rc = mg_share_read(&b, &s);
+    hpa_buf_free(&b);
+    if (rc != 0) {
+        fprintf(stderr, "%s: merge rank %d: its share of the job from rank 0 is damaged\n", MG_PROG,
+                R->par->rank);
+        return -1;
+    }
+    rc = mg_job_open_share(&R->job, R->opts->exp, &R->diag, &s);
+    mg_share_free(&s);
+    for (size_t i = 0; i < R->job.nprocs; i++)
+        R->locs_mine += R->job.procs[i].nlocs;
+    return rc;
 }
 
 static int merge_mine(run *R)
@@ -429,6 +483,7 @@ static int merge_mine(run *R)
         mg_regtab_close(p->omptab);
         p->omptab = NULL;
         mg_proc_unload(p);
+        mg_proc_release(p);
     }
     return 0;
 }
@@ -453,44 +508,89 @@ static int setup_tmp(run *R)
     return mg_par_max(R->par, bad) ? -1 : 0;
 }
 
-static int take_part(hpa_buf *b, void *ctx)
+/* The definition files opened (collective), their chunk size from every merge rank's
+ * tables (defs.h). */
+static int open_definitions(run *R)
 {
-    return mg_part_read(b, ctx);
-}
-
-static int gather_parts(run *R, size_t first_problem)
-{
-    if (R->par->size == 1)
-        return 0;
-    hpa_buf mine = {0};
-    if (R->par->rank != 0)
-        mg_part_write(&mine, &R->job, first_problem);
-    int rc = mg_par_collect(R->par, &mine, take_part, &R->job);
-    if (rc < 0)
-        fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with more ranks\n",
-                MG_PROG);
-    else if (rc > 0)
-        fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, rc);
-    hpa_buf_free(&mine);
-    return mg_par_max(R->par, rc ? 1 : 0) ? -1 : 0;
-}
-
-static int write_definitions(run *R)
-{
+    mg_job *job = &R->job;
     OTF2_ErrorCode orc = OTF2_Archive_CloseEvtFiles(R->archive);
     int bad = orc != OTF2_SUCCESS ? otf2_fail("closing OTF2 event files", orc) : 0;
-    /* collective: the primary archive (rank 0, which has every location) gives the size */
-    orc = OTF2_Archive_SetDefChunkSize(R->archive, R->par->rank == 0 ? mg_defs_chunk_size(&R->job)
-                                                                     : OTF2_UNDEFINED_UINT64);
+    uint64_t nccs = mg_par_sum_u64(R->par, mg_defs_cc_count(job));
+    uint64_t need = mg_par_max_u64(R->par, mg_defs_need(job, nccs));
+    size_t nlocs = 0; /* rank 0 has every location */
+    for (size_t i = 0; i < job->nprocs; i++)
+        nlocs += job->procs[i].nlocs;
+    /* collective: the primary archive (rank 0) gives the size */
+    orc = OTF2_Archive_SetDefChunkSize(
+        R->archive, R->par->rank == 0 ? mg_defs_chunk_size(need, nlocs) : OTF2_UNDEFINED_UINT64);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("setting the OTF2 definition chunk size", orc);
     orc = OTF2_Archive_OpenDefFiles(R->archive);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("opening OTF2 definition files", orc);
-    if (!bad && R->par->rank == 0 && mg_defs_write(&R->job, R->archive) != 0)
-        bad = -1;
+    return mg_par_max(R->par, bad ? 1 : 0) ? -1 : 0;
+}
+
+/* Rank 0: a process's definitions unified and its mapping tables written (defs.h). */
+static int unify_proc(mg_proc *p, void *ctx)
+{
+    run *R = ctx;
+    return mg_defs_add(R->defs, p, R->archive);
+}
+
+static int take_part(hpa_buf *b, void *ctx)
+{
+    run *R = ctx;
+    int rc = mg_part_read(b, &R->job, unify_proc, R);
+    sample_anon(R); /* the part is still here, its processes' summaries added */
+    if (rc == -2) { /* an OTF2 error, said already: the part itself is fine */
+        R->defs_bad = true;
+        rc = 0;
+    }
+    return rc;
+}
+
+/* Rank 0 unifies the definitions of its processes, then of every other rank's as its part
+ * comes, one part at a time (each process's let go of once its mapping tables are
+ * written); the others send theirs. */
+static int gather_parts(run *R, size_t first_problem)
+{
+    mg_job *job = &R->job;
+    if (R->par->rank == 0) {
+        R->defs = mg_defs_begin(job);
+        for (size_t i = 0; i < job->nprocs && job->procs[i].mine; i++)
+            if (mg_defs_add(R->defs, &job->procs[i], R->archive) != 0)
+                R->defs_bad = true;
+    }
+    int rc = 0;
+    if (R->par->size > 1) {
+        hpa_buf mine = {0};
+        if (R->par->rank != 0) {
+            mg_part_write(&mine, job, first_problem);
+            sample_anon(R); /* the part and what it was made from */
+        }
+        rc = mg_par_collect(R->par, &mine, take_part, R);
+        if (rc < 0)
+            fprintf(stderr, "%s: a merge rank's results exceed 2 GiB; merge with more ranks\n",
+                    MG_PROG);
+        else if (rc > 0)
+            fprintf(stderr, "%s: the results of merge rank %d are damaged\n", MG_PROG, rc);
+        hpa_buf_free(&mine);
+    }
+    return mg_par_max(R->par, rc || R->defs_bad ? 1 : 0) ? -1 : 0;
+}
+
+/* Rank 0 writes the global definitions; all close the archive. */
+static int write_definitions(run *R)
+{
+    int bad = 0;
+    if (R->par->rank == 0) {
+        sample_anon(R); /* every process's summary and the unified definitions */
+        bad = mg_defs_end(R->defs, R->archive) != 0;
+        R->defs = NULL;
+    }
     mg_par_wait(R->par); /* while rank 0 writes them */
-    orc = OTF2_Archive_CloseDefFiles(R->archive);
+    OTF2_ErrorCode orc = OTF2_Archive_CloseDefFiles(R->archive);
     if (orc != OTF2_SUCCESS)
         bad = otf2_fail("closing OTF2 definition files", orc);
     orc = OTF2_Archive_Close(R->archive);
@@ -579,14 +679,23 @@ int mg_run(const mg_opts *opts, mg_par *par)
     run R = {.opts = opts, .par = par};
     R.diag = (hpc_diag){.report = diag_report, .ctx = &R.job, .prog = MG_PROG};
     R.t_start = R.t_phase = mg_now();
-    int bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
-    if (!bad && par->rank == 0)
-        complete_archive(&R);
+    /* rank 0 opens the whole job; the others sleep until it shares it out (share_job) */
+    int bad = 0;
+    if (par->rank == 0) {
+        bad = mg_job_open(&R.job, opts->exp, &R.diag) < 0;
+        if (!bad)
+            complete_archive(&R);
+    }
+    mg_par_wait(par);
     if (mg_par_max(par, bad)) {
         mg_job_close(&R.job);
         return MG_EXIT_FAIL;
     }
     size_t first_problem = R.job.nproblems;
+    if (mg_par_max(par, share_job(&R) != 0)) {
+        mg_job_close(&R.job);
+        return MG_EXIT_FAIL;
+    }
     R.job.syms = mg_syms_open(&R.diag);
     R.job.tick = tick;
     R.job.tick_ctx = &R;
@@ -597,7 +706,6 @@ int mg_run(const mg_opts *opts, mg_par *par)
     int rc = MG_EXIT_FAIL;
     if (setup_tmp(&R) != 0)
         goto out;
-    partition(&R);
     bad = open_archive(&R) != 0;
     if (mg_par_max(par, bad))
         goto out;
@@ -612,7 +720,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
         goto out;
     }
     PHASE_END(&R, MERGE);
-    if (gather_parts(&R, first_problem) != 0)
+    if (open_definitions(&R) != 0 || gather_parts(&R, first_problem) != 0)
         goto out;
     PHASE_END(&R, GATHER);
     if (write_definitions(&R) != 0)
@@ -632,6 +740,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
         report_stats(&R);
     rc = MG_EXIT_OK;
 out:
+    mg_defs_discard(R.defs);
     if (R.archive)
         OTF2_Archive_Close(R.archive);
     if (par->rank == 0 && R.tmp)

@@ -39,3 +39,20 @@ mpirun -np 4 --oversubscribe "$HPMERGE" -q small.hpc >mpi.out 2>&1 ||
     { cat mpi.out; fail "mpirun -np 4 on a 2-process job failed"; }
 cmp small.serial.json small.hpc/summary.json || fail "np 4 on 2 processes: summary differs"
 otf2-print --silent -Werror small.hpc/otf2/traces.otf2 >/dev/null || fail "np 4: archive unreadable"
+# a missing rank in the share of merge rank 2 of 3 (each merge rank > 0 opens only its
+# share and learns from rank 0 which ranks are missing): the messages of its neighbours
+# (merged by ranks 1 and 2) to it are counted the same as serially
+"$PROGS/merge/mkjob" gap.hpc --ranks 6 --threads 2 --iters 6 --missing 4
+"$HPMERGE" -q gap.hpc 2>/dev/null || fail "serial merge of gap.hpc failed"
+grep -q "messages to or from ranks that left no data" gap.hpc/summary.txt ||
+    fail "the serial summary counts no messages to the missing rank"
+mv gap.hpc/otf2 gap.serial.otf2
+mv gap.hpc/summary.txt gap.serial.txt
+mpirun -np 3 --oversubscribe "$HPMERGE" -q gap.hpc >mpi.out 2>&1 ||
+    { cat mpi.out; fail "mpirun -np 3 on a job with a missing rank failed"; }
+cmp gap.serial.txt gap.hpc/summary.txt || fail "np 3, a missing rank: summary.txt differs"
+(cd gap.serial.otf2 && find . -type f ! -name traces.otf2 | sort) >files.serial
+while read -r f; do
+    cmp "gap.serial.otf2/$f" "gap.hpc/otf2/$f" || fail "np 3, a missing rank: $f differs"
+done <files.serial
+note "np 3, rank 4 of 6 missing: $(wc -l <files.serial) files and summary.txt identical"

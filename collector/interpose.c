@@ -16,6 +16,7 @@
 
 #include "collector.h"
 #include "interpose.h"
+#include "text_range.h"
 
 hpc_real_fns hpc_real;
 int hpc_real_ready;
@@ -121,14 +122,7 @@ static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
     const Dl_info *me = arg;
     if ((void *)info->dlpi_addr != me->dli_fbase)
         return 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-            continue;
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        hpc_own_lo = hpc_own_lo && hpc_own_lo < lo ? hpc_own_lo : lo;
-        hpc_own_hi = hpc_own_hi > hi ? hpc_own_hi : hi;
-    }
+    hpc_text_range(info, &hpc_own_lo, &hpc_own_hi);
     return 1;
 }
 

@@ -14,7 +14,8 @@
  * (A frame that sizes itself at run time, alloca or a variable-length array, could in
  * principle put an old chain's words back where they were; stacks deeper than
  * CTX_SLOTS frames are checked in their innermost CTX_SLOTS frames.) A miss unwinds and
- * replaces the entry; entries are direct-mapped by a hash of the key.
+ * replaces the entry; entries are direct-mapped by a hash of the key. A call the MPI
+ * library's Fortran binding made takes its site from the stack (site_outside_binding).
  */
 #include <stdlib.h>
 
@@ -50,14 +51,30 @@ void hpcw_context_prepare(void)
         cache = calloc(CTX_ENTRIES, sizeof *cache);
 }
 
+/* A call from inside the MPI library's Fortran binding (MPICH's binding calls the C
+ * functions: its sends, collectives, file transfers) gets as its site the first return
+ * address of the stack outside it: the program's line, not the binding's. */
+static void site_outside_binding(hpcw_call *c, const ctx_entry *e)
+{
+    if (!hpcw_in_binding(c->site))
+        return;
+    for (uint32_t i = 1; i < e->nslots; i++)
+        if (!hpcw_in_binding(e->val[i])) {
+            c->site = e->val[i];
+            return;
+        }
+}
+
 __attribute__((noinline)) uint64_t hpcw_context(hpcw_call *c)
 {
     if (!c->cfa || !cache)
         return 0;
     uintptr_t h = c->site ^ (c->cfa >> 3) * 0x9E3779B97F4A7C15ull ^ c->fn;
     ctx_entry *e = &cache[(h ^ h >> 29) % CTX_ENTRIES];
-    if (e->node && e->site == c->site && e->cfa == c->cfa && e->fn == c->fn && same_stack(e))
+    if (e->node && e->site == c->site && e->cfa == c->cfa && e->fn == c->fn && same_stack(e)) {
+        site_outside_binding(c, e);
         return e->node;
+    }
     int n = 0;
     uint64_t node = hpcollect_capture_context_slots(c->t, SKIP_TO_WRAPPER, e->slot, CTX_SLOTS, &n);
     e->node = 0;
@@ -70,5 +87,6 @@ __attribute__((noinline)) uint64_t hpcw_context(hpcw_call *c)
     e->cfa = c->cfa;
     e->fn = c->fn;
     e->node = node;
+    site_outside_binding(c, e);
     return node;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """gen_wrappers.py - generate the PMPI wrappers of lib/libhpcollect-mpi.so.
 
-    gen_wrappers.py --decls MPI_DECLS.i --out DIR [--fortran openmpi|none] protos/*.txt
+    gen_wrappers.py --decls MPI_DECLS.i --out DIR [--fortran openmpi|mpich|none]
+                    [--fortran-symbols FILE] protos/*.txt
 
 Reads the prototype tables (protos/*.txt), checks them against the MPI functions the
 installed mpi.h declares (MPI_DECLS.i is mpi.h run through the preprocessor), and writes
@@ -82,9 +83,13 @@ Fortran wrapper takes the binding's arguments (every C parameter by reference, t
 ierr, then one hidden length per character argument; the f08 handles are derived
 types holding the same integer), calls the binding's PMPI entry (pmpi_send_,
 pmpi_send_f08_), and records what it needs after converting handles with PMPI_*_f2c.
-MPICH's Fortran bindings (libmpichfort, libmpifort) call the C MPI_ functions, which
-the C wrappers interpose already: --fortran none writes no Fortran wrappers for them
-(wrapping both would count each Fortran call twice).
+MPICH's mpif.h binding (libmpichfort) calls the C MPI_ functions, which the C wrappers
+interpose already, and so do the routines of its mpi_f08 binding that have a choice
+buffer (mpi_send_f08ts_, through a descriptor helper): wrapping them too would count each
+call twice. Its other mpi_f08 routines (mpi_barrier_f08_ ...) call PMPI_ functions:
+--fortran mpich writes wrappers of those, for the names --fortran-symbols lists (the
+library's defined symbols), calling the library's own (MPICH_F08 below). --fortran none
+writes none.
 
 Output is marked generated and carries no time, host or user, so builds are reproducible.
 """
@@ -131,7 +136,7 @@ HPCW_EXPORT void {fname}({fparams})
     c.cfa = (uintptr_t)__builtin_dwarf_cfa();
 {before}\
     if (!real)
-        real = (hpcw_{fname}fn *)hpcw_fortran_real("p{fname}");
+        real = (hpcw_{fname}fn *)hpcw_fortran_real("{real}");
     real({fargs});
     int rc = {rc};
     if (rc == MPI_SUCCESS && hpcw_tracking()) {{
@@ -150,10 +155,20 @@ HPCW_EXPORT void {fname}({fparams})
 # (mpi_send_, also spelled mpi_send, mpi_send__, MPI_SEND) always passes it; `use
 # mpi_f08` (mpi_send_f08_) passes NULL when the program leaves the optional argument out.
 F_BINDINGS = {
-    "mpif": {"fname": "{lname}_", "rc": "*ierr",
+    "mpif": {"fname": "{lname}_", "real": "p{lname}_", "rc": "*ierr",
              "aliases": "HPCW_FORTRAN_ALIASES({lname}_, {lname}, {lname}__, {uname})\n"},
-    "f08": {"fname": "{lname}_f08_", "rc": "ierr ? *ierr : MPI_SUCCESS", "aliases": ""},
+    "f08": {"fname": "{lname}_f08_", "real": "p{lname}_f08_", "rc": "ierr ? *ierr : MPI_SUCCESS",
+            "aliases": ""},
 }
+# MPICH's `use mpi_f08` binding (--fortran mpich): its routines without a choice buffer
+# (mpi_barrier_f08_, mpi_waitall_f08_, mpi_file_open_f08_ ..., as its library defines them:
+# --fortran-symbols) call MPICH's PMPI_ functions, so the C wrappers never see them, and
+# have no pmpi_ entry: the wrapper calls the library's own, the next definition of its
+# name. Its statuses are MPI_Status of mpi_f08 (MPI_SOURCE, MPI_TAG, MPI_ERROR first:
+# PMPI_Status_f082c) and its MPI_STATUS(ES)_IGNORE objects of its own (fortran.c). The
+# routines with a choice buffer (mpi_send_f08ts_, TS 29113) call the C MPI_ function
+# through a descriptor helper: the C wrappers see those.
+MPICH_F08 = {"rc": "ierr ? *ierr : MPI_SUCCESS", "aliases": ""}
 
 # What each verb adds, per section. {role} is replaced by the role's value converted for
 # the language (see value()); C and Fortran differ only where a helper takes Fortran
@@ -698,7 +713,8 @@ def check_against_header(funcs, unwrapped, header):
 # ------------------------------------------------------------------ generation
 
 def value(fn, role, v, lang):
-    """The C expression for role=v in the wrapper of language lang ('c' or 'f')."""
+    """The C expression for role=v in the wrapper of language lang ('c', 'f', or 'f08m':
+    MPICH's mpi_f08 binding, whose statuses and buffers differ)."""
     kind = ROLES[role]
     if kind == "literal" or re.fullmatch(r"\d+", v):
         return v
@@ -718,16 +734,16 @@ def value(fn, role, v, lang):
     if kind == "index":
         return f"hpcw_findex(*{v})"
     if kind == "buf":
-        return f"hpcw_fbuf({v})"
+        return f"hpcw_f08buf({v})" if lang == "f08m" else f"hpcw_fbuf({v})"
     if kind == "status":
-        return f"hpcw_fstatus({v}, &fstatus)"
+        return f"hpcw_{'f08' if lang == 'f08m' else 'f'}status({v}, &fstatus)"
     return v  # raw, types
 
 
 def directive_code(fn, verb, roles, lang):
     """Section -> code lines for one directive."""
     vals = {r: value(fn, r, v, lang) for r, v in roles.items() if r != "shape"}
-    vals["F"] = "_f" if lang == "f" else ""
+    vals["F"] = {"c": "", "f": "_f", "f08m": "_f08"}[lang]
     for r in ("status", "statuses", "indices", "requests", "request"):
         if r in roles:
             vals[r + "_raw"] = roles[r]
@@ -737,7 +753,7 @@ def directive_code(fn, verb, roles, lang):
     vals.setdefault("parent", "MPI_COMM_NULL")
     vals["agree"] = "0" if roles.get("agree") == "no" else "1"
     vals["status_decl"] = vals["status_sub"] = vals["statuses_sub"] = ""
-    vals["fstatus_decl"] = "MPI_Status fstatus;" if lang == "f" and "status" in roles else ""
+    vals["fstatus_decl"] = "MPI_Status fstatus;" if lang != "c" and "status" in roles else ""
     # MPICH's Fortran binding converts the handle a failed MPI_File_open left unset
     # (MPI_File_c2f of stack garbage): the C wrapper, whose frames change that garbage,
     # sets it to MPI_FILE_NULL first (the standard leaves it undefined on failure).
@@ -752,8 +768,9 @@ def directive_code(fn, verb, roles, lang):
             vals["status_decl"] = "MPI_Status status_sub;"
             vals["status_sub"] = f"if ({s} == MPI_STATUS_IGNORE)\n    {s} = &status_sub;"
         else:
+            ignore = "hpcw_f08_status_ignore" if lang == "f08m" else "MPI_F_STATUS_IGNORE"
             vals["status_decl"] = "MPI_Fint status_sub[HPCW_FSTATUS_SIZE];"
-            vals["status_sub"] = f"if ({s} == MPI_F_STATUS_IGNORE)\n    {s} = status_sub;"
+            vals["status_sub"] = f"if ({s} == {ignore})\n    {s} = status_sub;"
     if "statuses" in roles:
         s = roles["statuses"]
         vals["statuses_sub"] = f"\n{s} = hpcw_pend_statuses{vals['F']}(&pend, {s});"
@@ -761,7 +778,7 @@ def directive_code(fn, verb, roles, lang):
         fields = []
         for r in COLL_FIELDS:
             if r in roles:
-                name = "f" + r if lang == "f" and ROLES[r] == "types" else r
+                name = "f" + r if lang != "c" and ROLES[r] == "types" else r
                 if r in ("scounts", "rcounts") and fn.param(roles[r], fn.where).base() == "MPI_Count":
                     name += "_c"  # a large-count variant's MPI_Count array
                 fields.append(f".{name} = {vals[r]}")
@@ -849,15 +866,21 @@ def fortran_params(fn):
     return params + ["MPI_Fint *ierr"] + lengths
 
 
-def f_wrapper(fn, binding):
-    s = sections(fn, "f")
+def f_wrapper(fn, binding, fname=None):
+    """A Fortran wrapper of fn: of a binding of F_BINDINGS, or MPICH's mpi_f08 one by its
+    name in the library (fname)."""
+    lang = "f08m" if fname else "f"
+    s = sections(fn, lang)
     params = fortran_params(fn)
     names = {"lname": fn.name.lower(), "uname": fn.name.upper()}
-    b = {k: v.format(**names) for k, v in F_BINDINGS[binding].items()}
+    if fname:
+        b = dict(MPICH_F08, fname=fname, real=fname)
+    else:
+        b = {k: v.format(**names) for k, v in F_BINDINGS[binding].items()}
     return F_TEMPLATE.format(
         name=fn.name, where=fn.where, **b,
         fparams=", ".join(params), fargs=", ".join(p.split()[-1].lstrip("*") for p in params),
-        comm=call_comm(fn, "f"),
+        comm=call_comm(fn, lang),
         decls=indent(s["decls"], 4), before=indent(s["before"], 4),
         after=indent(s["after"], 8), record=indent(s["record"], 8), end=indent(s["end"], 4))
 
@@ -886,7 +909,26 @@ ID_ORDER = ["HPC_MPI_P2P", "HPC_MPI_WAIT", "HPC_MPI_COLL", "HPC_MPI_COMM", "HPC_
             "HPC_MPI_ONESIDED", "HPC_MPI_IO", "HPC_MPI_OTHER"]
 
 
-def generate(funcs, out, fortran=True):
+def mpich_f08_name(fn, symbols):
+    """The name MPICH's mpi_f08 binding gives fn in its library, when it calls MPICH's PMPI_
+    function directly; None for those with a choice buffer (mpi_send_f08ts_), which call
+    the C MPI_ function (MPI_Send) through a descriptor helper: the C wrapper counts them."""
+    name = fn.name.lower() + "_f08_"
+    return name if name in symbols else None
+
+
+def fortran_wrappers(wrapped, fortran, symbols):
+    """The Fortran wrappers of the --fortran mode: Open MPI's two bindings, MPICH's
+    mpi_f08 one (the functions its library defines), or none."""
+    if fortran == "openmpi":
+        return "".join(f_wrapper(f, b) for f in wrapped if f.fortran for b in F_BINDINGS)
+    if fortran == "mpich":
+        return "".join(f_wrapper(f, None, mpich_f08_name(f, symbols)) for f in wrapped
+                       if f.fortran and mpich_f08_name(f, symbols))
+    return ""
+
+
+def generate(funcs, out, fortran="openmpi", symbols=frozenset()):
     funcs = sorted(funcs, key=lambda f: (ID_ORDER.index(f.family), f.name))
     ids = "".join(f"    HPCW_FN_{f.name} = {i},\n" for i, f in enumerate(funcs, 1))
     write(os.path.join(out, "mpiw_fns.h"),
@@ -905,18 +947,22 @@ def generate(funcs, out, fortran=True):
           '#include "mpiw.h"\n\n' + "".join(c_wrapper(f) for f in wrapped))
     write(os.path.join(out, "wrappers_f.c"),
           BANNER.format(what="Fortran wrappers: mpi_x_ calls pmpi_x_ (mpif.h, `use mpi`), "
-                             "mpi_x_f08_ calls pmpi_x_f08_ (`use mpi_f08`).") +
-          '#include "mpiw.h"\n\n' +
-          "".join(f_wrapper(f, b) for f in wrapped if f.fortran and fortran for b in F_BINDINGS))
+                             "mpi_x_f08_ calls pmpi_x_f08_ (`use mpi_f08`); MPICH's "
+                             "mpi_x_f08[ts]_ call the library's own.") +
+          '#include "mpiw.h"\n\n' + fortran_wrappers(wrapped, fortran, symbols))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--decls", required=True, help="mpi.h after the preprocessor")
     ap.add_argument("--out", required=True, help="directory for the generated files")
-    ap.add_argument("--fortran", choices=["openmpi", "none"], default="openmpi",
-                    help="Fortran wrappers for Open MPI's bindings, or none (MPICH's "
-                         "bindings call the C functions)")
+    ap.add_argument("--fortran", choices=["openmpi", "mpich", "none"], default="openmpi",
+                    help="Fortran wrappers for Open MPI's bindings, for MPICH's mpi_f08 "
+                         "binding (its mpif.h binding calls the C functions), or none")
+    ap.add_argument("--fortran-symbols", metavar="FILE",
+                    help="--fortran mpich: the names the MPICH Fortran library defines, "
+                         "one per line (`nm -D --defined-only` output is fine); none: no "
+                         "mpi_f08 wrappers")
     ap.add_argument("tables", nargs="+", help="protos/*.txt")
     a = ap.parse_args()
     try:
@@ -927,8 +973,12 @@ def main():
             else:
                 funcs += read_table(t)
         funcs = check_against_header(funcs, unwrapped, read_header(a.decls))
+        symbols = set()
+        if a.fortran_symbols:
+            with open(a.fortran_symbols) as f:
+                symbols = {w for line in f for w in line.split()[-1:]}
         os.makedirs(a.out, exist_ok=True)
-        generate(funcs, a.out, a.fortran != "none")
+        generate(funcs, a.out, a.fortran, symbols)
     except (TableError, OSError) as e:
         sys.exit(f"gen_wrappers.py: error: {e}")
 

@@ -40,7 +40,11 @@ MPICH_LDFLAGS := $(filter -L% -l% -Wl%,$(shell $(MPICC_MPICH) -link_info 2>/dev/
 MPIW_mpich_CFLAGS  := $(MPICH_CFLAGS)
 MPIW_mpich_LDFLAGS :=
 MPIW_mpich_LIB     := $(LIBDIR)/libhpcollect-mpi-mpich.so
-MPIW_mpich_FORTRAN := none
+# Its mpi_f08 binding's entry points, as its Fortran library defines them (gen_wrappers.py
+# --fortran mpich); without that library, no mpi_f08 wrappers.
+MPICH_FORT_LIB     := $(realpath $(shell $(CC) -print-file-name=libmpichfort.so))
+MPIW_mpich_FORTRAN := mpich --fortran-symbols $(OBJDIR)/mpi_wrap/mpich/gen/fortran_symbols.txt
+MPIW_mpich_CFLAGS  += -DHPCW_MPICH_F08
 MPIW_ABIS := openmpi mpich
 else
 MPIW_ABIS := openmpi
@@ -74,7 +78,11 @@ $$(MPIW_$(1)_DECLS): mpi_wrap/module.mk
 	printf '#include <mpi.h>\nint hpcw_mpi_version_ = MPI_VERSION * 100 + MPI_SUBVERSION;\n' | \
 	    $$(CC) -E -P -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 $$(MPIW_$(1)_CFLAGS) -x c - > $$@
 
-$$(MPIW_$(1)_GEN)/mpiw_fns.h $$(MPIW_$(1)_GENSRC) &: mpi_wrap/gen_wrappers.py $$(MPIW_PROTOS) $$(MPIW_$(1)_DECLS)
+$$(MPIW_$(1)_GEN)/fortran_symbols.txt: mpi_wrap/module.mk
+	@mkdir -p $$(dir $$@)
+	$$(if $$(MPICH_FORT_LIB),nm -D --defined-only $$(MPICH_FORT_LIB),true) > $$@
+
+$$(MPIW_$(1)_GEN)/mpiw_fns.h $$(MPIW_$(1)_GENSRC) &: mpi_wrap/gen_wrappers.py $$(MPIW_PROTOS) $$(MPIW_$(1)_DECLS) $$(MPIW_$(1)_GEN)/fortran_symbols.txt
 	/usr/bin/python3 mpi_wrap/gen_wrappers.py --decls $$(MPIW_$(1)_DECLS) --out $$(MPIW_$(1)_GEN) \
 	    --fortran $$(MPIW_$(1)_FORTRAN) $$(MPIW_PROTOS)
 

@@ -312,6 +312,12 @@ MPI_Fint *hpcw_pend_statuses_f(hpcw_pend *p, MPI_Fint *given);
 void hpcw_pend_done_f(hpcw_pend *p, int i, const MPI_Fint *st);
 void hpcw_pend_all_f(hpcw_pend *p, const MPI_Fint *sts);
 void hpcw_pend_some_f(hpcw_pend *p, int outcount, const MPI_Fint *indices, const MPI_Fint *sts);
+/* The same for MPICH's mpi_f08 statuses (their layout and IGNORE objects: fortran.c). */
+#define hpcw_pend_init_f08 hpcw_pend_init_f
+MPI_Fint *hpcw_pend_statuses_f08(hpcw_pend *p, MPI_Fint *given);
+void hpcw_pend_done_f08(hpcw_pend *p, int i, const MPI_Fint *st);
+void hpcw_pend_all_f08(hpcw_pend *p, const MPI_Fint *sts);
+void hpcw_pend_some_f08(hpcw_pend *p, int outcount, const MPI_Fint *indices, const MPI_Fint *sts);
 
 /* ------------------------------------------------------------ records (record.c, coll.c) */
 
@@ -413,12 +419,21 @@ void hpcw_clock_sync(unsigned phase);
 /* The Fortran binding's PMPI entry `name` (pmpi_send_); exits with a message if the
  * MPI library has none. */
 void *hpcw_fortran_real(const char *name);
-/* Resolve the Fortran sentinels (MPI_IN_PLACE, MPI_BOTTOM) once. */
+/* Resolve the Fortran sentinels (MPI_IN_PLACE, MPI_BOTTOM) once, and where the Fortran
+ * binding that calls the C functions lies (MPICH's). */
 void hpcw_fortran_init(void);
+/* pc is in that binding's code (then a call's site is the first frame outside it). */
+bool hpcw_in_binding(uintptr_t pc);
 /* A Fortran buffer argument, with the Fortran sentinels turned into C's. */
 const void *hpcw_fbuf(const void *buf);
 /* A Fortran status as a C status (st is the caller's storage). */
 const MPI_Status *hpcw_fstatus(const MPI_Fint *f, MPI_Status *st);
+/* MPICH's mpi_f08 binding (fortran.c): a choice buffer's descriptor as the C buffer (its
+ * sentinels as C's), a status of mpi_f08's layout as a C one, its MPI_STATUS_IGNORE and
+ * MPI_STATUSES_IGNORE (NULL where the library is not MPICH's). */
+const void *hpcw_f08buf(const void *desc);
+const MPI_Status *hpcw_f08status(const MPI_Fint *f, MPI_Status *st);
+extern const MPI_Fint *hpcw_f08_status_ignore, *hpcw_f08_statuses_ignore;
 /* A Fortran index (1-based) as a C index; MPI_UNDEFINED stays. */
 static inline int hpcw_findex(MPI_Fint i)
 {

@@ -47,13 +47,13 @@ bool hpcw_write_call(hpcw_call *c, int rc, MPI_Comm comm)
         .fn = c->fn,
         .time_enter = c->enter,
         .time_leave = c->leave,
-        .callsite = c->site,
         .comm = c->comm ? c->comm->id : 0,
         .flags = c->flags,
     };
     hpcw_context_prepare();
     hpcollect_write_begin(c->t);
-    r.node = hpcw_context(c); /* may write cct_node records first */
+    r.node = hpcw_context(c); /* may write cct_node records first; may move c->site */
+    r.callsite = c->site;
     c->node = r.node;
     if (hpc_write_mpi_call(&c->t->stream, &r) < 0) {
         hpcw_dropped(c);

@@ -285,12 +285,38 @@ MPI_Status *hpcw_pend_statuses(hpcw_pend *p, MPI_Status *given)
     return room ? room : given;
 }
 
-MPI_Fint *hpcw_pend_statuses_f(hpcw_pend *p, MPI_Fint *given)
+/* A Fortran binding's statuses: their IGNORE objects and their conversion to C's. */
+typedef struct fstatuses {
+    const MPI_Fint *ignore, *array_ignore;
+    const MPI_Status *(*to_c)(const MPI_Fint *f, MPI_Status *st);
+} fstatuses;
+
+static fstatuses f77(void)
 {
-    if (given != MPI_F_STATUSES_IGNORE || !p->tracked)
+    return (fstatuses){MPI_F_STATUS_IGNORE, MPI_F_STATUSES_IGNORE, hpcw_fstatus};
+}
+
+static fstatuses f08(void)
+{
+    return (fstatuses){hpcw_f08_status_ignore, hpcw_f08_statuses_ignore, hpcw_f08status};
+}
+
+static MPI_Fint *statuses_fk(hpcw_pend *p, MPI_Fint *given, fstatuses k)
+{
+    if (given != k.array_ignore || !p->tracked)
         return given;
     MPI_Fint *room = status_room(p);
     return room ? room : given;
+}
+
+MPI_Fint *hpcw_pend_statuses_f(hpcw_pend *p, MPI_Fint *given)
+{
+    return statuses_fk(p, given, f77());
+}
+
+MPI_Fint *hpcw_pend_statuses_f08(hpcw_pend *p, MPI_Fint *given)
+{
+    return statuses_fk(p, given, f08());
 }
 
 void hpcw_pend_done(hpcw_pend *p, int i, const MPI_Status *st)
@@ -319,11 +345,21 @@ void hpcw_pend_done(hpcw_pend *p, int i, const MPI_Status *st)
         release(it->slot, it->info.id);
 }
 
-void hpcw_pend_done_f(hpcw_pend *p, int i, const MPI_Fint *st)
+static void done_fk(hpcw_pend *p, int i, const MPI_Fint *st, fstatuses k)
 {
     MPI_Status cst;
-    bool have = st && st != MPI_F_STATUS_IGNORE;
-    hpcw_pend_done(p, i, have ? hpcw_fstatus(st, &cst) : NULL);
+    bool have = st && st != k.ignore;
+    hpcw_pend_done(p, i, have ? k.to_c(st, &cst) : NULL);
+}
+
+void hpcw_pend_done_f(hpcw_pend *p, int i, const MPI_Fint *st)
+{
+    done_fk(p, i, st, f77());
+}
+
+void hpcw_pend_done_f08(hpcw_pend *p, int i, const MPI_Fint *st)
+{
+    done_fk(p, i, st, f08());
 }
 
 void hpcw_pend_all(hpcw_pend *p, const MPI_Status *sts)
@@ -332,10 +368,20 @@ void hpcw_pend_all(hpcw_pend *p, const MPI_Status *sts)
         hpcw_pend_done(p, i, sts == MPI_STATUSES_IGNORE ? NULL : &sts[i]);
 }
 
-void hpcw_pend_all_f(hpcw_pend *p, const MPI_Fint *sts)
+static void all_fk(hpcw_pend *p, const MPI_Fint *sts, fstatuses k)
 {
     for (int i = 0; i < p->n && p->tracked; i++)
-        hpcw_pend_done_f(p, i, sts == MPI_F_STATUSES_IGNORE ? NULL : sts + i * HPCW_FSTATUS_SIZE);
+        done_fk(p, i, sts == k.array_ignore ? NULL : sts + i * HPCW_FSTATUS_SIZE, k);
+}
+
+void hpcw_pend_all_f(hpcw_pend *p, const MPI_Fint *sts)
+{
+    all_fk(p, sts, f77());
+}
+
+void hpcw_pend_all_f08(hpcw_pend *p, const MPI_Fint *sts)
+{
+    all_fk(p, sts, f08());
 }
 
 void hpcw_pend_some(hpcw_pend *p, int outcount, const int *indices, const MPI_Status *sts)
@@ -346,13 +392,24 @@ void hpcw_pend_some(hpcw_pend *p, int outcount, const int *indices, const MPI_St
         hpcw_pend_done(p, indices[k], sts == MPI_STATUSES_IGNORE ? NULL : &sts[k]);
 }
 
-void hpcw_pend_some_f(hpcw_pend *p, int outcount, const MPI_Fint *indices, const MPI_Fint *sts)
+static void some_fk(hpcw_pend *p, int outcount, const MPI_Fint *indices, const MPI_Fint *sts,
+                    fstatuses k)
 {
     if (outcount == MPI_UNDEFINED || !p->tracked)
         return;
-    for (int k = 0; k < outcount; k++)
-        hpcw_pend_done_f(p, hpcw_findex(indices[k]),
-                         sts == MPI_F_STATUSES_IGNORE ? NULL : sts + k * HPCW_FSTATUS_SIZE);
+    for (int j = 0; j < outcount; j++)
+        done_fk(p, hpcw_findex(indices[j]),
+                sts == k.array_ignore ? NULL : sts + j * HPCW_FSTATUS_SIZE, k);
+}
+
+void hpcw_pend_some_f(hpcw_pend *p, int outcount, const MPI_Fint *indices, const MPI_Fint *sts)
+{
+    some_fk(p, outcount, indices, sts, f77());
+}
+
+void hpcw_pend_some_f08(hpcw_pend *p, int outcount, const MPI_Fint *indices, const MPI_Fint *sts)
+{
+    some_fk(p, outcount, indices, sts, f08());
 }
 
 void hpcw_pend_start(hpcw_pend *p)

@@ -65,14 +65,15 @@ HPCW_EXPORT int MPI_Pcontrol(const int level, ...)
 
 /* ------------------------------------------------------------ Fortran bindings */
 
-/* Only where the generator writes Fortran wrappers (Open MPI, mpi_wrap/module.mk): MPICH's
- * Fortran bindings call the C MPI_ functions above, and their entry points must stay
- * theirs (MPICH has no pmpi_init_f08_ to call on). */
-#ifdef HPCW_FORTRAN_WRAPPERS
+/* Only where the generator writes Fortran wrappers (mpi_wrap/module.mk): Open MPI's two
+ * bindings (HPCW_FORTRAN_WRAPPERS), and MPICH's mpi_f08 one (HPCW_MPICH_F08: its mpif.h
+ * binding calls the C MPI_ functions above, its mpi_f08 one MPICH's PMPI_ ones, and it
+ * has no pmpi_init_f08_: the wrapper calls the library's mpi_init_f08_). */
+#if defined(HPCW_FORTRAN_WRAPPERS) || defined(HPCW_MPICH_F08)
 
-/* Each special has one body for both Fortran bindings: `real` names the binding's PMPI
- * entry (pmpi_init_ or pmpi_init_f08_) and `site` is the entry point's return address.
- * IERROR is NULL when an mpi_f08 caller leaves it out. */
+/* Each special has one body for every Fortran binding: `real` names the binding's entry
+ * to call (pmpi_init_, pmpi_init_f08_, or MPICH's mpi_init_f08_) and `site` is the entry
+ * point's return address. IERROR is NULL when an mpi_f08 caller leaves it out. */
 
 typedef void hpcw_f_ierr_fn(MPI_Fint *ierr);
 typedef void hpcw_f_init_thread_fn(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
@@ -138,6 +139,7 @@ static void f_pcontrol(const char *real, void *site, MPI_Fint *level)
     hpcw_pcontrol(&c, *level);
 }
 
+#ifdef HPCW_FORTRAN_WRAPPERS
 HPCW_EXPORT void mpi_init_(MPI_Fint *ierr)
 {
     f_init("pmpi_init_", __builtin_return_address(0), ierr);
@@ -194,3 +196,32 @@ HPCW_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level)
 }
 
 #endif /* HPCW_FORTRAN_WRAPPERS */
+
+#ifdef HPCW_MPICH_F08
+HPCW_EXPORT void mpi_init_f08_(MPI_Fint *ierr)
+{
+    f_init("mpi_init_f08_", __builtin_return_address(0), ierr);
+}
+
+HPCW_EXPORT void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    f_init_thread("mpi_init_thread_f08_", __builtin_return_address(0), required, provided, ierr);
+}
+
+HPCW_EXPORT void mpi_finalize_f08_(MPI_Fint *ierr)
+{
+    f_finalize("mpi_finalize_f08_", __builtin_return_address(0), ierr);
+}
+
+HPCW_EXPORT void mpi_abort_f08_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    f_abort("mpi_abort_f08_", __builtin_return_address(0), comm, errorcode, ierr);
+}
+
+HPCW_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level)
+{
+    f_pcontrol("mpi_pcontrol_f08_", __builtin_return_address(0), level);
+}
+#endif /* HPCW_MPICH_F08 */
+
+#endif /* HPCW_FORTRAN_WRAPPERS || HPCW_MPICH_F08 */

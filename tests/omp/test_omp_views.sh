@@ -108,7 +108,8 @@ def ours(n):
 
 for exp, start_fn in (("threads.hpc", "worker"), ("kitchen.hpc", None)):
     totals = {}
-    for view in ("user", "expert", "machine"):
+    cut = False  # a worker sample whose stack ended at thread_start (machine view)
+    for view in ("machine", "user", "expert"):
         nodes = calltree(exp, view)
         totals[view] = total(nodes)
         names = {n["name"] for n in nodes}
@@ -121,8 +122,11 @@ for exp, start_fn in (("threads.hpc", "worker"), ("kitchen.hpc", None)):
                 check("thread_start" in names, f"{exp}: machine view: thread_start is there ({mine})")
             else:
                 print(f"# {exp}: no worker sample reached start_thread: thread_start not asked for")
-            check(not start_fn or starts and all(p[-2] == "thread_start" for p in starts),
+            check(not start_fn or starts and all(len(p) >= 2 and p[-2] == "thread_start" for p in starts),
                   f"{exp}: machine view: {start_fn} under thread_start ({starts[:2]})")
+            # an unwind may stop at thread_start, the outermost frame of ours (once in about
+            # 40 fresh-clone runs): the views that hide it then show the worker at the root
+            cut = any(p[0] == "thread_start" for p in starts)
             continue
         check("thread_start" not in names, f"{exp}: {view} view: no thread_start")
         check(all(called_by_program(m) for m in mine),
@@ -130,7 +134,8 @@ for exp, start_fn in (("threads.hpc", "worker"), ("kitchen.hpc", None)):
         pc = [n["path"] for n in nodes if n["name"] == "pthread_create"]
         check(all(p.count("pthread_create") == 1 and p[-2] != "start_thread" for p in pc),
               f"{exp}: {view} view: pthread_create (when sampled) once, under its caller ({pc})")
-        check(not start_fn or starts and all(p[-2] == "start_thread" for p in starts),
+        check(not start_fn or starts and all(len(p) >= 2 and p[-2] == "start_thread"
+                                             or len(p) == 1 and cut for p in starts),
               f"{exp}: {view} view: {start_fn} right under start_thread ({starts[:2]})")
     near(totals["user"], totals["machine"], 1e-9, f"{exp}: user view keeps every sample (s)")
     near(totals["expert"], totals["machine"], 1e-9, f"{exp}: expert view keeps every sample (s)")

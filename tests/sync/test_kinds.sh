@@ -8,8 +8,10 @@
 # waits.
 #   -s all:  every call recorded (Sync Wait Count = the program's count, nothing
 #            screened); each long wait on its caller, within 5% of the program's clock
-#            (at least half the other thread's sleep); syncs names each object by its
-#            symbol and kind.
+#            (at least half the other thread's sleep), less the run delay in the
+#            program's window (a preemption between its clock read and the call is not
+#            in the call: 0.0315 against 0.0357 s once at load 3.4); syncs names each
+#            object by its symbol and kind.
 #   -s 1000: each long wait still recorded on its caller; every recorded wait lasted
 #            1 ms or more; recorded + screened = every call, exactly, the screened ones'
 #            time under 1 ms each.
@@ -34,9 +36,13 @@ sleeps = {"cond": 3 * 0.030, "barrier": 0.040, "join": 0.050, "sem": 0.020, "rwl
 for s in ("all", "1000"):
     truth, calls = {}, 0
     for l in open(f"s{s}.out"):
-        k, n, longs, ns = l.split()
-        truth[k] = (int(longs), int(ns) * 1e-9)
+        k, n, longs, ns, rd = l.split()
+        truth[k] = (int(longs), int(ns) * 1e-9, int(rd) * 1e-9)
         calls += int(n)
+    def within(got, t, rd, what):
+        """the program's time t, less its window's run delay rd, within 5%"""
+        check(t - rd - 0.05 * t <= got <= t + 0.05 * t,
+              f"{what}: {got:.4f} s, the program {t:.4f} s (run delay {rd:.4f} s) +- 5%")
     st = analyze(f"s{s}.hpc", "statistics")["processes"][0]["stats"]
     waits = [l.split() for l in open(f"s{s}.dump") if l.startswith("sync_wait ")]
     durs = [int(w[3].split("=")[1]) - int(w[2].split("=")[1]) for w in waits]
@@ -57,7 +63,7 @@ for s in ("all", "1000"):
              "sem": "semaphore", "rwlock_rd": "rwlock (read)", "rwlock_wr": "rwlock (write)",
              "spin": "spin lock", "mtx11": "mutex", "thrd_join": "thread join"}
     for k, caller in sites.items():
-        n, t = truth[k]
+        n, t, rd = truth[k]
         rows = [(o, x) for o in objs if o["kind"] == kinds[k] for x in o["sites"]
                 if x["function"] == caller]
         got_n, got_t = sum(x["waits"] for o, x in rows), sum(x["wait_s"] for o, x in rows)
@@ -65,14 +71,14 @@ for s in ("all", "1000"):
         # the other thread's sleep may begin before this one asks (how much before: the
         # scheduler's say): at least half of it is waited for, by the program's clock
         check(t >= sleeps[k] / 2, f"-s {s}: {k}: the program waited {t:.4f} s (sleeps {sleeps[k]})")
-        near(got_t, t, 0.05 * t, f"-s {s}: {k}: wait time at {caller}")
+        within(got_t, t, rd, f"-s {s}: {k}: wait time at {caller}")
         if k in names:
             name = names[k][0]
             check(all(o["name"] == name for o, x in rows), f"-s {s}: {k}: the object is {name}")
     # functions: join_main waits only in its join
     f = fn["join_main"]
-    n, t = truth["join"]
+    n, t, rd = truth["join"]
     check(f["incl_sync_count"] == 1, f"-s {s}: Sync Wait Count of join_main 1")
-    near(f["incl_sync_wait_s"], t, 0.05 * t, f"-s {s}: Sync Wait Time of join_main")
+    within(f["incl_sync_wait_s"], t, rd, f"-s {s}: Sync Wait Time of join_main")
 PY
 )"

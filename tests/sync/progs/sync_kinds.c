@@ -23,6 +23,8 @@
 #include <threads.h>
 #include <time.h>
 
+#include "thread_clocks.h"
+
 #define COND_ROUNDS 3
 #define COND_MS     30
 #define BARRIER_MS  40
@@ -45,6 +47,33 @@ static uint64_t now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A timed wait's window: wall time from window_open to window_close, and the run delay
+ * in it (time runnable, not running: thread_clocks.h) added to window_rd, read before
+ * and after so that the reads stay outside. A preemption between the program's clock
+ * read and the call is in the program's time, not in the traced call's. */
+static double rd_open, window_rd;
+
+static uint64_t window_open(void)
+{
+    rd_open = run_delay_s();
+    return now_ns();
+}
+
+static uint64_t window_close(uint64_t a)
+{
+    uint64_t w = now_ns() - a;
+    window_rd += run_delay_s() - rd_open;
+    return w;
+}
+
+/* The run delay of the windows since the last call (ns). */
+static unsigned long long take_rd(void)
+{
+    unsigned long long ns = (unsigned long long)(window_rd * 1e9);
+    window_rd = 0;
+    return ns;
 }
 
 static void sleep_ms(int ms)
@@ -86,12 +115,12 @@ __attribute__((noinline)) static uint64_t cond_waiter(void)
     __atomic_add_fetch(&calls_mutex, 1, __ATOMIC_RELAXED);
     pthread_create(&th, NULL, signaller, NULL);
     for (int i = 0; i < COND_ROUNDS; i++) {
-        uint64_t a = now_ns();
+        uint64_t a = window_open();
         while (!flag) {
             pthread_cond_wait(&ready, &ready_lock);
             __atomic_add_fetch(&calls_cond, 1, __ATOMIC_RELAXED);
         }
-        total += now_ns() - a;
+        total += window_close(a);
         flag = 0;
     }
     pthread_mutex_unlock(&ready_lock);
@@ -114,9 +143,9 @@ __attribute__((noinline)) static uint64_t barrier_main(void)
     pthread_t th;
     pthread_barrier_init(&gate, NULL, 2);
     pthread_create(&th, NULL, late_arrival, NULL);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     pthread_barrier_wait(&gate);
-    uint64_t waited = now_ns() - a;
+    uint64_t waited = window_close(a);
     __atomic_add_fetch(&calls_barrier, 1, __ATOMIC_RELAXED);
     pthread_join(th, NULL);
     calls_join++;
@@ -134,10 +163,10 @@ __attribute__((noinline)) static uint64_t join_main(void)
 {
     pthread_t th;
     pthread_create(&th, NULL, sleeper, NULL);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     pthread_join(th, NULL);
     calls_join++;
-    return now_ns() - a;
+    return window_close(a);
 }
 
 static void *poster(void *arg)
@@ -153,9 +182,9 @@ __attribute__((noinline)) static uint64_t sem_main(void)
     pthread_t th;
     sem_init(&token, 0, 0);
     pthread_create(&th, NULL, poster, NULL);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     sem_wait(&token);
-    uint64_t waited = now_ns() - a;
+    uint64_t waited = window_close(a);
     calls_sem++;
     pthread_join(th, NULL);
     calls_join++;
@@ -229,9 +258,9 @@ static void end_holder(pthread_t th)
 __attribute__((noinline)) static uint64_t rdlock_main(void)
 {
     pthread_t th = start_holder(WRITER);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     pthread_rwlock_rdlock(&rw);
-    uint64_t waited = now_ns() - a;
+    uint64_t waited = window_close(a);
     calls_rd++;
     pthread_rwlock_unlock(&rw);
     end_holder(th);
@@ -241,9 +270,9 @@ __attribute__((noinline)) static uint64_t rdlock_main(void)
 __attribute__((noinline)) static uint64_t wrlock_main(void)
 {
     pthread_t th = start_holder(READER);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     pthread_rwlock_wrlock(&rw);
-    uint64_t waited = now_ns() - a;
+    uint64_t waited = window_close(a);
     calls_wr++;
     pthread_rwlock_unlock(&rw);
     end_holder(th);
@@ -254,9 +283,9 @@ __attribute__((noinline)) static uint64_t spin_main(void)
 {
     pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
     pthread_t th = start_holder(SPINNER);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     pthread_spin_lock(&spin);
-    uint64_t waited = now_ns() - a;
+    uint64_t waited = window_close(a);
     calls_spin++;
     pthread_spin_unlock(&spin);
     end_holder(th);
@@ -267,9 +296,9 @@ __attribute__((noinline)) static uint64_t mtx_main(void)
 {
     mtx_init(&c11_lock, mtx_plain);
     pthread_t th = start_holder(C11);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     mtx_lock(&c11_lock);
-    uint64_t waited = now_ns() - a;
+    uint64_t waited = window_close(a);
     __atomic_add_fetch(&calls_mutex, 1, __ATOMIC_RELAXED);
     mtx_unlock(&c11_lock);
     end_holder(th);
@@ -287,34 +316,48 @@ __attribute__((noinline)) static uint64_t thrd_join_main(void)
 {
     thrd_t th;
     thrd_create(&th, c11_sleeper, NULL);
-    uint64_t a = now_ns();
+    uint64_t a = window_open();
     thrd_join(th, NULL);
     calls_join++;
-    return now_ns() - a;
+    return window_close(a);
 }
 
 int main(int argc, char **argv)
 {
     long quick = argc > 1 ? atol(argv[1]) : 0;
     uint64_t cond_ns = cond_waiter();
+    unsigned long long cond_rd = take_rd();
     uint64_t barrier_ns = barrier_main();
+    unsigned long long barrier_rd = take_rd();
     uint64_t join_ns = join_main();
+    unsigned long long join_rd = take_rd();
     uint64_t sem_ns = sem_main();
+    unsigned long long sem_rd = take_rd();
     sem_init(&taken, 0, 0);
-    uint64_t rd_ns = rdlock_main(), wr_ns = wrlock_main(), spin_ns = spin_main();
-    uint64_t mtx_ns = mtx_main(), thrd_ns = thrd_join_main();
+    uint64_t rd_ns = rdlock_main();
+    unsigned long long rd_rd = take_rd();
+    uint64_t wr_ns = wrlock_main();
+    unsigned long long wr_rd = take_rd();
+    uint64_t spin_ns = spin_main();
+    unsigned long long spin_rd = take_rd();
+    uint64_t mtx_ns = mtx_main();
+    unsigned long long mtx_rd = take_rd();
+    uint64_t thrd_ns = thrd_join_main();
+    unsigned long long thrd_rd = take_rd();
     quick_pairs(quick);
-    /* joins: cond_waiter's, barrier_main's, sem_main's and join_main's own (the long one) */
-    printf("cond %ld %d %llu\n", calls_cond, COND_ROUNDS, (unsigned long long)cond_ns);
-    printf("barrier %ld 1 %llu\n", calls_barrier, (unsigned long long)barrier_ns);
-    printf("join %ld 1 %llu\n", calls_join, (unsigned long long)join_ns);
-    printf("sem %ld 1 %llu\n", calls_sem, (unsigned long long)sem_ns);
-    printf("mutex %ld 0 0\n", calls_mutex);
+    /* KIND CALLS LONG_WAITS WAIT_NS RUN_DELAY_NS; joins: cond_waiter's, barrier_main's,
+     * sem_main's and join_main's own (the long one) */
+    printf("cond %ld %d %llu %llu\n", calls_cond, COND_ROUNDS, (unsigned long long)cond_ns,
+           cond_rd);
+    printf("barrier %ld 1 %llu %llu\n", calls_barrier, (unsigned long long)barrier_ns, barrier_rd);
+    printf("join %ld 1 %llu %llu\n", calls_join, (unsigned long long)join_ns, join_rd);
+    printf("sem %ld 1 %llu %llu\n", calls_sem, (unsigned long long)sem_ns, sem_rd);
+    printf("mutex %ld 0 0 0\n", calls_mutex);
     /* one long wait each: its calls are counted in the lines above (join, mutex) */
-    printf("rwlock_rd %ld 1 %llu\n", calls_rd, (unsigned long long)rd_ns);
-    printf("rwlock_wr %ld 1 %llu\n", calls_wr, (unsigned long long)wr_ns);
-    printf("spin %ld 1 %llu\n", calls_spin, (unsigned long long)spin_ns);
-    printf("mtx11 0 1 %llu\n", (unsigned long long)mtx_ns);
-    printf("thrd_join 0 1 %llu\n", (unsigned long long)thrd_ns);
+    printf("rwlock_rd %ld 1 %llu %llu\n", calls_rd, (unsigned long long)rd_ns, rd_rd);
+    printf("rwlock_wr %ld 1 %llu %llu\n", calls_wr, (unsigned long long)wr_ns, wr_rd);
+    printf("spin %ld 1 %llu %llu\n", calls_spin, (unsigned long long)spin_ns, spin_rd);
+    printf("mtx11 0 1 %llu %llu\n", (unsigned long long)mtx_ns, mtx_rd);
+    printf("thrd_join 0 1 %llu %llu\n", (unsigned long long)thrd_ns, thrd_rd);
     return 0;
 }

@@ -26,8 +26,10 @@ sleeper = metric(rows, "sleep_often", "incl_context-switches")
 vol, invol = map(int, re.search(r"sleep_often voluntary (\d+) involuntary (\d+)",
                                 open("cs.out").read()).groups())
 check(vol >= n - 5, f"the kernel counted {vol} voluntary switches for {n} sleeps")
-check(vol <= sleeper <= vol + invol,
-      f"sleep_often() has {sleeper} context switches ({vol} voluntary + {invol} involuntary)")
+# (+ 2: a preemption between the program's own rusage reads and the function's entry or
+# return is sleep_often's for the profiler, not for the program: 151 for 150 + 0 once)
+check(vol <= sleeper <= vol + invol + 2,
+      f"sleep_often() has {sleeper} context switches ({vol} voluntary + {invol} involuntary, + 2)")
 le = load("cs.hpc").procs["main"].launcher_exit
 kernel = le["nvcsw"] + le["nivcsw"]
 # Involuntary switches before the collector opens the counter (loading, start-up) or

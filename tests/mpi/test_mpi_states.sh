@@ -48,8 +48,13 @@ near(recv["incl_mpi_wait_s"], recv["incl_mpi_time_s"], tol(recv["incl_mpi_time_s
      f"{lib}: rank 0: MPI Wait in MPI_Recv = its traced time")
 near(recv["incl_mpi_wait_s"], t["wall"], tol(t["wall"]),
      f"{lib}: rank 0: MPI Wait in MPI_Recv = its own clocks around the call")
-near(recv["incl_total_thread_s"], recv["incl_mpi_wait_s"], 1e-6,
-     f"{lib}: rank 0: all of MPI_Recv's time is MPI Wait")
+# all of MPI_Recv's time is MPI Wait, but for a clock sample at one of the wrapper's edges
+# (before the call is entered, after it is left: recording it): such a sample's weight,
+# up to an interval of CPU (10 ms), is MPI Work on MPI_Recv's stack (MPICH, which polls:
+# 8.3 ms once in about 40 runs)
+extra = recv["incl_total_thread_s"] - recv["incl_mpi_wait_s"]
+check(-1e-6 <= extra <= 2 * 0.010 + 1e-6,
+      f"{lib}: rank 0: MPI_Recv's time is MPI Wait but for its edges' samples ({extra:.4f} s)")
 states = sum(recv[f"incl_{k}_s"] for k in ("user", "system", "wait_cpu", "other_wait"))
 near(states, recv["incl_total_thread_s"], tol(recv["incl_total_thread_s"]),
      f"{lib}: rank 0: MPI_Recv's User + System + Wait CPU + Other Wait")

@@ -84,13 +84,20 @@ void hpcw_fortran_init(void)
     f082c = (hpcw_f082c_fn *)dlsym(RTLD_DEFAULT, "PMPI_Status_f082c");
 }
 
-const void *hpcw_fbuf(const void *buf)
+/* A binding's buffer with its sentinels (the addresses of its MPI_IN_PLACE and
+ * MPI_BOTTOM objects) turned into C's. */
+static const void *c_buf(const void *buf, const void *in_place, const void *bottom)
 {
-    if (buf && buf == f_in_place)
+    if (buf && buf == in_place)
         return MPI_IN_PLACE;
-    if (buf && buf == f_bottom)
+    if (buf && buf == bottom)
         return MPI_BOTTOM;
     return buf;
+}
+
+const void *hpcw_fbuf(const void *buf)
+{
+    return c_buf(buf, f_in_place, f_bottom);
 }
 
 /* What a status that cannot be converted says: nothing received from anyone. */
@@ -107,12 +114,8 @@ const MPI_Status *hpcw_fstatus(const MPI_Fint *f, MPI_Status *st)
 
 const void *hpcw_f08buf(const void *desc)
 {
-    const void *buf = desc ? *(const void *const *)desc : NULL; /* the descriptor's data */
-    if (buf && buf == f08_in_place)
-        return MPI_IN_PLACE;
-    if (buf && buf == f08_bottom)
-        return MPI_BOTTOM;
-    return buf;
+    /* the descriptor's data address comes first */
+    return c_buf(desc ? *(const void *const *)desc : NULL, f08_in_place, f08_bottom);
 }
 
 const MPI_Status *hpcw_f08status(const MPI_Fint *f, MPI_Status *st)

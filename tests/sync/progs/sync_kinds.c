@@ -68,12 +68,18 @@ static uint64_t window_close(uint64_t a)
     return w;
 }
 
-/* The run delay of the windows since the last call (ns). */
-static unsigned long long take_rd(void)
+/* One kind's long waits: their time by the program's clock and the run delay in their
+ * windows (ns). */
+typedef struct waited {
+    unsigned long long ns, rd;
+} waited;
+
+static waited timed(uint64_t (*wait)(void))
 {
-    unsigned long long ns = (unsigned long long)(window_rd * 1e9);
     window_rd = 0;
-    return ns;
+    waited w = {wait(), 0};
+    w.rd = (unsigned long long)(window_rd * 1e9);
+    return w;
 }
 
 static void sleep_ms(int ms)
@@ -325,39 +331,24 @@ __attribute__((noinline)) static uint64_t thrd_join_main(void)
 int main(int argc, char **argv)
 {
     long quick = argc > 1 ? atol(argv[1]) : 0;
-    uint64_t cond_ns = cond_waiter();
-    unsigned long long cond_rd = take_rd();
-    uint64_t barrier_ns = barrier_main();
-    unsigned long long barrier_rd = take_rd();
-    uint64_t join_ns = join_main();
-    unsigned long long join_rd = take_rd();
-    uint64_t sem_ns = sem_main();
-    unsigned long long sem_rd = take_rd();
+    waited cond = timed(cond_waiter), barrier = timed(barrier_main), join = timed(join_main);
+    waited sem = timed(sem_main);
     sem_init(&taken, 0, 0);
-    uint64_t rd_ns = rdlock_main();
-    unsigned long long rd_rd = take_rd();
-    uint64_t wr_ns = wrlock_main();
-    unsigned long long wr_rd = take_rd();
-    uint64_t spin_ns = spin_main();
-    unsigned long long spin_rd = take_rd();
-    uint64_t mtx_ns = mtx_main();
-    unsigned long long mtx_rd = take_rd();
-    uint64_t thrd_ns = thrd_join_main();
-    unsigned long long thrd_rd = take_rd();
+    waited rd = timed(rdlock_main), wr = timed(wrlock_main), spin = timed(spin_main);
+    waited mtx = timed(mtx_main), thrd = timed(thrd_join_main);
     quick_pairs(quick);
     /* KIND CALLS LONG_WAITS WAIT_NS RUN_DELAY_NS; joins: cond_waiter's, barrier_main's,
      * sem_main's and join_main's own (the long one) */
-    printf("cond %ld %d %llu %llu\n", calls_cond, COND_ROUNDS, (unsigned long long)cond_ns,
-           cond_rd);
-    printf("barrier %ld 1 %llu %llu\n", calls_barrier, (unsigned long long)barrier_ns, barrier_rd);
-    printf("join %ld 1 %llu %llu\n", calls_join, (unsigned long long)join_ns, join_rd);
-    printf("sem %ld 1 %llu %llu\n", calls_sem, (unsigned long long)sem_ns, sem_rd);
+    printf("cond %ld %d %llu %llu\n", calls_cond, COND_ROUNDS, cond.ns, cond.rd);
+    printf("barrier %ld 1 %llu %llu\n", calls_barrier, barrier.ns, barrier.rd);
+    printf("join %ld 1 %llu %llu\n", calls_join, join.ns, join.rd);
+    printf("sem %ld 1 %llu %llu\n", calls_sem, sem.ns, sem.rd);
     printf("mutex %ld 0 0 0\n", calls_mutex);
     /* one long wait each: its calls are counted in the lines above (join, mutex) */
-    printf("rwlock_rd %ld 1 %llu %llu\n", calls_rd, (unsigned long long)rd_ns, rd_rd);
-    printf("rwlock_wr %ld 1 %llu %llu\n", calls_wr, (unsigned long long)wr_ns, wr_rd);
-    printf("spin %ld 1 %llu %llu\n", calls_spin, (unsigned long long)spin_ns, spin_rd);
-    printf("mtx11 0 1 %llu %llu\n", (unsigned long long)mtx_ns, mtx_rd);
-    printf("thrd_join 0 1 %llu %llu\n", (unsigned long long)thrd_ns, thrd_rd);
+    printf("rwlock_rd %ld 1 %llu %llu\n", calls_rd, rd.ns, rd.rd);
+    printf("rwlock_wr %ld 1 %llu %llu\n", calls_wr, wr.ns, wr.rd);
+    printf("spin %ld 1 %llu %llu\n", calls_spin, spin.ns, spin.rd);
+    printf("mtx11 0 1 %llu %llu\n", mtx.ns, mtx.rd);
+    printf("thrd_join 0 1 %llu %llu\n", thrd.ns, thrd.rd);
     return 0;
 }

@@ -48,8 +48,8 @@ demo-trace: deps
 	$(BINDIR)/hpanalyze $(TRACE_DEMO_EXP) ioactivity
 	$(BINDIR)/hpanalyze --limit 8 --sort i.total_thread \
 	    --metrics i.%total_thread:i.user:i.user_lock:i.other_wait:i.wait_cpu $(TRACE_DEMO_EXP) functions
-	@echo "demo: the producers compute checksum_locked while holding queue_lock (syncs: held at"
-	@echo "      pipeline.c:78), remember() leaks every tenth block (leaks), the writer writes"
+	@echo "demo: the producers compute checksum_locked while holding queue_lock (syncs: held by"
+	@echo "      producer), remember() leaks every tenth block (leaks), the writer writes"
 	@echo "      512-byte pieces (ioactivity); the thread states say where each thread's time went"
 
 include examples/mpi.mk

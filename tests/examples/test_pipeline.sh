@@ -3,8 +3,11 @@
 # it will, with the counts the program fixes:
 #   syncs       queue_lock (-s all: every call is a wait): 400 locks by the producers
 #               at the loop's lock, 401 by the writer (400 blocks and the last look), 2 at
-#               the producers' end; its longest holds let go at the unlock after
-#               checksum_locked (the lock held across the checksum)
+#               the producers' end; waits let go where a producer releases it after
+#               checksum_locked (the lock held across the checksum): at the unlock, or at
+#               the wait for room when the queue was full. (Whose holds are longest is
+#               chance: a writer preempted while holding it outweighed the producers
+#               once on a quiet machine.)
 #   leaks       remember's malloc: 40 blocks (every tenth of 400) of 32 784 bytes
 #   ioactivity  pipeline.out: 400 blocks of 32 KiB written in 512-byte fwrites: 13 107 200
 #               bytes in 25 600 writes, all of 100-1K bytes, nothing read
@@ -18,6 +21,7 @@ LOCK=$(line "pthread_mutex_lock(&queue_lock);")     # the producers' loop (first
 LAST=$(grep -n "pthread_mutex_lock(&queue_lock);" "$SRC" | sed -n 2p | cut -d: -f1)
 POP=$(grep -n "pthread_mutex_lock(&queue_lock);" "$SRC" | sed -n 3p | cut -d: -f1)
 UNLOCK=$(line "pthread_mutex_unlock(&queue_lock);")  # after the checksum and the push
+FULL=$(line "pthread_cond_wait(&nonfull, &queue_lock);")  # after the checksum, the queue full
 LEAK=$(line "block \*copy = malloc")
 check_py "
 s = {o['name']: o for o in analyze('pipe.hpc', 'syncs')['objects']}
@@ -25,9 +29,10 @@ q = s.get('queue_lock') or sys.exit('FAIL: queue_lock not among the sync objects
 sites = {x['location']: x['waits'] for x in q['sites']}
 want = {'producer pipeline.c:$LOCK': 400, 'main pipeline.c:$POP': 401, 'producer pipeline.c:$LAST': 2}
 check(sites == want, f'queue_lock waits by site {sites}, expected {want}')
-top = max(q['holders'], key=lambda h: h['hold_s'])
-check(top['location'] == 'producer pipeline.c:$UNLOCK',
-      f'longest holds let go at {top[\"location\"]} ({top[\"hold_s\"]:.3f} s)')
+after = ('producer pipeline.c:$UNLOCK', 'producer pipeline.c:$FULL')
+held = [(h['location'], h['waits'], round(h['hold_s'], 3)) for h in q['holders'] if h['location'] in after]
+check(sum(w for _, w, _ in held) > 0 and sum(t for _, _, t in held) > 0,
+      f'waits let go after the checksum (holder site, waits, held s): {held}')
 l = analyze('pipe.hpc', 'leaks')['leaks']
 mine = [x for x in l if x['stack'][0]['function'] == 'remember']
 check(len(mine) == 1, f'one leak at remember: {len(mine)}')

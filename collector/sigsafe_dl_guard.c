@@ -132,8 +132,7 @@ HPC_INTERPOSE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void 
 int hpc_dl_unwind_begin(hpc_thread_priv *t)
 {
     __atomic_add_fetch(&unwinding, 1, __ATOMIC_SEQ_CST);
-    if (!load(&forking) && others_than(t) <= 0 &&
-        !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED))
+    if (!load(&forking) && others_than(t) <= 0 && !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED))
         return 1;
     __atomic_sub_fetch(&unwinding, 1, __ATOMIC_SEQ_CST);
     return 0;

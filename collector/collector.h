@@ -221,6 +221,8 @@ void hpc_signal_forward(int sig, siginfo_t *si, void *uc);
 void hpc_signals_thread_init(uint64_t inherited_blocked);
 /* Real mask for exec: the program's view of owned signals restored. */
 void hpc_signals_before_exec(void);
+/* After an exec that failed: a fork child's hold again where its handler is gone. */
+void hpc_signals_exec_failed(void);
 /* Deliver foreign signals held while the program had them blocked. */
 void hpc_signals_deliver_held(void);
 /* The mask the clock signal's handler runs with (all but fault signals). */

@@ -275,6 +275,7 @@ static int execve_followed(const char *path, char *const argv[], char *const env
     int err = errno;
     hpc_fd_limit_release(took);
     hpc_signals_thread_init(hpc_user_blocked);
+    hpc_signals_exec_failed(); /* a fork child's hold, again if its handler is not ours */
     if (t) {
         char note[160];
         hpc_clock_arm(t, hpc_P.cfg.clock_ns, hpc_P.cfg.clock_choice, false, note, sizeof note);

@@ -392,14 +392,36 @@ void hpc_signals_thread_init(uint64_t inherited_blocked)
             hpc_user_blocked |= hpc_sigbit(s);
 }
 
+/* A fork child's hold at its exec: the collector's sources are stopped and their pending
+ * signals taken (descendants.c: quiesce_clock, the points), so the owned signals the
+ * program did not block go back to it now: the new image takes a signal blocked at its
+ * start for one the program blocked, and its own fork children for held ones. */
+static int held_at_exec;
+
 void hpc_signals_before_exec(void)
 {
-    sigset_t add;
+    sigset_t add, owned;
     sigemptyset(&add);
     for (int s = 1; s < 64; s++)
         if (hpc_user_blocked & hpc_sigbit(s))
             sigaddset(&add, s);
     hpc_real.pthread_sigmask(SIG_BLOCK, &add, NULL);
+    if (!fork_hold)
+        return;
+    owned_set(&owned);
+    for (int s = 1; s < 64; s++)
+        if (hpc_user_blocked & hpc_sigbit(s))
+            sigdelset(&owned, s);
+    fork_hold = 0;
+    held_at_exec = 1;
+    hpc_real.pthread_sigmask(SIG_UNBLOCK, &owned, NULL);
+}
+
+void hpc_signals_exec_failed(void)
+{
+    if (held_at_exec && !clock_handler_ours())
+        hpc_signals_fork_hold(hpc_sigbit(HPC_CLOCK_SIGNAL));
+    held_at_exec = 0;
 }
 
 /* ------------------------------------------------------ SIGPROF sent to itself

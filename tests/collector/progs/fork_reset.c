@@ -3,8 +3,9 @@
  * fork, and in the child reset every caught signal to SIG_DFL with raw system calls
  * (glibc's sigaction is not used there), restore the mask, work, exit. Two children:
  *
- *   reset   does the raw reset, then 0.1 s of CPU before its _exit (a launcher closing
- *           descriptors, or a loaded machine, before its exec)
+ *   reset   does the raw reset, then 0.1 s of CPU before its exec (a launcher closing
+ *           descriptors, or a loaded machine, before its exec) of this program as
+ *           `fork_reset exec`, which forks a grandchild doing 0.1 s of CPU
  *   keep    restores its mask without the reset (a child that goes on without an exec)
  *           and does the same 0.1 s of CPU
  *
@@ -63,7 +64,30 @@ static void child(const char *name, int reset, const sigset_t *orig)
     work(0.1);
     printf("cpu %s %.6f\n", name, thread_cpu_s() - c0);
     fflush(stdout);
+    if (reset) {
+        execl("/proc/self/exe", "fork_reset", "exec", (char *)NULL);
+        _exit(126);
+    }
     _exit(0);
+}
+
+/* the exec'd image: a grandchild forked the plain way (no signal blocked) */
+static int exec_mode(void)
+{
+    pid_t p = fork();
+    if (p == 0) {
+        double c0 = thread_cpu_s();
+        work(0.1);
+        printf("cpu grandchild %.6f\n", thread_cpu_s() - c0);
+        fflush(stdout);
+        _exit(0);
+    }
+    int st = 0;
+    if (p < 0 || waitpid(p, &st, 0) != p)
+        return 1;
+    printf("grandchild %s %d\n", WIFSIGNALED(st) ? "signal" : "exit",
+           WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    return 0;
 }
 
 static void launch(const char *name, int reset)
@@ -87,9 +111,11 @@ static void launch(const char *name, int reset)
     fflush(stdout);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 1 && strcmp(argv[1], "exec") == 0)
+        return exec_mode();
     launch("reset", 1);
     launch("keep", 0);
     return 0;

@@ -422,16 +422,55 @@ bool mg_job_rank_missing(const mg_job *job, int64_t rank)
            (job->missing[rank / 8] >> (rank % 8) & 1);
 }
 
+/*
+ * The entries' names and threads live in two blocks sized before the job is listed:
+ * allocated one by one, they would sit between the lean job's records, whose pages they
+ * would keep once the lean job is let go of (mg_job_take).
+ */
+typedef struct entry_mem {
+    char *names;
+    uint32_t *seqs;
+    size_t nnames, nseqs;
+} entry_mem;
+
+static void entry_mem_init(mg_job *job, const hpc_exp *e, size_t nranks, entry_mem *m)
+{
+    size_t names = nranks * 24, seqs = nranks;
+    for (size_t i = 0; i < e->nprocs; i++) {
+        names += strlen(e->procs[i].name) + 1;
+        seqs += e->procs[i].nthreads;
+    }
+    *m = (entry_mem){mg_xmalloc(names + 1), mg_xcalloc(seqs + 1, sizeof(uint32_t)), 0, 0};
+    job->entry_names = m->names;
+    job->entry_seqs = m->seqs;
+}
+
+static char *entry_name(entry_mem *m, const char *name)
+{
+    char *s = m->names + m->nnames;
+    size_t n = strlen(name) + 1;
+    memcpy(s, name, n);
+    m->nnames += n;
+    return s;
+}
+
+static uint32_t *entry_seqs(entry_mem *m, size_t n)
+{
+    uint32_t *s = m->seqs + m->nseqs;
+    m->nseqs += n;
+    return s;
+}
+
 /* The entry of a process of the job's experiment (group given). */
-static void entry_of(mg_job *job, mg_entry *e, const hpc_proc *hp, int32_t exp_proc)
+static void entry_of(mg_job *job, entry_mem *m, mg_entry *e, const hpc_proc *hp, int32_t exp_proc)
 {
     e->rank = hp->rank;
-    e->name = mg_xstrdup(hp->name);
+    e->name = entry_name(m, hp->name);
     e->exp_proc = exp_proc;
     e->host = hp->has_begin ? mg_xintern(&job->hosts, hp->begin.host.p, hp->begin.host.n)
                             : mg_xcstr(&job->hosts, "unknown");
     e->nlocs = (uint32_t)hp->nthreads;
-    e->seqs = mg_xcalloc(hp->nthreads + 1, sizeof(uint32_t));
+    e->seqs = entry_seqs(m, hp->nthreads);
     e->bytes = 1;
     for (size_t k = 0; k < hp->nthreads; k++) {
         struct stat st;
@@ -483,11 +522,13 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     size_t nranks = job->world_size > 0 ? (size_t)job->world_size : 0;
     bool *taken = mg_xcalloc(nranks + 1, 1);
     job->entries = mg_xcalloc(e->nprocs + nranks + 1, sizeof(mg_entry));
+    entry_mem mem;
+    entry_mem_init(job, e, nranks, &mem);
     uint64_t next_other = nranks;
     for (size_t i = 0; i < e->nprocs; i++) {
         const hpc_proc *hp = &e->procs[i];
         mg_entry *en = &job->entries[job->nentries++];
-        entry_of(job, en, hp, (int32_t)i);
+        entry_of(job, &mem, en, hp, (int32_t)i);
         if (en->rank >= 0 && (size_t)en->rank < nranks && !taken[en->rank]) {
             taken[en->rank] = true;
             en->group = (uint64_t)en->rank;
@@ -504,12 +545,14 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     for (size_t r = 0; r < nranks; r++)
         if (!taken[r]) {
             mg_entry *en = &job->entries[job->nentries++];
+            char name[24];
+            snprintf(name, sizeof name, "rank%zu", r);
             *en = (mg_entry){.group = r,
                              .rank = (int64_t)r,
-                             .name = mg_xasprintf("rank%zu", r),
+                             .name = entry_name(&mem, name),
                              .host = mg_xcstr(&job->hosts, "unknown"),
                              .nlocs = 1,
-                             .seqs = mg_xcalloc(1, sizeof(uint32_t)),
+                             .seqs = entry_seqs(&mem, 1),
                              .exp_proc = -1};
             job->missing[r / 8] |= (uint8_t)(1u << (r % 8));
             mg_job_problem(job,
@@ -830,11 +873,9 @@ void mg_job_close(mg_job *job)
     hpa_strtab_free(&job->member_lists);
     free(job->missing);
     hpc_exp_close(job->exp);
-    for (size_t i = 0; i < job->nentries; i++) {
-        free(job->entries[i].name);
-        free(job->entries[i].seqs);
-    }
     free(job->entries);
+    free(job->entry_names);
+    free(job->entry_seqs);
     hpa_strtab_free(&job->hosts);
     mg_syms_close(job->syms);
     free(job->path);

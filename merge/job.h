@@ -1,9 +1,12 @@
 /*
  * job.h - the job being merged: its processes and their threads (locations).
  *
- * Every merge rank builds the same job from the experiment (processes in the same
- * order, the same location ids), processes its share of the processes, and sends what
- * it learned to rank 0 (part.c), which then holds the whole job.
+ * Rank 0 opens the experiment and lists every process in job order as an entry
+ * (mg_job_open); each merge rank then holds mg_procs for its share only (rank 0 its own
+ * by mg_job_take, the others by mg_job_open_share), with the same indices and location
+ * ids as a serial merge, merges them and sends what it learned to rank 0 (part.c), which
+ * unifies and summarizes each process as it comes and lets go of it (defs.h,
+ * summary_agg.h): no merge rank holds the whole job.
  *
  * Order and ids: processes are sorted by location group id, which is the
  * MPI_COMM_WORLD rank for ranks and world_size + k for other processes (a non-MPI
@@ -128,7 +131,7 @@ struct mg_proc {
 typedef struct mg_entry {
     uint64_t group;
     int64_t rank;
-    char *name;
+    const char *name;
     uint32_t host;      /* in job->hosts */
     uint32_t nlocs;     /* 1 for a placeholder */
     uint32_t *seqs;     /* its threads' seqs: location id = group << 32 | seq */
@@ -142,8 +145,10 @@ typedef struct mg_job {
     hpc_exp *exp;      /* rank 0: the whole job lean, until its share is taken (mg_job_take) */
     mg_entry *entries; /* rank 0: every process of the job, in job order */
     size_t nentries;
-    hpa_strtab hosts; /* rank 0: the entries' hosts */
-    bool io_traced;   /* rank 0: a process traced I/O (-i): the summary reads the job again */
+    char *entry_names;    /* their names, */
+    uint32_t *entry_seqs; /* and their threads' seqs (job.c) */
+    hpa_strtab hosts;     /* rank 0: the entries' hosts */
+    bool io_traced;       /* rank 0: a process traced I/O (-i): the summary reads the job again */
     hpc_diag *diag;
     mg_syms *syms;
     mg_proc *procs;

@@ -688,6 +688,16 @@ int mg_job_take(mg_job *job, const int *owner, bool keep_exp)
     return 0;
 }
 
+void mg_job_merged(mg_job *job)
+{
+    if (!job->exp || job->io_traced)
+        return;
+    for (size_t i = 0; i < job->nprocs; i++)
+        job->procs[i].hp = NULL;
+    hpc_exp_close(job->exp);
+    job->exp = NULL;
+}
+
 int mg_job_open_share(mg_job *job, const char *path, hpc_diag *diag, const mg_share *s)
 {
     memset(job, 0, sizeof(*job));

@@ -194,6 +194,10 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag);
  */
 int mg_job_take(mg_job *job, const int *owner, bool keep_exp);
 
+/* Rank 0, every process merged: the job's lean experiment (a serial merge keeps it for
+ * its processes while they are merged) is let go of, unless the summary reads it (-i). */
+void mg_job_merged(mg_job *job);
+
 /* Rank 0: process i of the job (an entry) as an mg_proc of its own, with its locations
  * but no data: what a part fills in (part.c). Free with mg_proc_free and free. */
 mg_proc *mg_job_entry_proc(mg_job *job, size_t i);

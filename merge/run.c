@@ -771,6 +771,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
         goto out;
     }
     PHASE_END(&R, MERGE);
+    mg_job_merged(&R.job);
     if (open_definitions(&R) != 0 || gather_parts(&R, first_problem) != 0)
         goto out;
     PHASE_END(&R, GATHER);

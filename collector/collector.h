@@ -245,8 +245,11 @@ void hpc_last_thread_fork_child(void);
 struct dl_phdr_info;
 /* dl_iterate_phdr, counted. NOT signal-safe (as the original). */
 int hpc_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data);
-/* May a sample handler unwind now (libunwind calls dl_iterate_phdr)? Signal-safe. */
-int hpc_dl_unwind_ok(hpc_thread_priv *t);
+/* May the thread unwind now (libunwind calls dl_iterate_phdr and holds locks of its
+ * own)? If so it is counted in, and a fork waits for it, until hpc_dl_unwind_end.
+ * Signal-safe. */
+int hpc_dl_unwind_begin(hpc_thread_priv *t);
+void hpc_dl_unwind_end(void);
 /* May this process scan its modules (or is it a child that inherited the lock held)? */
 int hpc_dl_scan_ok(void);
 void hpc_dl_fork_prepare(void);

@@ -152,7 +152,7 @@ static int unwind_fast(hpc_thread_priv *t, uint64_t *pcs, int max, struct hpc_tr
                        const hpc_trace *c)
 {
     volatile int n = 0, kept = 0;
-    if (t->in_dl || !hpc_dl_unwind_ok(t))
+    if (t->in_dl || !hpc_dl_unwind_begin(t))
         return 0;
     uint64_t user_blocked = hpc_user_blocked;
     t->unwind_gave_way = 0;
@@ -175,6 +175,7 @@ static int unwind_fast(hpc_thread_priv *t, uint64_t *pcs, int max, struct hpc_tr
 out:
     t->in_unwind = 0;
     hpc_user_blocked = user_blocked;
+    hpc_dl_unwind_end();
     return n;
 }
 

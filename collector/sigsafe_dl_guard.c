@@ -34,6 +34,7 @@
 
 static int unwinders;   /* threads unwinding (libunwind's calls) inside or entering now */
 static int others;      /* program threads and module scans inside or entering now */
+static int unwinding;   /* threads inside an unwind (hpc_dl_unwind_begin to _end) */
 static int forking;     /* forks being prepared: sample handlers do not unwind */
 static int child_stuck; /* this fork child may have inherited the lock held */
 
@@ -122,10 +123,24 @@ HPC_INTERPOSE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void 
     return hpc_dl_iterate(cb, data);
 }
 
-int hpc_dl_unwind_ok(hpc_thread_priv *t)
+/* libunwind's own locks (its global cache's, its memory pool's) are held across more
+ * than dl_iterate_phdr: a fork while another thread's sample was inside an unwind left
+ * one held in the child, whose first unwind (thread states' start, at the fork) then
+ * waited for ever: chromium's browser forked a helper that never reached its exec (one
+ * run of 53 under load). So a fork also waits for the unwinds in progress, by the same
+ * protocol: an unwinder counts itself in (unwinding) and then looks for a fork. */
+int hpc_dl_unwind_begin(hpc_thread_priv *t)
 {
-    return !load(&forking) && others_than(t) <= 0 &&
-           !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&unwinding, 1, __ATOMIC_SEQ_CST);
+    if (!load(&forking) && others_than(t) <= 0 && !__atomic_load_n(&child_stuck, __ATOMIC_RELAXED))
+        return 1;
+    __atomic_sub_fetch(&unwinding, 1, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+void hpc_dl_unwind_end(void)
+{
+    __atomic_sub_fetch(&unwinding, 1, __ATOMIC_SEQ_CST);
 }
 
 int hpc_dl_scan_ok(void)
@@ -135,7 +150,7 @@ int hpc_dl_scan_ok(void)
 
 static int inside(void)
 {
-    return load(&unwinders) + load(&others);
+    return load(&unwinders) + load(&others) + load(&unwinding);
 }
 
 void hpc_dl_fork_prepare(void)
@@ -155,6 +170,6 @@ void hpc_dl_fork_child(void)
 {
     if (inside()) /* even if it is the forking thread: the lock's owner is a thread id */
         child_stuck = 1;
-    unwinders = others = 0;
+    unwinders = others = unwinding = 0;
     __atomic_store_n(&forking, 0, __ATOMIC_SEQ_CST);
 }

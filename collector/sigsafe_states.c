@@ -32,6 +32,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -179,9 +180,12 @@ static void on_switch(hpc_states *s, const reading *r, held *h, uint16_t misc, u
         s->out_off = off;
         return;
     }
-    if (!s->out_seen || time < s->out_time)
+    /* what came before the window began was the previous window's time off the CPU,
+     * counted there though none of its records was read (close_window_read gave up) */
+    uint64_t from = s->out_time > s->win_time ? s->out_time : s->win_time;
+    if (!s->out_seen || time < from)
         return;
-    uint64_t ns = time - s->out_time;
+    uint64_t ns = time - from;
     s->out_seen = false;
     if (s->out_preempt) {
         charge(s, r, HPC_MSTATE_WAIT_CPU, ns, s->out_off, false);
@@ -353,10 +357,14 @@ static uint64_t lazy_run_delay(hpc_states *s)
     return s->win_run_delay;
 }
 
-static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
+static uint64_t window_run_delay(hpc_states *s)
+{
+    return s->lazy ? lazy_run_delay(s) : run_delay_now(s);
+}
+
+static void settle_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu, uint64_t rd)
 {
     hpc_states *s = &t->st;
-    uint64_t rd = s->lazy ? lazy_run_delay(s) : run_delay_now(s);
     uint64_t wall = now - s->win_time, used = cpu > s->win_cpu ? cpu - s->win_cpu : 0;
     uint64_t delay = rd != UINT64_MAX && s->win_run_delay != UINT64_MAX && rd >= s->win_run_delay
                          ? rd - s->win_run_delay
@@ -368,6 +376,48 @@ static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
     s->win_time = now;
     s->win_cpu = cpu;
     s->win_run_delay = rd;
+}
+
+static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
+{
+    settle_window(t, now, cpu, window_run_delay(&t->st));
+}
+
+/* A window that ends where records were just read (r): its end, the thread's clocks and
+ * schedstat, must see the same switches as the records. A switch between the read and
+ * those reads (a preemption there, on a loaded machine) is in one and not the other:
+ * time off the CPU that no record covered (charged as steal time), then in the next
+ * window an interval longer than that window's time off the CPU, the excess taken out of
+ * each of its intervals (a holder's 0.7 s sleep lost 0.23 s of its Other Wait, one
+ * suite run in 40 at load 6), or a run delay its time does not hold, moved from its
+ * sleeps to Wait CPU. So the records are read again until none came in during the end's
+ * reads (a few times at most). Returns the window's end. */
+static void debug_gap(hpc_states *s, const reading *r)
+{
+    int ms = hpc_P.cfg.debug_states_gap;
+    if (ms <= 0 || s->gap_done || r->place != PLACE_CALL)
+        return;
+    s->gap_done = true;
+    struct timespec w = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &w, &w) != 0 && errno == EINTR)
+        ;
+}
+
+static uint64_t close_window_read(hpc_thread_priv *t, reading *r)
+{
+    hpc_states *s = &t->st;
+    uint64_t now, cpu, rd;
+    debug_gap(s, r);
+    for (int tries = 0;; tries++) {
+        now = hpc_now_ns();
+        cpu = hpc_thread_cpu_ns();
+        rd = window_run_delay(s);
+        if (!s->rb || tries == 3 || now_head(s) == s->rb->data_tail)
+            break;
+        read_records(t, r);
+    }
+    settle_window(t, now, cpu, rd);
+    return now;
 }
 
 /* A lazy thread's events open now (states.h): the window of its timed calls so far ends
@@ -508,7 +558,7 @@ void hpc_states_at_sample(hpc_thread_priv *t, uint64_t node, uint64_t now, uint6
     /* the window ends after the records read (the sample's clocks were read before its
      * unwind: a preemption since is in the records) */
     if (!window_empty(s) || s->win.call_times) /* call times: what happened outside calls */
-        close_window(t, hpc_now_ns(), hpc_thread_cpu_ns());
+        close_window_read(t, &r);
     (void)cpu;
     write_pend(t, node, now, HPC_STATE_AT_SAMPLE);
     if (s->unseen) {
@@ -535,8 +585,7 @@ void hpc_states_fault(hpc_thread_priv *t, void *ucontext)
     reading r = {.place = PLACE_FAULT};
     read_records(t, &r);
     if (r.fault_here && acc_due(s)) {
-        uint64_t now = hpc_now_ns();
-        close_window(t, now, hpc_thread_cpu_ns());
+        uint64_t now = close_window_read(t, &r);
         t->masked = 1;
         hpc_sample_mask(&t->sample_mask);
         int n = hpc_unwind_signal(t, ucontext, t->pcs, HPC_MAX_DEPTH);
@@ -642,8 +691,7 @@ static __attribute__((noinline)) void leave_call(hpc_thread_priv *t, const hpc_c
     reading r = {.place = PLACE_CALL, .call = c};
     read_records(t, &r);
     if (acc_due(&t->st)) {
-        uint64_t now = hpc_now_ns();
-        close_window(t, now, hpc_thread_cpu_ns());
+        uint64_t now = close_window_read(t, &r);
         hpcollect_write_begin(&t->pub);
         uint64_t node = call_node(t, c);
         write_acc(t, node, now, false, HPC_STATE_AT_CALL);
@@ -724,8 +772,7 @@ void hpc_states_here(hpc_thread_priv *t)
     hpcollect_write_begin(&t->pub);
     reading r = {.place = PLACE_END};
     read_records(t, &r);
-    uint64_t now = hpc_now_ns();
-    close_window(t, now, hpc_thread_cpu_ns());
+    uint64_t now = close_window_read(t, &r);
     int n = hpc_unwind_here_slots(t, 0, t->pcs, NULL, HPC_MAX_DEPTH);
     int err = 0;
     uint64_t node = n ? hpc_cct_insert(t, t->pcs, n, &err) : 0;
@@ -808,8 +855,7 @@ void hpc_states_end(hpc_thread_priv *t)
         return; /* lazy: no records; its one window is settled at the very end (finish) */
     reading r = {.place = PLACE_END};
     read_records(t, &r);
-    uint64_t now = hpc_now_ns();
-    close_window(t, now, hpc_thread_cpu_ns());
+    uint64_t now = close_window_read(t, &r);
     write_left(t, s->last_sample_node, now);
 }
 

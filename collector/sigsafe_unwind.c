@@ -103,7 +103,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
 {
     ucontext_t *uc = ucontext;
     volatile int n = 0;
-    if (t->in_dl || !hpc_dl_unwind_ok(t)) {
+    if (t->in_dl || !hpc_dl_unwind_begin(t)) {
         pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         hpc_stat(t, HPC_STAT_UNWIND_SKIPPED, 1);
         return 1;
@@ -118,6 +118,7 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
         hpc_stat(t, HPC_STAT_UNWIND_FAULTS, 1);
         if (n == 0)
             pcs[n++] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+        hpc_dl_unwind_end();
         return n;
     }
     t->in_unwind = 1;
@@ -129,12 +130,14 @@ int hpc_unwind_signal(hpc_thread_priv *t, void *ucontext, uint64_t *pcs, int max
     unw_cursor_t c;
     if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0) {
         t->in_unwind = 0;
+        hpc_dl_unwind_end();
         hpc_stat(t, HPC_STAT_UNWIND_ERRORS, 1);
         pcs[0] = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
         return 1;
     }
     walk(t, &c, pcs, &n, max, 1, NULL);
     t->in_unwind = 0;
+    hpc_dl_unwind_end();
     return n;
 }
 
@@ -150,7 +153,7 @@ __attribute__((noinline)) int hpc_unwind_here_slots(hpc_thread_priv *t, int skip
     unw_context_t ctx;
     unw_cursor_t c;
     sigset_t all, old, outer_mask;
-    if (t->in_dl || !hpc_dl_unwind_ok(t))
+    if (t->in_dl || !hpc_dl_unwind_begin(t))
         return 0;
     hpc_sample_mask(&all);
     syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, 8);
@@ -177,6 +180,7 @@ out:
     t->masked = outer;
     t->sample_mask = outer_mask;
     hpc_user_blocked = user_blocked;
+    hpc_dl_unwind_end();
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, 8);
     return n;
 }

@@ -134,6 +134,7 @@ typedef struct hpc_states {
     bool end_ru_ok;
     bool end_ru_final; /* end_ru read at the thread's very end (hpc_states_end_usage): its
                           tail sample's system time and its last window take it */
+    bool gap_done;     /* tests: HPCOLLECT_DEBUG_STATES_GAP's sleep was taken */
 } hpc_states;
 
 /* Open the calling thread's events and map the buffer, without enabling them (nothing

@@ -90,7 +90,7 @@ for t in "${tests[@]}"; do
         printf 'skip  %-55s %s\n' "$rel" "$(tail -1 "$logdir/$name.log")" ;;
     *) failed=$((failed + 1)); failures+=("$rel")
        printf 'FAIL  %-55s %6.1fs (exit %d)\n' "$rel" "$secs" "$rc"
-       sed 's/^/      | /' "$logdir/$name.log" | tail -$([ $rc = 124 ] && echo 400 || echo 25) ;;
+       sed 's/^/      | /' "$logdir/$name.log" | tail -$([ $rc = 124 ] && echo 400 || echo 60) ;;
     esac
 done
 [ $skipped -gt 0 ] && echo "$skipped skipped"

@@ -24,7 +24,7 @@ same() {
     want=$("$@" 2>plain.$name.err) && rc_want=0 || rc_want=$?
     got=$("$HPCOLLECT" -q -o "$name.hpc" -- "$@" 2>hpc.$name.err) && rc_got=0 || rc_got=$?
     [ "$rc_got" = "$rc_want" ] ||
-        fail "$name: exit status $rc_got under hpcollect, $rc_want plain; stderr: $(tail -5 hpc.$name.err)"
+        fail "$name: exit status $rc_got under hpcollect, $rc_want plain; stderr: $(head -40 hpc.$name.err)"
     [ "$got" = "$want" ] ||
         fail "$name: output differs under hpcollect: $(diff <(echo "$want") <(echo "$got") | head -10)"
     [ -f "$name.hpc/main/process.hpe" ] || fail "$name: no experiment of the main process"

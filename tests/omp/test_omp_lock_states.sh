@@ -22,7 +22,7 @@ for cc in gcc clang; do
 done
 $SYSPY - <<'PY'
 from hpctest import check, near
-from omptest import js
+from omptest import js, run
 
 interval = 0.010
 tol = lambda x: max(0.05 * x, 0.020)
@@ -35,6 +35,20 @@ def truth(out, fn):
         if f[:2] == ["phase", fn]:
             t = [a + float(b) for a, b in zip(t, f[3:6])]
     return dict(wall=t[0], cpu=t[1], wait=t[2], sleep=max(t[0] - t[1] - t[2], 0.0))
+
+def explain(exp, fn):
+    """What a failure needs to be understood (one run in 40 of the suite at load 4-6 found
+    0.23 s of the holder's 1.4 s Other Wait missing; not reproduced alone): where each
+    function's states went, and the experiment's accounting of them"""
+    for name, f in fn.items():
+        st = {k[5:-2]: round(v, 4) for k, v in f.items()
+              if k.startswith("incl_") and k.endswith("_s") and v >= 0.005}
+        if st and (name in ("holder", "lock_waiter", "nanosleep") or not name.startswith("_")):
+            print(f"# {exp}: {name}: {st}")
+    out = run(exp, "statistics")[0]
+    for l in out.splitlines():
+        if any(w in l for w in ("Wait", "Lock", "Off the", "Asleep", "lost", "Unwind e")):
+            print(f"# {exp}: {l.strip()}")
 
 for cc in ("gcc", "clang"):
     exp = f"{cc}.futex.hpc"
@@ -49,6 +63,8 @@ for cc in ("gcc", "clang"):
          f"{exp}: lock_waiter's time is OpenMP Wait")
     check(lw["incl_other_wait_s"] < 0.020, f"{exp}: lock_waiter: no Other Wait")
     ho = fn["holder"]
+    if abs(ho["incl_other_wait_s"] - h["sleep"]) > tol(h["sleep"]):
+        explain(exp, fn)
     near(ho["incl_other_wait_s"], h["sleep"], tol(h["sleep"]), f"{exp}: holder Other Wait")
     check(ho["incl_user_lock_s"] < 0.020, f"{exp}: holder: no User Lock")
 

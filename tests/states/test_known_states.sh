@@ -118,15 +118,20 @@ for run in os.environ["RUNS"].split():
     # after it bring to the same function. Its run delay also holds preemptions of those
     # 30 ms, and what came after their last sample lands in the next phase: Wait CPU is
     # bounded by it, not equal to it
+    # The stop itself is known: 0.5 s (known_states.c: a timer continues it). What else the
+    # phase spent neither on a CPU nor in the run queue (p["sleep"] beyond the stop) is the
+    # steal time of the hypervisor, seen by no clock of the thread (38 ms at load 6 made the
+    # "sleep" of the stop 0.5387 against an Other Wait of 0.5001, the stop): Wait CPU holds it
     p = ph[("stopped", 0)]
     ow, wc = m("stopped", "other_wait"), m("stopped", "wait_cpu")
-    sl, rd = p["sleep"], p["wait"]
+    sl, rd, stop = p["sleep"], p["wait"], 0.5
+    steal = max(sl - stop, 0.0)
     tol = max(0.05 * sl, 0.020)
     if run == "calls":
-        check(sl - tol <= ow + wc <= sl + rd + tol,
+        check(stop - tol <= ow + wc <= sl + rd + tol,
               f"{run}: stopped Other Wait + Wait CPU {ow + wc:.4f}: the stop of {sl:.4f} and at most its run delay {rd:.4f}")
     else:
-        within(ow, sl, run + ": stopped Other Wait")
+        within(ow, stop, run + ": stopped Other Wait")
         # (unprivileged, sys_reads kernel loop has no sample of its own: its CPU and Wait
         # CPU go to the next sample, which is here after the sleeper sleeps in its call)
         # (and the wake-up of the sleeper before it, whose run delay after its call comes to
@@ -135,8 +140,9 @@ for run in os.environ["RUNS"].split():
         # failed at load 7)
         if run != "nobody/user":
             prev, gap = ph[("sleeper", 0)]["wait"], p["gap"]
-            check(wc <= rd + prev + gap + tol, f"{run}: stopped Wait CPU {wc:.4f} within its run "
-                  f"delay {rd:.4f}, that of the sleeper before it {prev:.4f} and between them {gap:.4f}")
+            check(wc <= rd + steal + prev + gap + tol, f"{run}: stopped Wait CPU {wc:.4f} within its "
+                  f"run delay {rd:.4f}, steal {steal:.4f}, that of the sleeper before it {prev:.4f} "
+                  f"and between them {gap:.4f}")
     check(m("stopped", "user_lock") == 0, run + ": no User Lock in stopped")
     p = ph[("lock_waiter", 0)]
     ul = m("lock_waiter", "user_lock")

@@ -32,6 +32,7 @@
 #include "collector.h"
 #include "control.h"
 #include "interpose.h"
+#include "signals.h"
 #include "source.h"
 
 extern char **environ;
@@ -559,6 +560,7 @@ static void atfork_parent(void)
 static void atfork_child(void)
 {
     HPC_GUARD_SCOPE;
+    uint64_t blocked = hpc_user_blocked; /* the program's mask, as the forking thread had it */
     hpc_fd_limit_reset();
     hpc_points_forget();
     hpc_dl_fork_child();
@@ -584,8 +586,10 @@ static void atfork_child(void)
         return;
     hpc_threads_reset_seq(0);
     hpc_thread_priv *t = hpc_thread_alloc(-1, 0);
-    if (t)
-        hpc_process_begin(name, parent, HPC_DESCENT_FORK, t);
+    if (t && hpc_process_begin(name, parent, HPC_DESCENT_FORK, t) == 0) {
+        hpc_user_blocked = blocked; /* the same thread: the program's view of its mask */
+        hpc_signals_fork_hold(blocked);
+    }
 }
 
 /* vfork's child borrows the parent's memory, where the collector's state lives: make

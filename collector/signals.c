@@ -183,8 +183,64 @@ HPC_INTERPOSE sighandler_t __sysv_signal(int sig, sighandler_t h)
     return signal_with(sig, h, SA_RESETHAND | SA_NODEFER, 0);
 }
 
+/*
+ * A fork child whose parent had the clock's signal blocked: the fork-then-exec idiom
+ * (chromium's LaunchProcess blocks every signal, forks, resets every handler to SIG_DFL
+ * with raw system calls, restores its mask and closes descriptors before its exec).
+ * Our handler is gone then without our knowing, and a clock sample or a major fault's
+ * signal in that window killed the child: SIGPROF's default action (chromium's
+ * unsandboxed zygote never started, "GPU process isn't usable", 1 run in 90 under load).
+ * So such a child keeps the owned signals blocked for real, as its program asked, until
+ * the program unblocks the clock's signal with our handler still in place (a child that
+ * goes on without an exec: samples from then on); if the handler is not ours then, they
+ * stay blocked until the exec (the new image starts afresh).
+ */
+static int fork_hold;
+
+static bool clock_handler_ours(void)
+{
+    struct {
+        void *handler;
+        unsigned long flags;
+        void *restorer;
+        uint64_t mask;
+    } k;
+    return syscall(SYS_rt_sigaction, HPC_CLOCK_SIGNAL, NULL, &k, KSIGSET_SIZE) == 0 &&
+           k.handler == (void *)hpc_signal_handler;
+}
+
+static void owned_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < hpc_nowned; i++)
+        sigaddset(set, hpc_owned_signals[i]);
+}
+
+void hpc_signals_fork_hold(uint64_t blocked_at_fork)
+{
+    if (!(blocked_at_fork & hpc_sigbit(HPC_CLOCK_SIGNAL)))
+        return;
+    sigset_t owned;
+    owned_set(&owned);
+    hpc_real.pthread_sigmask(SIG_BLOCK, &owned, NULL);
+    fork_hold = 1;
+}
+
+/* The program's new mask (next) unblocks the clock's signal: let the owned ones go if our
+ * handler is still there. */
+static void fork_hold_check(uint64_t next)
+{
+    if (next & hpc_sigbit(HPC_CLOCK_SIGNAL) || !clock_handler_ours())
+        return;
+    sigset_t owned;
+    owned_set(&owned);
+    fork_hold = 0;
+    hpc_real.pthread_sigmask(SIG_UNBLOCK, &owned, NULL);
+}
+
 /* sigprocmask and pthread_sigmask: owned signals are kept out of the real mask and in
- * the thread's shadow mask instead. Hot: libunwind calls it twice per frame unwound. */
+ * the thread's shadow mask instead (while a fork child holds them: in the real mask
+ * too). Hot: libunwind calls it twice per frame unwound. */
 static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, const sigset_t *set,
                      sigset_t *old)
 {
@@ -204,10 +260,13 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
         for (size_t i = 0; i < hpc_nowned; i++)
             if (sigismember(set, hpc_owned_signals[i]) == 1)
                 bits |= hpc_sigbit(hpc_owned_signals[i]);
-        if (bits) {
+        if (bits || (fork_hold && how == SIG_SETMASK)) {
             copy = *set;
             for (size_t i = 0; i < hpc_nowned; i++)
-                sigdelset(&copy, hpc_owned_signals[i]);
+                if (fork_hold && how == SIG_SETMASK)
+                    sigaddset(&copy, hpc_owned_signals[i]);
+                else
+                    sigdelset(&copy, hpc_owned_signals[i]);
             use = &copy;
         }
         next = how == SIG_BLOCK ? prev | bits : how == SIG_UNBLOCK ? prev & ~bits : bits;
@@ -216,6 +275,8 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
     if (rc != 0)
         return rc;
     hpc_user_blocked = next;
+    if (fork_hold)
+        fork_hold_check(next);
     if (old)
         for (size_t i = 0; i < hpc_nowned; i++) {
             if (prev & hpc_sigbit(hpc_owned_signals[i]))

@@ -47,6 +47,10 @@ int hpc_install_ours(int sig);
 extern int hpc_owned_signals[5];
 extern size_t hpc_nowned;
 
+/* A fork child: keep the owned signals blocked for real when the forking thread had the
+ * clock's signal blocked (signals.c says why). NOT signal-safe. */
+void hpc_signals_fork_hold(uint64_t blocked_at_fork);
+
 /* Default action of sig ends the process (terminate or core). */
 bool hpc_sig_default_kills(int sig);
 

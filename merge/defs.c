@@ -102,6 +102,20 @@ typedef struct gdefs {
     /* processes are added in job order: the next one's index and first location number */
     size_t next, next_loc;
     size_t nlocs;
+    /* what the global definitions need of a process once it is let go of (rank 0 holds
+     * entries, not mg_procs: job.h): its locations' names and events, by location number */
+    hpa_strtab loc_names;
+    uint32_t *loc_name;
+    uint64_t *loc_events;
+    uint64_t t_first, t_last; /* the events' time range; t_first > t_last: none yet */
+    bool have_real;           /* the first process with a real time: it and its begin */
+    uint64_t real_time, real_begin;
+    /* processes with a metric instance, whose mapping tables are written at the end */
+    struct kept {
+        mg_proc *p;
+        size_t first_loc;
+    } * kept;
+    size_t nkept, capkept;
 } gdefs;
 
 /* OTF2 strings are UTF-8: names from damaged streams are cleaned first. */
@@ -202,10 +216,10 @@ static void need_mpi_locations(gdefs *g)
     mg_job *job = g->job;
     g->nworld = job->world_size > 0 ? (uint64_t)job->world_size : 0;
     uint64_t *m = mg_xcalloc(g->nworld + 1, sizeof(uint64_t));
-    for (size_t i = 0; i < job->nprocs; i++) {
-        mg_proc *p = &job->procs[i];
-        if (p->group < g->nworld && p->nlocs)
-            m[p->group] = p->locs[0].id;
+    for (size_t i = 0; i < job->nentries; i++) {
+        const mg_entry *e = &job->entries[i];
+        if (e->group < g->nworld && e->nlocs)
+            m[e->group] = (e->group << 32) | e->seqs[0];
     }
     g->mpi_locations = group_id(g, "MPI_COMM_WORLD locations", OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                 OTF2_PARADIGM_MPI, m, (uint32_t)g->nworld);
@@ -259,14 +273,11 @@ static void need_omp_locations(gdefs *g)
     if (g->omp_locations != UINT32_MAX)
         return;
     mg_job *job = g->job;
+    uint64_t *m = mg_xcalloc(g->nlocs + 1, sizeof(uint64_t));
     size_t n = 0;
-    for (size_t i = 0; i < job->nprocs; i++)
-        n += job->procs[i].nlocs;
-    uint64_t *m = mg_xcalloc(n + 1, sizeof(uint64_t));
-    n = 0;
-    for (size_t i = 0; i < job->nprocs; i++)
-        for (size_t k = 0; k < job->procs[i].nlocs; k++)
-            m[n++] = job->procs[i].locs[k].id;
+    for (size_t i = 0; i < job->nentries; i++)
+        for (size_t k = 0; k < job->entries[i].nlocs; k++)
+            m[n++] = (job->entries[i].group << 32) | job->entries[i].seqs[k];
     g->omp_locations = group_id(g, "OpenMP threads", OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                 OTF2_PARADIGM_OPENMP, m, (uint32_t)n);
     free(m);
@@ -424,22 +435,26 @@ static void unify_process(gdefs *g, mg_proc *p, size_t first_loc)
         unify_location(g, p, &p->locs[l], first_loc + l);
 }
 
-bool mg_defs_time_range(const mg_job *job, uint64_t *first, uint64_t *last)
+/* What the global definitions need of p once it is let go of (gdefs). */
+static void keep_facts(gdefs *g, const mg_proc *p, size_t first_loc)
 {
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < job->nprocs; i++)
-        for (size_t k = 0; k < job->procs[i].nlocs; k++) {
-            const mg_tsum *t = &job->procs[i].locs[k].sum;
-            if (t->events == 0)
-                continue;
-            if (t->t_first < lo)
-                lo = t->t_first;
-            if (t->t_last > hi)
-                hi = t->t_last;
-        }
-    *first = lo == UINT64_MAX ? 0 : lo;
-    *last = lo == UINT64_MAX ? 0 : hi;
-    return lo != UINT64_MAX;
+    for (size_t k = 0; k < p->nlocs; k++) {
+        const mg_tsum *t = &p->locs[k].sum;
+        g->loc_name[first_loc + k] = mg_xcstr(&g->loc_names, t->name ? t->name : "");
+        g->loc_events[first_loc + k] = t->events;
+        if (t->events == 0)
+            continue;
+        if (t->t_first < g->t_first)
+            g->t_first = t->t_first;
+        if (t->t_last > g->t_last)
+            g->t_last = t->t_last;
+    }
+    uint64_t real = g->job->entries[p->index].real_time;
+    if (!g->have_real && real) { /* proc_begin's (job.h) */
+        g->have_real = true;
+        g->real_time = real;
+        g->real_begin = p->sum.t_begin;
+    }
 }
 
 /* ------------------------------------------------------------ writing */
@@ -456,14 +471,12 @@ bool mg_defs_time_range(const mg_job *job, uint64_t *first, uint64_t *last)
 
 /* Realtime (ns since the epoch) of the global offset, from the first process that has
  * both clocks; OTF2_UNDEFINED_TIMESTAMP if none has. */
-static uint64_t realtime_of(const mg_job *job, uint64_t t0)
+static uint64_t realtime_of(const gdefs *g, uint64_t t0)
 {
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        if (p->hp && p->hp->has_begin && p->hp->begin.real_time) {
-            int64_t d = (int64_t)(p->sum.t_begin - t0);
-            return p->hp->begin.real_time - (uint64_t)d;
-        }
+    const mg_job *job = g->job;
+    if (g->have_real) {
+        int64_t d = (int64_t)(g->real_begin - t0);
+        return g->real_time - (uint64_t)d;
     }
     if (job->real_time)
         return job->real_time;
@@ -526,35 +539,32 @@ static char *machine_name(const hpa_strtab *hosts)
 static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
 {
     mg_job *job = g->job;
-    uint64_t t0, t1;
-    mg_defs_time_range(job, &t0, &t1);
+    bool events = g->t_first <= g->t_last;
+    uint64_t t0 = events ? g->t_first : 0, t1 = events ? g->t_last : 0;
     /* names of the system tree, groups and locations */
     hpa_strtab hosts = {0};
-    for (size_t i = 0; i < job->nprocs; i++)
-        mg_xcstr(&hosts, job->procs[i].host);
+    for (size_t i = 0; i < job->nentries; i++)
+        mg_xcstr(&hosts, hpa_strtab_get(&job->hosts, job->entries[i].host));
     char *mname = machine_name(&hosts);
     uint32_t machine = str(g, mname), cls_machine = str(g, "machine"), cls_node = str(g, "node");
     free(mname);
     uint32_t *host_name = mg_xcalloc(hosts.n + 1, sizeof(uint32_t));
     for (size_t h = 0; h < hosts.n; h++)
         host_name[h] = str(g, hpa_strtab_get(&hosts, h));
-    uint32_t *group_name = mg_xcalloc(job->nprocs + 1, sizeof(uint32_t));
-    size_t nlocs = 0;
-    for (size_t i = 0; i < job->nprocs; i++) {
-        mg_proc *p = &job->procs[i];
+    uint32_t *group_name = mg_xcalloc(job->nentries + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < job->nentries; i++) {
+        const mg_entry *e = &job->entries[i];
         char name[256];
-        if (p->rank >= 0 && (uint64_t)p->rank == p->group)
-            snprintf(name, sizeof(name), "rank %lld%s", (long long)p->rank,
-                     p->placeholder ? " (missing)" : "");
+        if (e->rank >= 0 && (uint64_t)e->rank == e->group)
+            snprintf(name, sizeof(name), "rank %lld%s", (long long)e->rank,
+                     e->exp_proc < 0 ? " (missing)" : "");
         else
-            snprintf(name, sizeof(name), "%s", p->name);
+            snprintf(name, sizeof(name), "%s", e->name);
         group_name[i] = str(g, name);
-        nlocs += p->nlocs;
     }
-    uint32_t *loc_name = mg_xcalloc(nlocs + 1, sizeof(uint32_t));
-    for (size_t i = 0, n = 0; i < job->nprocs; i++)
-        for (size_t k = 0; k < job->procs[i].nlocs; k++)
-            loc_name[n++] = str(g, job->procs[i].locs[k].sum.name);
+    uint32_t *loc_name = mg_xcalloc(g->nlocs + 1, sizeof(uint32_t));
+    for (size_t n = 0; n < g->nlocs; n++)
+        loc_name[n] = str(g, hpa_strtab_get(&g->loc_names, g->loc_name[n]));
     g->used_par[OTF2_PARADIGM_MEASUREMENT_SYSTEM] = true;
     str(g, "hpcollect");
     str(g, "Sampling");
@@ -582,7 +592,7 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
 
     int rc = -1;
     WCHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, t0, t1 - t0 + 1,
-                                                     realtime_of(job, t0)));
+                                                     realtime_of(g, t0)));
     for (size_t i = 0; i < g->strs.n; i++)
         WCHECK(OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, hpa_strtab_get(&g->strs, i)));
     if (write_paradigms(g, w))
@@ -598,19 +608,19 @@ static int write_global(gdefs *g, OTF2_GlobalDefWriter *w)
         WCHECK(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
             w, (uint32_t)h + 1, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
     }
-    for (size_t i = 0; i < job->nprocs; i++) {
-        mg_proc *p = &job->procs[i];
-        uint32_t node = mg_xcstr(&hosts, p->host) + 1;
-        WCHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, p->group, group_name[i],
+    for (size_t i = 0; i < job->nentries; i++) {
+        const mg_entry *e = &job->entries[i];
+        uint32_t node = mg_xcstr(&hosts, hpa_strtab_get(&job->hosts, e->host)) + 1;
+        WCHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, e->group, group_name[i],
                                                        OTF2_LOCATION_GROUP_TYPE_PROCESS, node,
                                                        OTF2_UNDEFINED_LOCATION_GROUP));
     }
-    for (size_t i = 0, n = 0; i < job->nprocs; i++)
-        for (size_t k = 0; k < job->procs[i].nlocs; k++) {
-            mg_loc *l = &job->procs[i].locs[k];
-            WCHECK(OTF2_GlobalDefWriter_WriteLocation(w, l->id, loc_name[n++],
-                                                      OTF2_LOCATION_TYPE_CPU_THREAD, l->sum.events,
-                                                      job->procs[i].group));
+    for (size_t i = 0, n = 0; i < job->nentries; i++)
+        for (size_t k = 0; k < job->entries[i].nlocs; k++, n++) {
+            const mg_entry *e = &job->entries[i];
+            WCHECK(OTF2_GlobalDefWriter_WriteLocation(w, (e->group << 32) | e->seqs[k], loc_name[n],
+                                                      OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                      g->loc_events[n], e->group));
         }
     for (size_t i = 0; i < g->nregions; i++) {
         gregion *r = &g->regions[i];
@@ -748,35 +758,129 @@ static int write_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint64_t *
     return 0;
 }
 
+/* The kinds of a location's mapping tables, in the order they are written: the process's
+ * maps (the first MG_PROC_MAPS, shared by its locations), then the location's own. */
+static const OTF2_MappingType map_types[] = {
+    OTF2_MAPPING_REGION,         OTF2_MAPPING_COMM,    OTF2_MAPPING_INTERRUPT_GENERATOR,
+    OTF2_MAPPING_METRIC,         OTF2_MAPPING_IO_FILE, OTF2_MAPPING_IO_HANDLE,
+    OTF2_MAPPING_CALLING_CONTEXT};
+#define MG_NMAPS     (sizeof(map_types) / sizeof(map_types[0]))
+#define MG_PROC_MAPS (MG_NMAPS - 1)
+
+/* One location's mapping tables (name: for a message, its stream or NULL). */
+static int write_location(OTF2_Archive *a, uint64_t id, const uint64_t *const map[MG_NMAPS],
+                          const size_t n[MG_NMAPS], const char *name)
+{
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, id);
+    if (!dw) {
+        fprintf(stderr, "%s: cannot open the OTF2 definition writer of location %llu\n", MG_PROG,
+                (unsigned long long)id);
+        return -1;
+    }
+    if (n[MG_NMAPS - 1] > MG_MAX_LOCATION_CCS) { /* the regions added more than their half */
+        char where[64];
+        if (!name)
+            snprintf(where, sizeof where, "location %llu", (unsigned long long)id);
+        fprintf(stderr,
+                "%s: %s: %zu calling contexts, more than one OTF2 mapping table holds (%zu)\n",
+                MG_PROG, name ? name : where, n[MG_NMAPS - 1], MG_MAX_LOCATION_CCS);
+    }
+    for (size_t m = 0; m < MG_NMAPS; m++)
+        if (write_map(dw, map_types[m], map[m], n[m]))
+            return -1;
+    CHECK(OTF2_Archive_CloseDefWriter(a, dw));
+    return 0;
+}
+
+/* Process p's maps: its own, and its locations' from first_loc on (their number in job
+ * order). */
+static void proc_maps(const gdefs *g, const mg_proc *p, const uint64_t *map[MG_NMAPS],
+                      size_t n[MG_NMAPS])
+{
+    size_t i = p->index;
+    const uint64_t *m[MG_PROC_MAPS] = {g->region_map[i], g->comm_map[i],   g->ig_map[i],
+                                       g->metric_map[i], g->iofile_map[i], g->ioh_map[i]};
+    size_t k[MG_PROC_MAPS] = {p->nregions, p->ncomms,    p->nigens,
+                              p->nmetrics, p->iofiles.n, p->niohs};
+    for (size_t j = 0; j < MG_PROC_MAPS; j++) {
+        map[j] = m[j];
+        n[j] = k[j];
+    }
+}
+
 /* Process p's locations' mapping tables (first_loc: the number of its first location in
  * job order). */
 static int write_mappings(gdefs *g, OTF2_Archive *a, mg_proc *p, size_t first_loc)
 {
-    size_t i = p->index;
+    const uint64_t *map[MG_NMAPS];
+    size_t n[MG_NMAPS];
+    proc_maps(g, p, map, n);
     for (size_t k = 0; k < p->nlocs; k++) {
         mg_loc *l = &p->locs[k];
-        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, l->id);
-        if (!dw) {
-            fprintf(stderr, "%s: cannot open the OTF2 definition writer of location %llu\n",
-                    MG_PROG, (unsigned long long)l->id);
+        map[MG_NMAPS - 1] = g->cc_map[first_loc + k];
+        n[MG_NMAPS - 1] = l->ncc;
+        if (write_location(a, l->id, map, n, l->path))
             return -1;
-        }
-        if (l->ncc > MG_MAX_LOCATION_CCS) /* the regions added more than their half */
-            fprintf(stderr,
-                    "%s: %s: %zu calling contexts, more than one OTF2 mapping table holds "
-                    "(%zu)\n",
-                    MG_PROG, l->path ? l->path : "?", l->ncc, MG_MAX_LOCATION_CCS);
-        if (write_map(dw, OTF2_MAPPING_REGION, g->region_map[i], p->nregions) ||
-            write_map(dw, OTF2_MAPPING_COMM, g->comm_map[i], p->ncomms) ||
-            write_map(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, g->ig_map[i], p->nigens) ||
-            write_map(dw, OTF2_MAPPING_METRIC, g->metric_map[i], p->nmetrics) ||
-            write_map(dw, OTF2_MAPPING_IO_FILE, g->iofile_map[i], p->iofiles.n) ||
-            write_map(dw, OTF2_MAPPING_IO_HANDLE, g->ioh_map[i], p->niohs) ||
-            write_map(dw, OTF2_MAPPING_CALLING_CONTEXT, g->cc_map[first_loc + k], l->ncc))
-            return -1;
-        CHECK(OTF2_Archive_CloseDefWriter(a, dw));
     }
     return 0;
+}
+
+/* The same tables as bytes for the merge rank that merged p, which writes them
+ * (mg_defs_write_maps): rank 0 then opens no definition writer of that rank's locations. */
+static void put_mappings(gdefs *g, mg_proc *p, size_t first_loc, hpa_buf *b)
+{
+    const uint64_t *map[MG_NMAPS];
+    size_t n[MG_NMAPS];
+    proc_maps(g, p, map, n);
+    hpa_buf_u64(b, 1); /* a process follows */
+    for (size_t m = 0; m < MG_PROC_MAPS; m++) {
+        hpa_buf_u64(b, n[m]);
+        for (size_t k = 0; k < n[m]; k++)
+            hpa_buf_u64(b, map[m][k]);
+    }
+    hpa_buf_u64(b, p->nlocs);
+    for (size_t k = 0; k < p->nlocs; k++) {
+        const uint64_t *cc = g->cc_map[first_loc + k];
+        hpa_buf_u64(b, p->locs[k].id);
+        hpa_buf_u64(b, p->locs[k].ncc);
+        for (size_t c = 0; c < p->locs[k].ncc; c++)
+            hpa_buf_u64(b, cc[c]);
+    }
+}
+
+int mg_defs_write_maps(OTF2_Archive *a, hpa_buf *b)
+{
+    int rc = 0;
+    b->pos = 0;
+    while (rc == 0 && !b->bad && b->pos < b->n) {
+        if (hpa_buf_get_u64(b) != 1) {
+            b->bad = true;
+            break;
+        }
+        uint64_t *map[MG_NMAPS] = {0};
+        size_t n[MG_NMAPS] = {0};
+        for (size_t m = 0; m < MG_PROC_MAPS && !b->bad; m++) {
+            n[m] = hpa_buf_get_count(b);
+            map[m] = mg_xcalloc(n[m] + 1, sizeof(uint64_t));
+            for (size_t k = 0; k < n[m]; k++)
+                map[m][k] = hpa_buf_get_u64(b);
+        }
+        size_t nlocs = hpa_buf_get_count(b);
+        for (size_t l = 0; l < nlocs && rc == 0 && !b->bad; l++) {
+            uint64_t id = hpa_buf_get_u64(b);
+            n[MG_NMAPS - 1] = hpa_buf_get_count(b);
+            map[MG_NMAPS - 1] = mg_xcalloc(n[MG_NMAPS - 1] + 1, sizeof(uint64_t));
+            for (size_t k = 0; k < n[MG_NMAPS - 1]; k++)
+                map[MG_NMAPS - 1][k] = hpa_buf_get_u64(b);
+            if (!b->bad)
+                rc = write_location(a, id, (const uint64_t *const *)map, n, NULL);
+            free(map[MG_NMAPS - 1]);
+            map[MG_NMAPS - 1] = NULL;
+        }
+        for (size_t m = 0; m < MG_NMAPS; m++)
+            free(map[m]);
+    }
+    return rc ? -1 : b->bad ? -2 : 0;
 }
 
 /* Let go of process p's maps (its mapping tables are written). */
@@ -798,7 +902,7 @@ static void free_maps(gdefs *g, const mg_proc *p, size_t first_loc)
 static void gdefs_free(gdefs *g, size_t nlocs)
 {
     mg_job *job = g->job;
-    for (size_t i = 0; i < job->nprocs; i++) {
+    for (size_t i = 0; i < job->nentries; i++) {
         free(g->region_map[i]);
         free(g->comm_map[i]);
         free(g->ig_map[i]);
@@ -834,6 +938,10 @@ static void gdefs_free(gdefs *g, size_t nlocs)
         free(g->groups[i].members);
     free(g->groups);
     free(g->comms);
+    hpa_strtab_free(&g->loc_names);
+    free(g->loc_name);
+    free(g->loc_events);
+    free(g->kept);
 }
 
 mg_defs *mg_defs_begin(mg_job *job)
@@ -844,19 +952,22 @@ mg_defs *mg_defs_begin(mg_job *job)
                  .omp_locations = UINT32_MAX,
                  .self_comm = UINT32_MAX};
     mg_xcstr(&g->strs, ""); /* string 0 */
-    for (size_t i = 0; i < job->nprocs; i++)
-        g->nlocs += job->procs[i].nlocs;
-    g->region_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g->comm_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g->ig_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g->metric_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g->iofile_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
-    g->ioh_map = mg_xcalloc(job->nprocs, sizeof(uint64_t *));
+    g->nlocs = mg_job_nlocs(job);
+    size_t n = job->nentries + 1;
+    g->region_map = mg_xcalloc(n, sizeof(uint64_t *));
+    g->comm_map = mg_xcalloc(n, sizeof(uint64_t *));
+    g->ig_map = mg_xcalloc(n, sizeof(uint64_t *));
+    g->metric_map = mg_xcalloc(n, sizeof(uint64_t *));
+    g->iofile_map = mg_xcalloc(n, sizeof(uint64_t *));
+    g->ioh_map = mg_xcalloc(n, sizeof(uint64_t *));
     g->cc_map = mg_xcalloc(g->nlocs + 1, sizeof(uint64_t *));
+    g->loc_name = mg_xcalloc(g->nlocs + 1, sizeof(uint32_t));
+    g->loc_events = mg_xcalloc(g->nlocs + 1, sizeof(uint64_t));
+    g->t_first = UINT64_MAX;
     return g;
 }
 
-int mg_defs_add(mg_defs *g, mg_proc *p, OTF2_Archive *a)
+int mg_defs_add(mg_defs *g, mg_proc *p, OTF2_Archive *a, hpa_buf *maps)
 {
     if (p->index != g->next) {
         fprintf(stderr, "%s: process %u unified out of job order (expected %zu)\n", MG_PROG,
@@ -864,12 +975,24 @@ int mg_defs_add(mg_defs *g, mg_proc *p, OTF2_Archive *a)
         return -1;
     }
     size_t first_loc = g->next_loc, ninstances = g->ninstances;
+    if (p->nlocs != g->job->entries[p->index].nlocs || first_loc + p->nlocs > g->nlocs) {
+        fprintf(stderr, "%s: process %u has %zu locations, its entry %u\n", MG_PROG, p->index,
+                p->nlocs, g->job->entries[p->index].nlocs);
+        return -1;
+    }
     unify_process(g, p, first_loc);
+    keep_facts(g, p, first_loc);
     g->next++;
     g->next_loc += p->nlocs;
-    if (g->ninstances != ninstances)
-        return 0; /* an instance's id follows all metric classes: written at the end */
-    int rc = write_mappings(g, a, p, first_loc);
+    if (g->ninstances != ninstances) { /* an instance's id follows all metric classes */
+        *MG_PUSH(g->kept, g->nkept, g->capkept) = (struct kept){p, first_loc};
+        return 1;
+    }
+    int rc = 0;
+    if (maps)
+        put_mappings(g, p, first_loc, maps);
+    else
+        rc = write_mappings(g, a, p, first_loc);
     free_maps(g, p, first_loc);
     mg_proc_drop_defs(p);
     return rc;
@@ -879,18 +1002,14 @@ int mg_defs_end(mg_defs *g, OTF2_Archive *a)
 {
     mg_job *job = g->job;
     int rc = 0;
-    if (g->next != job->nprocs) {
-        fprintf(stderr, "%s: %zu of %zu processes unified\n", MG_PROG, g->next, job->nprocs);
+    if (g->next != job->nentries) {
+        fprintf(stderr, "%s: %zu of %zu processes unified\n", MG_PROG, g->next, job->nentries);
         rc = -1;
     }
     for (size_t i = 0; i < g->ninstances; i++) /* instances' ids follow the classes' */
         g->metric_map[g->instances[i].proc][g->instances[i].local] = g->nmetrics + i;
-    for (size_t i = 0, first = 0; i < job->nprocs && rc == 0; i++) {
-        mg_proc *p = &job->procs[i];
-        if (g->region_map[i]) /* kept for its metric instance */
-            rc = write_mappings(g, a, p, first);
-        first += p->nlocs;
-    }
+    for (size_t i = 0; i < g->nkept && rc == 0; i++) /* kept for their metric instances */
+        rc = write_mappings(g, a, g->kept[i].p, g->kept[i].first_loc);
     if (rc == 0) {
         OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(a);
         if (!w) {

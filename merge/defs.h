@@ -48,19 +48,24 @@ uint64_t mg_defs_chunk_size(uint64_t need, size_t nlocs);
 /*
  * Unification as the processes' definitions come (rank 0): mg_defs_add unifies process p,
  * which must come in job order, writes its locations' mapping tables into archive a
- * (whose definition files are open) and lets go of its definitions, so that rank 0 never
- * holds every process's definitions at once (a process with a metric instance is kept
- * until the end: the instance's id follows every metric class). mg_defs_end writes the
- * global definitions and frees g. Both return 0, or -1 after printing an OTF2 error.
+ * (whose definition files are open) or, with maps, puts them into maps for the merge rank
+ * that merged p to write (mg_defs_write_maps), and lets go of its definitions, so that
+ * rank 0 never holds every process's definitions at once nor opens every location's
+ * definition writer; what the global definitions need of p later (its locations' names
+ * and events, its times) is kept, and the processes themselves come from the job's
+ * entries (job.h). It returns 0, 1 when it keeps p (a process with a metric instance,
+ * whose id follows every metric class: p must live until mg_defs_end, which writes its
+ * tables), or -1 after printing an OTF2 error. mg_defs_end writes the global definitions
+ * and frees g, returning 0 or -1.
  */
 typedef struct gdefs mg_defs;
 mg_defs *mg_defs_begin(mg_job *job);
-int mg_defs_add(mg_defs *g, mg_proc *p, OTF2_Archive *a);
+int mg_defs_add(mg_defs *g, mg_proc *p, OTF2_Archive *a, hpa_buf *maps);
+/* A merge rank > 0: the mapping tables rank 0 put into b for its processes, written into
+ * a. Returns 0, -1 after printing an OTF2 error, -2 if b is not well-formed. */
+int mg_defs_write_maps(OTF2_Archive *a, hpa_buf *b);
 int mg_defs_end(mg_defs *g, OTF2_Archive *a);
 /* Free g without writing (a merge that failed). */
 void mg_defs_discard(mg_defs *g);
-
-/* Timestamps covered by the job's events: [*first, *last]; false if there are none. */
-bool mg_defs_time_range(const mg_job *job, uint64_t *first, uint64_t *last);
 
 #endif

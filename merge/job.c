@@ -5,12 +5,15 @@
 
 #include "heap.h"
 #include "omp_model.h"
+#include "share.h"
 
 #include <otf2/OTF2_Definitions.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_PROBLEMS 1000
 
@@ -361,7 +364,7 @@ static void load_facts(mg_job *job, mg_proc *p)
 
 static int cmp_group(const void *a, const void *b)
 {
-    const mg_proc *x = a, *y = b;
+    const mg_entry *x = a, *y = b;
     return x->group < y->group ? -1 : x->group > y->group;
 }
 
@@ -419,13 +422,73 @@ bool mg_job_rank_missing(const mg_job *job, int64_t rank)
            (job->missing[rank / 8] >> (rank % 8) & 1);
 }
 
+/*
+ * The entries' names and threads live in two blocks sized before the job is listed:
+ * allocated one by one, they would sit between the lean job's records, whose pages they
+ * would keep once the lean job is let go of (mg_job_take).
+ */
+typedef struct entry_mem {
+    char *names;
+    uint32_t *seqs;
+    size_t nnames, nseqs;
+} entry_mem;
+
+static void entry_mem_init(mg_job *job, const hpc_exp *e, size_t nranks, entry_mem *m)
+{
+    size_t names = nranks * 24, seqs = nranks;
+    for (size_t i = 0; i < e->nprocs; i++) {
+        names += strlen(e->procs[i].name) + 1;
+        seqs += e->procs[i].nthreads;
+    }
+    *m = (entry_mem){mg_xmalloc(names + 1), mg_xcalloc(seqs + 1, sizeof(uint32_t)), 0, 0};
+    job->entry_names = m->names;
+    job->entry_seqs = m->seqs;
+}
+
+static char *entry_name(entry_mem *m, const char *name)
+{
+    char *s = m->names + m->nnames;
+    size_t n = strlen(name) + 1;
+    memcpy(s, name, n);
+    m->nnames += n;
+    return s;
+}
+
+static uint32_t *entry_seqs(entry_mem *m, size_t n)
+{
+    uint32_t *s = m->seqs + m->nseqs;
+    m->nseqs += n;
+    return s;
+}
+
+/* The entry of a process of the job's experiment (group given). */
+static void entry_of(mg_job *job, entry_mem *m, mg_entry *e, const hpc_proc *hp, int32_t exp_proc)
+{
+    e->rank = hp->rank;
+    e->name = entry_name(m, hp->name);
+    e->exp_proc = exp_proc;
+    e->host = hp->has_begin ? mg_xintern(&job->hosts, hp->begin.host.p, hp->begin.host.n)
+                            : mg_xcstr(&job->hosts, "unknown");
+    e->nlocs = (uint32_t)hp->nthreads;
+    e->seqs = entry_seqs(m, hp->nthreads);
+    e->bytes = 1;
+    for (size_t k = 0; k < hp->nthreads; k++) {
+        struct stat st;
+        e->seqs[k] = hp->threads[k].seq;
+        if (stat(hp->threads[k].path, &st) == 0)
+            e->bytes += (uint64_t)st.st_size;
+    }
+    e->real_time = hp->has_begin ? hp->begin.real_time : 0;
+    job->io_traced |= hp->settings.io_trace != 0;
+}
+
 int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
 {
     memset(job, 0, sizeof(*job));
     job->path = mg_xstrdup(path);
     job->diag = diag;
-    /* lean: a process's tables are read when it is merged (mg_proc_load), so that a merge
-     * rank holds its share of the job, not all of it */
+    /* lean: a process's tables are read when it is merged (mg_proc_load); rank 0 keeps an
+     * entry per process (mg_job_take) */
     int rc = hpc_exp_open_lean(&job->exp, path, diag);
     if (rc < 0)
         return rc; /* reported by hpc_exp_open */
@@ -458,70 +521,105 @@ int mg_job_open(mg_job *job, const char *path, hpc_diag *diag)
     /* ranks keep their number as group id; duplicates and non-ranks go after */
     size_t nranks = job->world_size > 0 ? (size_t)job->world_size : 0;
     bool *taken = mg_xcalloc(nranks + 1, 1);
-    job->procs = mg_xcalloc(e->nprocs + nranks + 1, sizeof(mg_proc));
+    job->entries = mg_xcalloc(e->nprocs + nranks + 1, sizeof(mg_entry));
+    entry_mem mem;
+    entry_mem_init(job, e, nranks, &mem);
     uint64_t next_other = nranks;
     for (size_t i = 0; i < e->nprocs; i++) {
-        mg_proc *p = &job->procs[job->nprocs++];
-        p->hp = &e->procs[i];
-        p->rank = p->hp->rank;
-        p->name = mg_xstrdup(p->hp->name);
-        if (p->rank >= 0 && (size_t)p->rank < nranks && !taken[p->rank]) {
-            taken[p->rank] = true;
-            p->group = (uint64_t)p->rank;
+        const hpc_proc *hp = &e->procs[i];
+        mg_entry *en = &job->entries[job->nentries++];
+        entry_of(job, &mem, en, hp, (int32_t)i);
+        if (en->rank >= 0 && (size_t)en->rank < nranks && !taken[en->rank]) {
+            taken[en->rank] = true;
+            en->group = (uint64_t)en->rank;
         } else {
-            if (p->rank >= 0)
+            if (en->rank >= 0)
                 mg_job_problem(job,
                                "%s: rank %lld appears twice (or beyond the job's %zu ranks); "
                                "merged as a separate process",
-                               p->hp->dir, (long long)p->rank, nranks);
-            p->group = next_other++;
+                               hp->dir, (long long)en->rank, nranks);
+            en->group = next_other++;
         }
-        p->host = p->hp->has_begin ? mg_strdup_n(p->hp->begin.host.p, p->hp->begin.host.n)
-                                   : mg_xstrdup("unknown");
     }
     job->missing = mg_xcalloc(nranks / 8 + 1, 1);
     for (size_t r = 0; r < nranks; r++)
         if (!taken[r]) {
-            mg_proc *p = &job->procs[job->nprocs++];
-            placeholder_init(job, p, (int64_t)r);
+            mg_entry *en = &job->entries[job->nentries++];
+            char name[24];
+            snprintf(name, sizeof name, "rank%zu", r);
+            *en = (mg_entry){.group = r,
+                             .rank = (int64_t)r,
+                             .name = entry_name(&mem, name),
+                             .host = mg_xcstr(&job->hosts, "unknown"),
+                             .nlocs = 1,
+                             .seqs = entry_seqs(&mem, 1),
+                             .exp_proc = -1};
+            job->missing[r / 8] |= (uint8_t)(1u << (r % 8));
             mg_job_problem(job,
                            "%s: rank %zu of %zu left no sub-experiment (it died before "
                            "hpcollect started, or its files were removed); it is shown empty",
                            path, r, nranks);
         }
     free(taken);
-    qsort(job->procs, job->nprocs, sizeof(mg_proc), cmp_group);
-    for (size_t i = 0; i < job->nprocs; i++) {
-        mg_proc *p = &job->procs[i];
-        proc_init(p, i);
-        if (!job->command && p->hp && p->hp->has_begin)
-            job->command = argv_line(p->hp->begin.argv);
+    qsort(job->entries, job->nentries, sizeof(mg_entry), cmp_group);
+    for (size_t i = 0; i < job->nentries && !job->command; i++) {
+        const mg_entry *en = &job->entries[i];
+        if (en->exp_proc >= 0 && e->procs[en->exp_proc].has_begin)
+            job->command = argv_line(e->procs[en->exp_proc].begin.argv);
     }
     if (!job->command)
         job->command = mg_xstrdup("");
     if (!job->collect_command)
         job->collect_command = mg_xstrdup("");
-    if (job->nprocs == 0) {
+    if (job->nentries == 0) {
         fprintf(stderr, "%s: %s: the experiment holds no process data\n", MG_PROG, path);
         return HPC_E_FORMAT;
     }
     return 0;
 }
 
-int mg_job_open_share(mg_job *job, const char *path, hpc_diag *diag, const mg_share *s)
+size_t mg_job_nlocs(const mg_job *job)
 {
-    memset(job, 0, sizeof(*job));
-    job->path = mg_xstrdup(path);
-    job->diag = diag;
-    job->world_size = s->world_size;
-    job->command = mg_xstrdup(s->command);
-    job->collect_command = mg_xstrdup("");
-    size_t nranks = job->world_size > 0 ? (size_t)job->world_size : 0;
-    job->missing = mg_xcalloc(nranks / 8 + 1, 1);
-    for (size_t k = 0; k < s->nmissing; k++)
-        if (s->missing[k] < nranks)
-            job->missing[s->missing[k] / 8] |= (uint8_t)(1u << (s->missing[k] % 8));
-    job->procs = mg_xcalloc(s->nprocs + 1, sizeof(mg_proc));
+    size_t n = 0;
+    for (size_t i = 0; i < job->nentries; i++)
+        n += job->entries[i].nlocs;
+    return n;
+}
+
+mg_proc *mg_job_entry_proc(mg_job *job, size_t i)
+{
+    const mg_entry *e = &job->entries[i];
+    mg_proc *p = mg_xcalloc(1, sizeof(mg_proc));
+    if (e->exp_proc < 0) {
+        placeholder_init(job, p, e->rank);
+    } else {
+        p->rank = e->rank;
+        p->group = e->group;
+        p->name = mg_xstrdup(e->name);
+        p->host = mg_xstrdup(hpa_strtab_get(&job->hosts, e->host));
+        mg_igen *g = MG_PUSH(p->igens, p->nigens, p->capigens); /* as proc_init, hp unknown */
+        *g = (mg_igen){mg_xstrdup("clock"), OTF2_INTERRUPT_GENERATOR_MODE_TIME, 0};
+    }
+    p->index = (uint32_t)i;
+    p->state_metric = UINT32_MAX;
+    p->heap_metric = UINT32_MAX;
+    p->nlocs = e->nlocs;
+    p->locs = mg_xcalloc(p->nlocs + 1, sizeof(mg_loc));
+    for (size_t k = 0; k < p->nlocs; k++) {
+        mg_loc *l = &p->locs[k];
+        l->proc = p;
+        l->seq = e->seqs[k];
+        l->id = (p->group << 32) | l->seq;
+        l->sum.seq = l->seq;
+        l->sum.t_first = UINT64_MAX;
+    }
+    return p;
+}
+
+/* The processes of share s (their places in job order given) added to the job, each
+ * opened alone and lean from its directory. */
+static int add_share(mg_job *job, const mg_share *s)
+{
     int rc = 0;
     for (size_t i = 0; i < s->nprocs; i++) {
         const mg_share_proc *sp = &s->procs[i];
@@ -546,6 +644,75 @@ int mg_job_open_share(mg_job *job, const char *path, hpc_diag *diag, const mg_sh
         p->mine = true;
     }
     return rc;
+}
+
+int mg_job_take(mg_job *job, const int *owner, bool keep_exp)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < job->nentries; i++)
+        n += owner[i] == 0;
+    job->procs = mg_xcalloc(n + 1, sizeof(mg_proc));
+    if (!keep_exp) { /* opened alone again, as the other merge ranks open theirs */
+        hpa_buf b = {0};
+        mg_share s;
+        mg_share_write(&b, job, owner, 0);
+        int rc = mg_share_read(&b, &s);
+        hpa_buf_free(&b);
+        if (rc == 0)
+            rc = add_share(job, &s);
+        mg_share_free(&s);
+        hpc_exp_close(job->exp);
+        job->exp = NULL;
+        /* the lean job's pages back to the system: freed in small pieces between the
+         * entries', they would otherwise stay resident as holes the merge need not fill */
+        malloc_trim(0);
+        return rc;
+    }
+    for (size_t i = 0; i < job->nentries; i++) {
+        const mg_entry *e = &job->entries[i];
+        if (owner[i] != 0)
+            continue;
+        mg_proc *p = &job->procs[job->nprocs++];
+        if (e->exp_proc < 0) {
+            placeholder_init(job, p, e->rank);
+        } else {
+            p->hp = &job->exp->procs[e->exp_proc];
+            p->rank = e->rank;
+            p->group = e->group;
+            p->name = mg_xstrdup(e->name);
+            p->host = mg_xstrdup(hpa_strtab_get(&job->hosts, e->host));
+        }
+        proc_init(p, i);
+        p->mine = true;
+    }
+    return 0;
+}
+
+void mg_job_merged(mg_job *job)
+{
+    if (!job->exp || job->io_traced)
+        return;
+    for (size_t i = 0; i < job->nprocs; i++)
+        job->procs[i].hp = NULL;
+    hpc_exp_close(job->exp);
+    job->exp = NULL;
+}
+
+int mg_job_open_share(mg_job *job, const char *path, hpc_diag *diag, const mg_share *s)
+{
+    memset(job, 0, sizeof(*job));
+    job->path = mg_xstrdup(path);
+    job->diag = diag;
+    job->world_size = s->world_size;
+    job->command = mg_xstrdup(s->command);
+    job->collect_command = mg_xstrdup("");
+    size_t nranks = job->world_size > 0 ? (size_t)job->world_size : 0;
+    job->missing = mg_xcalloc(nranks / 8 + 1, 1);
+    for (size_t k = 0; k < s->nmissing; k++)
+        if (s->missing[k] < nranks)
+            job->missing[s->missing[k] / 8] |= (uint8_t)(1u << (s->missing[k] % 8));
+    job->procs = mg_xcalloc(s->nprocs + 1, sizeof(mg_proc));
+    return add_share(job, s);
 }
 
 int mg_proc_load(mg_job *job, mg_proc *p)
@@ -716,6 +883,10 @@ void mg_job_close(mg_job *job)
     hpa_strtab_free(&job->member_lists);
     free(job->missing);
     hpc_exp_close(job->exp);
+    free(job->entries);
+    free(job->entry_names);
+    free(job->entry_seqs);
+    hpa_strtab_free(&job->hosts);
     mg_syms_close(job->syms);
     free(job->path);
     free(job->command);

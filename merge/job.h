@@ -1,9 +1,12 @@
 /*
  * job.h - the job being merged: its processes and their threads (locations).
  *
- * Every merge rank builds the same job from the experiment (processes in the same
- * order, the same location ids), processes its share of the processes, and sends what
- * it learned to rank 0 (part.c), which then holds the whole job.
+ * Rank 0 opens the experiment and lists every process in job order as an entry
+ * (mg_job_open); each merge rank then holds mg_procs for its share only (rank 0 its own
+ * by mg_job_take, the others by mg_job_open_share), with the same indices and location
+ * ids as a serial merge, merges them and sends what it learned to rank 0 (part.c), which
+ * unifies and summarizes each process as it comes and lets go of it (defs.h,
+ * summary_agg.h): no merge rank holds the whole job.
  *
  * Order and ids: processes are sorted by location group id, which is the
  * MPI_COMM_WORLD rank for ranks and world_size + k for other processes (a non-MPI
@@ -122,9 +125,30 @@ struct mg_proc {
     mg_psum sum;
 };
 
+/* A process of the job as rank 0 holds it from the open to the end (issue 25): where it goes
+ * and what the global definitions need of it, about 100 bytes. Rank 0 holds an mg_proc only
+ * for the processes it merges itself and, one at a time, for those of the parts it reads. */
+typedef struct mg_entry {
+    uint64_t group;
+    int64_t rank;
+    const char *name;
+    uint32_t host;      /* in job->hosts */
+    uint32_t nlocs;     /* 1 for a placeholder */
+    uint32_t *seqs;     /* its threads' seqs: location id = group << 32 | seq */
+    uint64_t bytes;     /* its thread streams' bytes, 1 more (the share it falls into) */
+    uint64_t real_time; /* proc_begin's real time, 0 if none */
+    int32_t exp_proc;   /* its process in job->exp (as opened), -1: a placeholder */
+} mg_entry;
+
 typedef struct mg_job {
     char *path;
-    hpc_exp *exp;
+    hpc_exp *exp;      /* rank 0: the whole job lean, until its share is taken (mg_job_take) */
+    mg_entry *entries; /* rank 0: every process of the job, in job order */
+    size_t nentries;
+    char *entry_names;    /* their names, */
+    uint32_t *entry_seqs; /* and their threads' seqs (job.c) */
+    hpa_strtab hosts;     /* rank 0: the entries' hosts */
+    bool io_traced;       /* rank 0: a process traced I/O (-i): the summary reads the job again */
     hpc_diag *diag;
     mg_syms *syms;
     mg_proc *procs;
@@ -155,10 +179,31 @@ typedef struct mg_job {
 } mg_job;
 
 /*
- * Open the experiment at path and build the job. diag gets damage reports.
+ * Rank 0: open the experiment at path (lean) and list its processes in job order as
+ * entries (no mg_proc yet: mg_job_take). diag gets damage reports.
  * Returns 0, or a negative hpc_err after printing why (nothing usable).
  */
 int mg_job_open(mg_job *job, const char *path, hpc_diag *diag);
+
+/*
+ * Rank 0: its share, the processes with owner[i] == 0, as mg_procs. With keep_exp (a
+ * serial merge: its share is the job) they use the job's lean processes; otherwise each
+ * is opened alone again (as the other merge ranks open theirs) and the job's experiment
+ * is closed, so that rank 0 holds the entries and its share, not the whole job.
+ * Returns 0, or -1 after recording a problem (as mg_job_open_share).
+ */
+int mg_job_take(mg_job *job, const int *owner, bool keep_exp);
+
+/* Rank 0, every process merged: the job's lean experiment (a serial merge keeps it for
+ * its processes while they are merged) is let go of, unless the summary reads it (-i). */
+void mg_job_merged(mg_job *job);
+
+/* Rank 0: process i of the job (an entry) as an mg_proc of its own, with its locations
+ * but no data: what a part fills in (part.c). Free with mg_proc_free and free. */
+mg_proc *mg_job_entry_proc(mg_job *job, size_t i);
+
+/* Rank 0: the number of locations of the job. */
+size_t mg_job_nlocs(const mg_job *job);
 void mg_job_close(mg_job *job);
 
 /* One process of a merge rank's share, as rank 0 names it (share.c): its place in job

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #pragma GCC diagnostic push
@@ -156,8 +157,25 @@ static void send_asleep(const void *p, int n, MPI_Datatype type, int tag)
     sleep_until(&req);
 }
 
+/* Receive an answer of rank 0 (its length, then its bytes), asleep until it comes. */
+static bool recv_answer(hpa_buf *b)
+{
+    uint64_t n = 0;
+    MPI_Request req;
+    MPI_Irecv(&n, 1, MPI_UINT64_T, 0, 4, MPI_COMM_WORLD, &req);
+    sleep_until(&req);
+    *b = (hpa_buf){0};
+    if (n > INT_MAX)
+        return false;
+    b->p = mg_xmalloc(n + 1);
+    b->n = b->cap = n;
+    MPI_Recv(b->p, (int)n, MPI_BYTE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return true;
+}
+
 int mg_par_collect(mg_par *par, bool (*next)(hpa_buf *b, void *ctx),
-                   int (*take)(hpa_buf *b, void *ctx), void *ctx)
+                   int (*take)(hpa_buf *b, hpa_buf *answer, void *ctx),
+                   void (*back)(hpa_buf *answer, void *ctx), void *ctx)
 {
     if (!par->mpi || par->size == 1)
         return 0;
@@ -173,6 +191,11 @@ int mg_par_collect(mg_par *par, bool (*next)(hpa_buf *b, void *ctx),
             if (more)
                 send_asleep(b.p, (int)n, MPI_BYTE, 1);
             hpa_buf_free(&b);
+            hpa_buf a;
+            if (more && recv_answer(&a)) {
+                back(&a, ctx);
+                hpa_buf_free(&a);
+            }
         }
         return 0;
     }
@@ -187,13 +210,24 @@ int mg_par_collect(mg_par *par, bool (*next)(hpa_buf *b, void *ctx),
                 bad = -1;
                 break;
             }
+            /* mapped, not malloc'd: a piece would otherwise stay in the heap once freed
+             * (glibc raises its mmap threshold to the size of a freed mapping), and the
+             * heap grow wherever the next piece does not fit */
             hpa_buf b = {0};
-            b.p = mg_xmalloc(n + 1);
+            void *m = mmap(NULL, n + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (m == MAP_FAILED)
+                mg_out_of_memory(n + 1);
+            b.p = m;
             b.n = b.cap = n;
             MPI_Recv(b.p, (int)n, MPI_BYTE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (!bad && take(&b, ctx) != 0)
+            hpa_buf answer = {0};
+            if (!bad && take(&b, &answer, ctx) != 0)
                 bad = r;
-            hpa_buf_free(&b);
+            munmap(m, n + 1);
+            uint64_t an = answer.n <= INT_MAX ? answer.n : 0;
+            MPI_Send(&an, 1, MPI_UINT64_T, r, 4, MPI_COMM_WORLD);
+            MPI_Send(answer.p ? answer.p : (void *)&an, (int)an, MPI_BYTE, r, 5, MPI_COMM_WORLD);
+            hpa_buf_free(&answer);
         }
     return bad;
 }

@@ -53,10 +53,13 @@ int mg_par_scatter(mg_par *par, void (*make)(hpa_buf *b, int r, void *ctx), void
                    hpa_buf *got);
 /* Every other rank's pieces to rank 0, one rank at a time in rank order: rank r > 0
  * sends the pieces next(b, ctx) fills (into an empty b, until it returns false), asleep
- * until rank 0 takes each; rank 0 gives each to take(b, ctx) (returns 0, or non-zero when
- * it is damaged). Returns 0 on every rank but rank 0; there -1 when a piece was over
- * 2 GiB, or the first rank whose piece take refused. */
+ * until rank 0 takes each; rank 0 gives each to take(b, answer, ctx) (returns 0, or
+ * non-zero when it is damaged), which may put an answer for rank r into answer (an empty
+ * buffer); rank r gives it to back(answer, ctx) before it sends its next piece. Returns 0
+ * on every rank but rank 0; there -1 when a piece was over 2 GiB, or the first rank whose
+ * piece take refused. */
 int mg_par_collect(mg_par *par, bool (*next)(hpa_buf *b, void *ctx),
-                   int (*take)(hpa_buf *b, void *ctx), void *ctx);
+                   int (*take)(hpa_buf *b, hpa_buf *answer, void *ctx),
+                   void (*back)(hpa_buf *answer, void *ctx), void *ctx);
 
 #endif

@@ -5,9 +5,10 @@
  * processes use, each once (a communicator's members record the same list), then, for each process
  * the rank merged: its process-local definitions (regions, communicators and teams, interrupt
  * generators, metrics), its summary, and per location the calling contexts, OpenMP team claims and
- * thread summary; then the problems the rank found. Rank 0 reads every part into its own job, one
- * at a time: each process's summary stays, its definitions are unified as they come and let go of
- * (defs.h), as a serial merge does with its own.
+ * thread summary; then the problems the rank found. Rank 0 reads every part, a piece at a time:
+ * each process comes as an mg_proc of its own (mg_job_entry_proc) whose definitions are unified
+ * and whose summary is added as it comes (defs.h, summary.h), then let go of, as a serial merge
+ * does with its own.
  */
 #include "part.h"
 
@@ -332,13 +333,18 @@ int mg_part_read(mg_part_reader *r, hpa_buf *b, mg_job *job, int (*got)(mg_proc 
                 break;
             }
             uint64_t index = hpa_buf_get_u64(b);
-            if (index >= job->nprocs) {
+            if (index >= job->nentries) {
                 b->bad = true;
                 break;
             }
-            get_proc(b, job, &job->procs[index], r);
-            if (!b->bad && got(&job->procs[index], ctx) != 0)
+            mg_proc *p = mg_job_entry_proc(job, index);
+            get_proc(b, job, p, r);
+            if (b->bad) {
+                mg_proc_free(p);
+                free(p);
+            } else if (got(p, ctx) != 0) {
                 failed = true;
+            }
         }
     } else if (type == PIECE_TAIL) {
         get_tail(b, job);

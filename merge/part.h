@@ -36,8 +36,9 @@ typedef struct mg_part_reader {
     size_t n;
 } mg_part_reader;
 
-/* Read a piece into job, calling got(p, ctx) on each process once it is read. Returns 0,
- * -1 if the bytes are not a well-formed piece, -2 if got failed. */
+/* Read a piece for job (rank 0), calling got(p, ctx) on each process once it is read: p is
+ * an mg_proc of its own (mg_job_entry_proc), got's to free. Returns 0, -1 if the bytes are
+ * not a well-formed piece, -2 if got failed. */
 int mg_part_read(mg_part_reader *r, hpa_buf *b, mg_job *job, int (*got)(mg_proc *p, void *ctx),
                  void *ctx);
 void mg_part_reader_free(mg_part_reader *r);

@@ -30,6 +30,7 @@
 #include "job.h"
 #include "part.h"
 #include "share.h"
+#include "summary_agg.h"
 
 volatile int mg_interrupted;
 
@@ -72,6 +73,11 @@ typedef struct run {
     mg_part_reader reader; /* rank 0: the part being read */
     mg_defs *defs;         /* rank 0: the definitions unified so far (defs.h) */
     bool defs_bad;         /* writing a mapping table failed */
+    mg_summary sum;        /* rank 0: the summary as the processes come (summary_agg.h) */
+    bool sum_open;
+    hpa_buf *answer; /* rank 0: the answer to the piece being read (mapping tables) */
+    mg_proc **kept;  /* rank 0: processes of parts mg_defs_add keeps until mg_defs_end */
+    size_t nkept, capkept;
 } run;
 
 /* ------------------------------------------------------------ diagnostics */
@@ -152,14 +158,14 @@ static void clean_stale(const char *exp)
     closedir(d);
 }
 
-static int write_file(const char *path, int (*fn)(const mg_job *, FILE *), const mg_job *job)
+static int write_file(const char *path, int (*fn)(const mg_summary *, FILE *), const mg_summary *s)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, hpc_errtext(HPC_E_IO, errno));
         return -1;
     }
-    int rc = fn(job, f);
+    int rc = fn(s, f);
     if (fclose(f) != 0 || rc != 0) {
         fprintf(stderr, "%s: %s: %s\n", MG_PROG, path, hpc_errtext(HPC_E_IO, errno ? errno : EIO));
         return -1;
@@ -384,36 +390,24 @@ static int merge_location(run *R, mg_loc *loc)
 }
 
 /* Contiguous blocks of processes with about equal stream bytes per rank: owner[i] is the
- * merge rank of process i (rank 0). */
+ * merge rank of process i (rank 0, from the job's entries). */
 static int *partition(run *R)
 {
     mg_job *job = &R->job;
-    int *owners = mg_xcalloc(job->nprocs + 1, sizeof(int));
-    uint64_t *w = mg_xcalloc(job->nprocs + 1, sizeof(uint64_t)), total = 0;
-    for (size_t i = 0; i < job->nprocs; i++) {
-        w[i] = 1;
-        for (size_t k = 0; k < job->procs[i].nlocs; k++) {
-            struct stat st;
-            const char *path = job->procs[i].locs[k].path;
-            if (path && stat(path, &st) == 0)
-                w[i] += (uint64_t)st.st_size;
-        }
-        total += w[i];
-    }
+    int *owners = mg_xcalloc(job->nentries + 1, sizeof(int));
+    uint64_t total = 0;
+    for (size_t i = 0; i < job->nentries; i++)
+        total += job->entries[i].bytes;
     uint64_t acc = 0;
-    for (size_t i = 0; i < job->nprocs; i++) {
+    for (size_t i = 0; i < job->nentries; i++) {
         /* the rank whose share holds this process's midpoint */
-        uint64_t mid = acc + w[i] / 2;
+        uint64_t mid = acc + job->entries[i].bytes / 2;
         int owner = (int)((__int128)mid * R->par->size / (total ? total : 1));
         if (owner >= R->par->size)
             owner = R->par->size - 1;
         owners[i] = owner;
-        job->procs[i].mine = owner == 0;
-        acc += w[i];
-        if (job->procs[i].mine)
-            R->locs_mine += job->procs[i].nlocs;
+        acc += job->entries[i].bytes;
     }
-    free(w);
     return owners;
 }
 
@@ -428,15 +422,19 @@ static void make_share(hpa_buf *b, int r, void *ctx)
     mg_share_write(b, c->job, c->owners, r);
 }
 
-/* Rank 0 (which opened the whole job) shares its processes out; every other merge rank
- * opens its share (share.c). */
+/* Rank 0 (which opened the whole job) shares its processes out and takes its own; every
+ * other merge rank opens its share (share.c). */
 static int share_job(run *R)
 {
     if (R->par->rank == 0) {
         int *owners = partition(R);
         hpa_buf none;
         int rc = mg_par_scatter(R->par, make_share, &(share_ctx){&R->job, owners}, &none);
+        if (mg_job_take(&R->job, owners, R->par->size == 1) != 0)
+            rc = -1;
         free(owners);
+        for (size_t i = 0; i < R->job.nprocs; i++)
+            R->locs_mine += R->job.procs[i].nlocs;
         return rc;
     }
     hpa_buf b;
@@ -519,9 +517,7 @@ static int open_definitions(run *R)
     int bad = orc != OTF2_SUCCESS ? otf2_fail("closing OTF2 event files", orc) : 0;
     uint64_t nccs = mg_par_sum_u64(R->par, mg_defs_cc_count(job));
     uint64_t need = mg_par_max_u64(R->par, mg_defs_need(job, nccs));
-    size_t nlocs = 0; /* rank 0 has every location */
-    for (size_t i = 0; i < job->nprocs; i++)
-        nlocs += job->procs[i].nlocs;
+    size_t nlocs = R->par->rank == 0 ? mg_job_nlocs(job) : 0; /* rank 0 knows them all */
     /* collective: the primary archive (rank 0) gives the size */
     orc = OTF2_Archive_SetDefChunkSize(
         R->archive, R->par->rank == 0 ? mg_defs_chunk_size(need, nlocs) : OTF2_UNDEFINED_UINT64);
@@ -533,23 +529,56 @@ static int open_definitions(run *R)
     return mg_par_max(R->par, bad ? 1 : 0) ? -1 : 0;
 }
 
-/* Rank 0: a process's definitions unified and its mapping tables written (defs.h). */
+/* Rank 0: a process's definitions unified and its mapping tables written (or, with maps,
+ * put there for the merge rank that merged it: defs.h), then its summary added
+ * (summary_agg.h). 1: mg_defs_add keeps p until mg_defs_end. */
+static int add_proc(run *R, mg_proc *p, hpa_buf *maps)
+{
+    int rc = mg_defs_add(R->defs, p, R->archive, maps);
+    mg_summary_add(&R->sum, p);
+    return rc;
+}
+
+/* A process of a part (its own mg_proc, ours to free). */
 static int unify_proc(mg_proc *p, void *ctx)
 {
     run *R = ctx;
-    return mg_defs_add(R->defs, p, R->archive);
+    int rc = add_proc(R, p, R->answer);
+    if (rc == 1) {
+        *MG_PUSH(R->kept, R->nkept, R->capkept) = p;
+        return 0;
+    }
+    mg_proc_free(p);
+    free(p);
+    return rc;
 }
 
-static int take_part(hpa_buf *b, void *ctx)
+/* Rank 0: a piece of a part; the mapping tables of its processes go back to their merge
+ * rank in answer. */
+static int take_part(hpa_buf *b, hpa_buf *answer, void *ctx)
 {
     run *R = ctx;
+    R->answer = answer;
     int rc = mg_part_read(&R->reader, b, &R->job, unify_proc, R);
+    R->answer = NULL;
     sample_anon(R); /* the piece is still here, its processes' summaries added */
     if (rc == -2) { /* an OTF2 error, said already: the part itself is fine */
         R->defs_bad = true;
         rc = 0;
     }
     return rc;
+}
+
+/* A merge rank > 0: its processes' mapping tables, from rank 0's answer to a piece. */
+static void write_maps(hpa_buf *answer, void *ctx)
+{
+    run *R = ctx;
+    int rc = mg_defs_write_maps(R->archive, answer);
+    if (rc == -2)
+        fprintf(stderr, "%s: merge rank %d: rank 0's mapping tables are damaged\n", MG_PROG,
+                R->par->rank);
+    if (rc != 0)
+        R->defs_bad = true;
 }
 
 /* A merge rank > 0: the next piece of its part. */
@@ -567,16 +596,21 @@ static bool next_piece(hpa_buf *b, void *ctx)
 static int gather_parts(run *R, size_t first_problem)
 {
     mg_job *job = &R->job;
+    int bad = 0;
     if (R->par->rank == 0) {
         R->defs = mg_defs_begin(job);
-        for (size_t i = 0; i < job->nprocs && job->procs[i].mine; i++)
-            if (mg_defs_add(R->defs, &job->procs[i], R->archive) != 0)
+        bad = mg_summary_begin(&R->sum, job, R->tmp) != 0;
+        R->sum_open = !bad;
+        for (size_t i = 0; i < job->nprocs && !bad; i++)
+            if (add_proc(R, &job->procs[i], NULL) < 0)
                 R->defs_bad = true;
     }
+    if (mg_par_max(R->par, bad))
+        return -1;
     int rc = 0;
     if (R->par->size > 1) {
         mg_part_writer_init(&R->writer, job, first_problem, R->opts->piece_bytes);
-        rc = mg_par_collect(R->par, next_piece, take_part, R);
+        rc = mg_par_collect(R->par, next_piece, take_part, write_maps, R);
         if (rc < 0)
             fprintf(stderr, "%s: a piece of a merge rank's results exceeds 2 GiB\n", MG_PROG);
         else if (rc > 0)
@@ -609,11 +643,24 @@ static int write_definitions(run *R)
 
 static int write_summaries(run *R)
 {
+    mg_job *job = &R->job;
     char *txt = mg_xasprintf("%s/summary.txt", R->tmp);
     char *json = mg_xasprintf("%s/summary.json", R->tmp);
-    int rc = write_file(txt, mg_summary_write_text, &R->job);
+    if (mg_summary_finish(&R->sum) != 0) {
+        fprintf(stderr, "%s: %s: the summary's temporary files cannot be read back\n", MG_PROG,
+                R->tmp);
+        free(txt);
+        free(json);
+        return -1;
+    }
+    /* the I/O summary reads every process's I/O records (-i): rank 0 of a parallel merge,
+     * which let go of the job's experiment, opens it again for them */
+    if (job->io_traced && !job->exp &&
+        hpc_exp_open_lean(&job->exp, job->path, &(hpc_diag){.quiet = 1}) < 0)
+        job->exp = NULL;
+    int rc = write_file(txt, mg_summary_write_text, &R->sum);
     if (rc == 0)
-        rc = write_file(json, mg_summary_write_json, &R->job);
+        rc = write_file(json, mg_summary_write_json, &R->sum);
     free(txt);
     free(json);
     return rc;
@@ -650,15 +697,12 @@ static void report_stats(run *R)
 static void report_done(run *R)
 {
     mg_job *job = &R->job;
-    size_t nlocs = 0;
-    for (size_t i = 0; i < job->nprocs; i++)
-        nlocs += job->procs[i].nlocs;
     fprintf(stderr,
             "%s: %s/otf2/traces.otf2: %zu processes, %zu locations, %llu events from "
             "%llu records in %.2f s; %s/summary.txt, summary.json%s\n",
-            MG_PROG, R->opts->exp, job->nprocs, nlocs, (unsigned long long)job->events,
-            (unsigned long long)job->records, job->merge_seconds, R->opts->exp,
-            job->nproblems ? " (problems listed there)" : "");
+            MG_PROG, R->opts->exp, job->nentries, mg_job_nlocs(job),
+            (unsigned long long)job->events, (unsigned long long)job->records, job->merge_seconds,
+            R->opts->exp, job->nproblems ? " (problems listed there)" : "");
 }
 
 /*
@@ -727,6 +771,7 @@ int mg_run(const mg_opts *opts, mg_par *par)
         goto out;
     }
     PHASE_END(&R, MERGE);
+    mg_job_merged(&R.job);
     if (open_definitions(&R) != 0 || gather_parts(&R, first_problem) != 0)
         goto out;
     PHASE_END(&R, GATHER);
@@ -748,6 +793,13 @@ int mg_run(const mg_opts *opts, mg_par *par)
     rc = MG_EXIT_OK;
 out:
     mg_defs_discard(R.defs);
+    if (R.sum_open)
+        mg_summary_end(&R.sum);
+    for (size_t i = 0; i < R.nkept; i++) {
+        mg_proc_free(R.kept[i]);
+        free(R.kept[i]);
+    }
+    free(R.kept);
     if (R.archive)
         OTF2_Archive_Close(R.archive);
     if (par->rank == 0 && R.tmp)

@@ -24,28 +24,28 @@ void mg_share_write(hpa_buf *b, const mg_job *job, const int *owner, int r)
     hpa_buf_s64(b, job->world_size);
     hpa_buf_str(b, job->command);
     size_t nmissing = 0;
-    for (size_t i = 0; i < job->nprocs; i++)
-        nmissing += job->procs[i].placeholder;
+    for (size_t i = 0; i < job->nentries; i++)
+        nmissing += job->entries[i].exp_proc < 0;
     hpa_buf_u64(b, nmissing);
-    for (size_t i = 0; i < job->nprocs; i++)
-        if (job->procs[i].placeholder)
-            hpa_buf_u64(b, (uint64_t)job->procs[i].rank);
+    for (size_t i = 0; i < job->nentries; i++)
+        if (job->entries[i].exp_proc < 0)
+            hpa_buf_u64(b, (uint64_t)job->entries[i].rank);
     size_t n = 0;
-    for (size_t i = 0; i < job->nprocs; i++)
+    for (size_t i = 0; i < job->nentries; i++)
         n += owner[i] == r;
     hpa_buf_u64(b, n);
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
+    for (size_t i = 0; i < job->nentries; i++) {
+        const mg_entry *e = &job->entries[i];
         if (owner[i] != r)
             continue;
-        hpa_buf_u64(b, p->index);
-        hpa_buf_u64(b, p->group);
-        hpa_buf_s64(b, p->rank);
-        hpa_buf_str(b, p->name);
-        hpa_buf_str(b, p->host);
-        hpa_buf_u64(b, p->hp != NULL);
-        if (p->hp)
-            hpa_buf_str(b, p->hp->dir);
+        hpa_buf_u64(b, i);
+        hpa_buf_u64(b, e->group);
+        hpa_buf_s64(b, e->rank);
+        hpa_buf_str(b, e->name);
+        hpa_buf_str(b, hpa_strtab_get(&job->hosts, e->host));
+        hpa_buf_u64(b, e->exp_proc >= 0);
+        if (e->exp_proc >= 0)
+            hpa_buf_str(b, job->exp->procs[e->exp_proc].dir);
     }
     mg_xbuf(b);
 }

@@ -164,9 +164,6 @@ const char *mg_summary_io_label(const struct mg_job *job, uint32_t proc, char *b
 /* The share of the process with the most I/O time on f. */
 uint32_t mg_summary_io_slowest(const hpa_io_file *f);
 
-/* Write summary.txt and summary.json for a job whose parts are all present (root).
- * Returns 0, or -1 with errno set when a file could not be written. */
-int mg_summary_write_text(const struct mg_job *job, FILE *f);
-int mg_summary_write_json(const struct mg_job *job, FILE *f);
+/* summary_agg.h: the job-wide view and the writers of summary.txt and summary.json. */
 
 #endif

@@ -5,34 +5,9 @@
  */
 #include "summary_agg.h"
 
-#include "defs.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-mg_spread mg_spread_of(const double *v, size_t n)
-{
-    mg_spread s = {0, 0, 0, 0};
-    if (n == 0)
-        return s;
-    s.min = s.max = v[0];
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        sum += v[i];
-        if (v[i] < s.min)
-            s.min = v[i];
-        if (v[i] > s.max)
-            s.max = v[i];
-    }
-    s.mean = sum / (double)n;
-    double var = 0;
-    for (size_t i = 0; i < n; i++)
-        var += (v[i] - s.mean) * (v[i] - s.mean);
-    var /= (double)n;
-    s.cov = s.mean > 0 ? sqrt(var) / s.mean : 0;
-    return s;
-}
 
 bool mg_proc_is_rank(const mg_proc *p)
 {
@@ -76,62 +51,126 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The agg's copy of s (stable: each string of a strtab is an allocation of its own). */
+static const char *keep(mg_agg *a, const char *s)
+{
+    return hpa_strtab_get(&a->names, mg_xcstr(&a->names, s));
+}
+
 /* ------------------------------------------------------------ MPI calls and sites */
 
-/* Combine calls (or sites) of all MPI processes by (call, site). */
-static mg_aggcall *agg_calls(const mg_job *job, bool sites, size_t nranks, size_t *out_n)
+/* One MPI rank's calls and time in a call or at a site, in a.ranks (in job order). */
+typedef struct rank_value {
+    uint32_t sites; /* 0: calls, 1: sites */
+    uint32_t id;    /* in a->calls or a->sites */
+    uint64_t calls, time_ns;
+} rank_value;
+
+/* Add an MPI process's calls (or sites) by (call, site); its own sums per row (a site's
+ * text may name two of its call sites) go to a->ranks. */
+static void add_calls(mg_agg *a, const mg_proc *p, bool sites)
 {
-    hpa_strtab keys = {0};
-    mg_aggcall *out = NULL;
-    size_t n = 0, cap = 0;
-    hpa_mpi_sum *per_rank = NULL; /* [row][rank] */
-    size_t rank_i = 0;
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        if (!mg_proc_is_mpi(p))
-            continue;
-        const mg_callstat *cs = sites ? p->sum.sites : p->sum.calls;
-        size_t nc = sites ? p->sum.nsites : p->sum.ncalls;
-        for (size_t k = 0; k < nc; k++) {
-            char *key = mg_xasprintf("%s%c%s", cs[k].call, 0, cs[k].site);
-            size_t klen = strlen(cs[k].call) + 1 + strlen(cs[k].site);
-            uint32_t id = mg_xintern(&keys, key, klen);
-            free(key);
-            if (id == n) {
-                mg_aggcall *a = MG_PUSH(out, n, cap);
-                *a = (mg_aggcall){.call = cs[k].call, .site = cs[k].site};
-                hpa_mpi_sum_init(&a->s);
-                per_rank = mg_xrealloc(per_rank, cap * nranks * sizeof(hpa_mpi_sum));
-                for (size_t r = 0; r < nranks; r++)
-                    hpa_mpi_sum_init(&per_rank[id * nranks + r]);
-            }
-            hpa_mpi_sum_merge(&out[id].s, &cs[k].s);
-            hpa_mpi_sum_merge(&per_rank[id * nranks + rank_i], &cs[k].s);
+    hpa_strtab *keys = sites ? &a->site_keys : &a->call_keys;
+    mg_aggcall **out = sites ? &a->sites : &a->calls;
+    size_t *n = sites ? &a->nsites : &a->ncalls, *cap = sites ? &a->capsites : &a->capcalls;
+    const mg_callstat *cs = sites ? p->sum.sites : p->sum.calls;
+    size_t nc = sites ? p->sum.nsites : p->sum.ncalls, nv = 0;
+    rank_value *v = mg_xcalloc(nc + 1, sizeof(rank_value));
+    for (size_t k = 0; k < nc; k++) {
+        char *key = mg_xasprintf("%s%c%s", cs[k].call, 0, cs[k].site);
+        size_t klen = strlen(cs[k].call) + 1 + strlen(cs[k].site);
+        uint32_t id = mg_xintern(keys, key, klen);
+        free(key);
+        if (id == *n) {
+            mg_aggcall *c = MG_PUSH(*out, *n, *cap);
+            *c = (mg_aggcall){.call = keep(a, cs[k].call), .site = keep(a, cs[k].site)};
+            hpa_mpi_sum_init(&c->s);
         }
-        rank_i++;
+        hpa_mpi_sum_merge(&(*out)[id].s, &cs[k].s);
+        size_t j = 0;
+        while (j < nv && v[j].id != id)
+            j++;
+        if (j == nv)
+            v[nv++] = (rank_value){sites, id, 0, 0};
+        v[j].calls += cs[k].s.calls;
+        v[j].time_ns += cs[k].s.time_ns;
     }
-    double *t = mg_xcalloc(nranks + 1, sizeof(double)), *c = mg_xcalloc(nranks + 1, sizeof(double));
-    for (size_t k = 0; k < n; k++) {
-        const hpa_mpi_sum *pr = per_rank + k * nranks;
-        size_t m = 0;
-        for (size_t r = 0; r < nranks; r++)
-            if (pr[r].calls) {
-                t[m] = pr[r].time_ns / 1e9;
-                c[m++] = (double)pr[r].calls;
-            }
-        out[k].ranks = m;
-        out[k].time = mg_spread_of(t, m);
-        out[k].count = mg_spread_of(c, m);
-        out[k].cov = hpa_mpi_cov(pr, nranks);
-        if (!out[k].s.calls)
-            out[k].s.min_ns = 0;
+    if (nv && fwrite(v, sizeof(rank_value), nv, a->ranks) != nv)
+        a->ranks_bad = true;
+    free(v);
+}
+
+/* Sums over the ranks that made a call, in job order: pass 1 the sums, extremes and
+ * counts, pass 2 the squared deviations (the spread of n values: min, mean, max, population
+ * standard deviation / mean). */
+typedef struct spread_acc {
+    double sum, min, max, var;
+    size_t n;
+} spread_acc;
+
+static void acc_value(spread_acc *s, double v, int pass)
+{
+    if (pass == 1) {
+        if (s->n == 0 || v < s->min)
+            s->min = v;
+        if (s->n == 0 || v > s->max)
+            s->max = v;
+        s->sum += v;
+        s->n++;
+    } else {
+        double mean = s->sum / (double)s->n;
+        s->var += (v - mean) * (v - mean);
+    }
+}
+
+static mg_spread acc_spread(const spread_acc *s)
+{
+    mg_spread r = {0, 0, 0, 0};
+    if (s->n == 0)
+        return r;
+    r.min = s->min;
+    r.max = s->max;
+    r.mean = s->sum / (double)s->n;
+    double var = s->var / (double)s->n;
+    r.cov = r.mean > 0 ? sqrt(var) / r.mean : 0;
+    return r;
+}
+
+/* The spreads over the ranks that made each call (those with calls), from a->ranks. */
+static int finish_calls(mg_agg *a)
+{
+    size_t n = a->ncalls + a->nsites;
+    spread_acc *t = mg_xcalloc(n + 1, sizeof(spread_acc)),
+               *c = mg_xcalloc(n + 1, sizeof(spread_acc));
+    hpa_mpi_cov_acc *cov = mg_xcalloc(n + 1, sizeof(hpa_mpi_cov_acc));
+    bool bad = a->ranks_bad || fflush(a->ranks) != 0;
+    for (int pass = 1; pass <= 2 && !bad; pass++) {
+        rewind(a->ranks);
+        rank_value v;
+        while (fread(&v, sizeof v, 1, a->ranks) == 1) {
+            size_t i = v.sites ? a->ncalls + v.id : v.id;
+            if (!v.calls || i >= n)
+                continue;
+            acc_value(&t[i], v.time_ns / 1e9, pass);
+            acc_value(&c[i], (double)v.calls, pass);
+            if (pass == 1)
+                hpa_mpi_cov_add(&cov[i], &(hpa_mpi_sum){.calls = v.calls, .time_ns = v.time_ns});
+        }
+        bad = ferror(a->ranks) != 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        mg_aggcall *r = i < a->ncalls ? &a->calls[i] : &a->sites[i - a->ncalls];
+        r->ranks = t[i].n;
+        r->time = acc_spread(&t[i]);
+        r->count = acc_spread(&c[i]);
+        r->cov = hpa_mpi_cov_of(&cov[i]);
+        if (!r->s.calls)
+            r->s.min_ns = 0;
     }
     free(t);
     free(c);
-    free(per_rank);
-    hpa_strtab_free(&keys);
-    *out_n = n;
-    return out;
+    free(cov);
+    return bad ? -1 : 0;
 }
 
 static int cmp_call(const void *pa, const void *pb)
@@ -145,26 +184,20 @@ static int cmp_call(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------ functions */
 
-static void agg_funcs(mg_agg *a)
+static void add_funcs(mg_agg *a, const mg_psum *s)
 {
-    const mg_job *job = a->job;
-    hpa_strtab keys = {0};
-    size_t cap = 0;
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_psum *s = &job->procs[i].sum;
-        for (size_t k = 0; k < s->nfuncs; k++) {
-            const mg_funcstat *f = &s->funcs[k];
-            char *key = mg_xasprintf("%s%c%s", f->name, 0, f->module);
-            uint32_t id = mg_xintern(&keys, key, strlen(f->name) + 1 + strlen(f->module));
-            free(key);
-            if (id == a->nfuncs)
-                *MG_PUSH(a->funcs, a->nfuncs, cap) = (mg_aggfunc){f->name, f->module, 0, 0, 0};
-            a->funcs[id].samples += f->samples;
-            a->funcs[id].excl_ns += f->excl_ns;
-            a->funcs[id].incl_ns += f->incl_ns;
-        }
+    for (size_t k = 0; k < s->nfuncs; k++) {
+        const mg_funcstat *f = &s->funcs[k];
+        char *key = mg_xasprintf("%s%c%s", f->name, 0, f->module);
+        uint32_t id = mg_xintern(&a->func_keys, key, strlen(f->name) + 1 + strlen(f->module));
+        free(key);
+        if (id == a->nfuncs)
+            *MG_PUSH(a->funcs, a->nfuncs, a->capfuncs) =
+                (mg_aggfunc){keep(a, f->name), keep(a, f->module), 0, 0, 0};
+        a->funcs[id].samples += f->samples;
+        a->funcs[id].excl_ns += f->excl_ns;
+        a->funcs[id].incl_ns += f->incl_ns;
     }
-    hpa_strtab_free(&keys);
 }
 
 static int cmp_func(const void *pa, const void *pb)
@@ -180,37 +213,37 @@ static int cmp_func(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------ OpenMP */
 
-static void agg_omps(mg_agg *a)
+static void add_omps(mg_agg *a, const mg_proc *p)
 {
-    const mg_job *job = a->job;
-    hpa_strtab keys = {0};
-    size_t cap = 0;
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        const mg_psum *s = &p->sum;
-        uint32_t *ids = mg_xcalloc(s->nomps + 1, sizeof(uint32_t));
-        for (size_t k = 0; k < s->nomps; k++) {
-            const mg_ompstat *o = &s->omps[k];
-            uint32_t id = ids[k] = mg_xcstr(&keys, o->name);
-            if (id == a->nomps)
-                *MG_PUSH(a->omps, a->nomps, cap) = (mg_aggomp){.name = o->name};
-            mg_aggomp *g = &a->omps[id];
-            g->instances += o->instances;
-            g->wall_ns += o->wall_ns;
-            g->work_ns += o->work_ns;
-            g->wait_ns += o->wait_ns;
-        }
-        for (size_t k = 0; k < s->nompthr; k++) {
-            const mg_ompthr *t = &s->ompthr[k];
-            if (t->region >= s->nomps)
-                continue;
-            mg_aggomp *g = &a->omps[ids[t->region]];
-            *MG_PUSH(g->threads, g->nthreads, g->capthreads) = (mg_aggompthr){
-                mg_proc_is_rank(p) ? p->rank : -1, p->name, t->seq, t->work_ns, t->wait_ns};
-        }
-        free(ids);
+    const mg_psum *s = &p->sum;
+    uint32_t *ids = mg_xcalloc(s->nomps + 1, sizeof(uint32_t));
+    for (size_t k = 0; k < s->nomps; k++) {
+        const mg_ompstat *o = &s->omps[k];
+        uint32_t id = ids[k] = mg_xcstr(&a->omp_keys, o->name);
+        if (id == a->nomps)
+            *MG_PUSH(a->omps, a->nomps, a->capomps) = (mg_aggomp){.name = keep(a, o->name)};
+        mg_aggomp *g = &a->omps[id];
+        g->instances += o->instances;
+        g->wall_ns += o->wall_ns;
+        g->work_ns += o->work_ns;
+        g->wait_ns += o->wait_ns;
     }
-    hpa_strtab_free(&keys);
+    const char *proc = s->nompthr ? keep(a, p->name) : NULL;
+    for (size_t k = 0; k < s->nompthr; k++) {
+        const mg_ompthr *t = &s->ompthr[k];
+        if (t->region >= s->nomps)
+            continue;
+        mg_aggomp *g = &a->omps[ids[t->region]];
+        *MG_PUSH(g->threads, g->nthreads, g->capthreads) =
+            (mg_aggompthr){mg_proc_is_rank(p) ? p->rank : -1, proc, t->seq, t->work_ns, t->wait_ns};
+    }
+    free(ids);
+    const char *rt = s->omp_runtime;
+    bool seen = !rt || !*rt; /* each runtime once */
+    for (size_t k = 0; k < a->nruntimes && !seen; k++)
+        seen = strcmp(a->runtimes[k], rt) == 0;
+    if (!seen)
+        *MG_PUSH(a->runtimes, a->nruntimes, a->capruntimes) = keep(a, rt);
 }
 
 static int cmp_omp(const void *pa, const void *pb)
@@ -237,63 +270,84 @@ static int cmp_ompthr(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------ the whole */
 
-void mg_agg_build(mg_agg *a, const mg_job *job)
+void mg_agg_init(mg_agg *a, const mg_job *job, FILE *ranks)
 {
     memset(a, 0, sizeof(*a));
     a->job = job;
-    hpa_strtab hosts = {0};
-    hpa_strtab ctr_keys = {0};
-    size_t capctrs = 0;
-    a->have_events = mg_defs_time_range(job, &a->t0, &a->t1);
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
+    a->ranks = ranks;
+    a->t0 = UINT64_MAX;
+}
+
+/* The process's threads: their sums, the events' time range, what sections they need. */
+static void add_threads(mg_agg *a, const mg_proc *p)
+{
+    for (size_t k = 0; k < p->nlocs; k++) {
+        const mg_tsum *t = &p->locs[k].sum;
+        a->any_sync |= t->sync_waits != 0;
+        if (t->events) {
+            if (t->t_first < a->t0)
+                a->t0 = t->t_first;
+            if (t->t_last > a->t1)
+                a->t1 = t->t_last;
+        }
         if (p->placeholder)
             continue;
-        a->nprocs_data++;
-        a->nranks += mg_proc_is_mpi(p);
-        mg_xcstr(&hosts, p->host);
-        const mg_psum *s = &p->sum;
-        for (int k = 0; k < HPC_NSTATS; k++)
-            a->stats[k] += s->stats[k];
-        a->os_cpu_ns += s->os_cpu_ns;
-        a->mpi_ns += s->mpi.time_ns;
-        a->app_ns += mg_proc_app_ns(p);
-        for (size_t k = 0; k < p->nlocs; k++) {
-            const mg_tsum *t = &p->locs[k].sum;
-            a->nthreads++;
-            a->samples += t->samples;
-            a->counter_samples += t->counter_samples;
-            a->sampled_cpu_ns += t->sample_cpu_ns;
-            a->events += t->events;
-            a->records += t->records;
-            a->damaged += t->damaged;
-        }
-        for (size_t k = 0; k < s->nctrs; k++) {
-            uint32_t id = mg_xcstr(&ctr_keys, s->ctrs[k].name);
-            if (id == a->nctrs)
-                *MG_PUSH(a->ctrs, a->nctrs, capctrs) =
-                    (mg_aggctr){s->ctrs[k].name, s->ctrs[k].unit, 0, 0};
-            a->ctrs[id].samples += s->ctrs[k].samples;
-            a->ctrs[id].value += s->ctrs[k].value;
-        }
+        a->nthreads++;
+        a->samples += t->samples;
+        a->counter_samples += t->counter_samples;
+        a->sampled_cpu_ns += t->sample_cpu_ns;
+        a->events += t->events;
+        a->records += t->records;
+        a->damaged += t->damaged;
     }
-    a->nhosts = hosts.n;
-    a->hosts = mg_xcalloc(hosts.n + 1, sizeof(char *));
-    for (size_t h = 0; h < hosts.n; h++)
-        for (size_t i = 0; i < job->nprocs; i++)
-            if (strcmp(job->procs[i].host, hpa_strtab_get(&hosts, h)) == 0) {
-                a->hosts[h] = job->procs[i].host; /* stable storage */
-                break;
-            }
-    hpa_strtab_free(&hosts);
-    hpa_strtab_free(&ctr_keys);
-    a->calls = agg_calls(job, false, a->nranks, &a->ncalls);
+    a->any_states |= mg_proc_has_states(p);
+    a->any_heap |= p->sum.heap_traced;
+}
+
+void mg_agg_add(mg_agg *a, const mg_proc *p)
+{
+    add_threads(a, p);
+    add_funcs(a, &p->sum);
+    add_omps(a, p);
+    if (p->placeholder)
+        return;
+    a->nprocs_data++;
+    if (mg_proc_is_mpi(p)) {
+        add_calls(a, p, false);
+        add_calls(a, p, true);
+        a->nranks++;
+    }
+    mg_xcstr(&a->host_keys, p->host);
+    const mg_psum *s = &p->sum;
+    for (int k = 0; k < HPC_NSTATS; k++)
+        a->stats[k] += s->stats[k];
+    a->os_cpu_ns += s->os_cpu_ns;
+    a->mpi_ns += s->mpi.time_ns;
+    a->app_ns += mg_proc_app_ns(p);
+    for (size_t k = 0; k < s->nctrs; k++) {
+        uint32_t id = mg_xcstr(&a->ctr_keys, s->ctrs[k].name);
+        if (id == a->nctrs)
+            *MG_PUSH(a->ctrs, a->nctrs, a->capctrs) =
+                (mg_aggctr){keep(a, s->ctrs[k].name), keep(a, s->ctrs[k].unit), 0, 0};
+        a->ctrs[id].samples += s->ctrs[k].samples;
+        a->ctrs[id].value += s->ctrs[k].value;
+    }
+}
+
+int mg_agg_finish(mg_agg *a)
+{
+    const mg_job *job = a->job;
+    a->have_events = a->t0 != UINT64_MAX;
+    if (!a->have_events)
+        a->t0 = a->t1 = 0;
+    a->nhosts = a->host_keys.n;
+    a->hosts = mg_xcalloc(a->nhosts + 1, sizeof(char *));
+    for (size_t h = 0; h < a->nhosts; h++)
+        a->hosts[h] = hpa_strtab_get(&a->host_keys, (uint32_t)h);
+    int rc = finish_calls(a);
     mg_sort(a->calls, a->ncalls, sizeof(mg_aggcall), cmp_call);
-    a->sites = agg_calls(job, true, a->nranks, &a->nsites);
     mg_sort(a->sites, a->nsites, sizeof(mg_aggcall), cmp_call);
-    agg_funcs(a);
     mg_sort(a->funcs, a->nfuncs, sizeof(mg_aggfunc), cmp_func);
-    agg_omps(a);
     mg_sort(a->omps, a->nomps, sizeof(mg_aggomp), cmp_omp);
     for (size_t i = 0; i < a->nomps; i++)
         mg_sort(a->omps[i].threads, a->omps[i].nthreads, sizeof(mg_aggompthr), cmp_ompthr);
@@ -302,6 +356,7 @@ void mg_agg_build(mg_agg *a, const mg_job *job)
     if (job->nproblems)
         memcpy(a->problems, job->problems, job->nproblems * sizeof(char *));
     mg_sort(a->problems, a->nproblems, sizeof(char *), cmp_str);
+    return rc;
 }
 
 void mg_agg_free(mg_agg *a)
@@ -314,6 +369,11 @@ void mg_agg_free(mg_agg *a)
         free(a->omps[i].threads);
     free(a->omps);
     free(a->ctrs);
+    free(a->runtimes);
     free(a->problems);
+    hpa_strtab *tabs[] = {&a->names,     &a->host_keys, &a->call_keys, &a->site_keys,
+                          &a->func_keys, &a->omp_keys,  &a->ctr_keys};
+    for (size_t i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++)
+        hpa_strtab_free(tabs[i]);
     memset(a, 0, sizeof(*a));
 }

@@ -451,43 +451,46 @@ static void io_obj(FILE *f, const mg_job *job)
     mg_summary_io_free(&m);
 }
 
-int mg_summary_write_json(const mg_job *job, FILE *f)
+void mg_summary_rows_json(FILE *f, const mg_proc *p, bool first)
 {
-    mg_agg a;
-    mg_agg_build(&a, job);
+    if (!first)
+        fputs(",\n", f);
+    process_obj(f, p);
+}
+
+int mg_summary_write_json(const mg_summary *s, FILE *f)
+{
+    const mg_job *job = s->job;
+    const mg_agg *a = &s->agg;
     fputs("{\n  \"experiment\": ", f);
     jstr(f, job->path);
     fputs(",\n  \"command\": ", f);
     jstr(f, job->command);
     fputs(",\n", f);
-    run_obj(f, &a);
+    run_obj(f, a);
     fputs("  \"processes\": [\n", f);
-    for (size_t i = 0; i < job->nprocs; i++) {
-        process_obj(f, &job->procs[i]);
-        fputs(i + 1 < job->nprocs ? ",\n" : "\n", f);
-    }
-    fputs("  ],\n", f);
-    calls_arr(f, "mpi_calls", a.calls, a.ncalls, false);
-    calls_arr(f, "mpi_callsites", a.sites, a.nsites, true);
-    omp_arr(f, &a);
-    funcs_arr(f, &a);
+    int bad = mg_summary_copy(s, MG_ROWS_JSON, f);
+    fputs(s->nadded ? "\n  ],\n" : "  ],\n", f);
+    calls_arr(f, "mpi_calls", a->calls, a->ncalls, false);
+    calls_arr(f, "mpi_callsites", a->sites, a->nsites, true);
+    omp_arr(f, a);
+    funcs_arr(f, a);
     io_obj(f, job);
     fputs("  \"counters\": [", f);
-    for (size_t i = 0; i < a.nctrs; i++) {
+    for (size_t i = 0; i < a->nctrs; i++) {
         bool first = true;
         fputs(i ? ", {" : "{", f);
-        ks(f, &first, "counter", a.ctrs[i].name);
-        ks(f, &first, "unit", a.ctrs[i].unit);
-        ku(f, &first, "samples", a.ctrs[i].samples);
-        ku(f, &first, "total", a.ctrs[i].value);
+        ks(f, &first, "counter", a->ctrs[i].name);
+        ks(f, &first, "unit", a->ctrs[i].unit);
+        ku(f, &first, "samples", a->ctrs[i].samples);
+        ku(f, &first, "total", a->ctrs[i].value);
         fputc('}', f);
     }
     fputs("],\n  \"problems\": [", f);
-    for (size_t i = 0; i < a.nproblems; i++) {
+    for (size_t i = 0; i < a->nproblems; i++) {
         fputs(i ? ",\n    " : "\n    ", f);
-        jstr(f, a.problems[i]);
+        jstr(f, a->problems[i]);
     }
-    fputs(a.nproblems ? "\n  ]\n}\n" : "]\n}\n", f);
-    mg_agg_free(&a);
-    return ferror(f) ? -1 : 0;
+    fputs(a->nproblems ? "\n  ]\n}\n" : "]\n}\n", f);
+    return ferror(f) || bad ? -1 : 0;
 }

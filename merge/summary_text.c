@@ -103,25 +103,26 @@ static void functions(FILE *f, const mg_agg *a)
     }
 }
 
-static void mpi_ranks(FILE *f, const mg_agg *a)
+static void mpi_rank_row(FILE *f, const mg_proc *p)
 {
-    const mg_job *job = a->job;
+    if (!mg_proc_is_mpi(p))
+        return;
+    const hpa_mpi_sum *s = &p->sum.mpi;
+    double app = s_of(mg_proc_app_ns(p)), mpi = s_of(s->time_ns);
+    fprintf(f,
+            "%5lld %9.3f %9.3f %5.1f%% %8" PRIu64 " %12" PRIu64 " %9" PRIu64 " %12" PRIu64
+            " %7" PRIu64 "\n",
+            (long long)p->rank, app, mpi, pct(mpi, app), s->sends, s->bytes_sent, s->recvs,
+            s->bytes_recv, s->other);
+}
+
+static int mpi_ranks(FILE *f, const mg_summary *s)
+{
     fprintf(f, "\nMPI per rank (App: MPI_Init to MPI_Finalize; Sends, Receives and their bytes: "
                "point-to-point messages; as hpanalyze mpi)\n");
     fprintf(f, "%5s %9s %9s %6s %8s %12s %9s %12s %7s\n", "Rank", "App s", "MPI s", "MPI %",
             "Sends", "Bytes sent", "Receives", "Bytes recv", "Other");
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        if (!mg_proc_is_mpi(p))
-            continue;
-        const hpa_mpi_sum *s = &p->sum.mpi;
-        double app = s_of(mg_proc_app_ns(p)), mpi = s_of(s->time_ns);
-        fprintf(f,
-                "%5lld %9.3f %9.3f %5.1f%% %8" PRIu64 " %12" PRIu64 " %9" PRIu64 " %12" PRIu64
-                " %7" PRIu64 "\n",
-                (long long)p->rank, app, mpi, pct(mpi, app), s->sends, s->bytes_sent, s->recvs,
-                s->bytes_recv, s->other);
-    }
+    return mg_summary_copy(s, MG_ROWS_MPI, f);
 }
 
 /* Bytes a row moved: point-to-point and collective together, per direction. */
@@ -163,23 +164,15 @@ static void mpi_calls(FILE *f, const char *title, const mg_aggcall *c, size_t n,
 
 /* Each OpenMP runtime that ran, once ("LLVM libomp ... in place of the program's GNU
  * libgomp": hpcollect's choice, which the reader must know). */
-static void omp_runtimes(FILE *f, const mg_job *job)
+static void omp_runtimes(FILE *f, const mg_agg *a)
 {
-    bool first = true;
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const char *rt = job->procs[i].sum.omp_runtime;
-        bool seen = !rt || !*rt;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = job->procs[k].sum.omp_runtime && strcmp(job->procs[k].sum.omp_runtime, rt) == 0;
-        if (!seen)
-            fprintf(f, "%sOpenMP runtime: %s\n", first ? "\n" : "", rt);
-        first &= seen;
-    }
+    for (size_t i = 0; i < a->nruntimes; i++)
+        fprintf(f, "%sOpenMP runtime: %s\n", i == 0 ? "\n" : "", a->runtimes[i]);
 }
 
 static void openmp(FILE *f, const mg_agg *a)
 {
-    omp_runtimes(f, a->job);
+    omp_runtimes(f, a);
     if (!a->nomps)
         return;
     fprintf(f, "\nOpenMP parallel regions (sampled CPU time)\n");
@@ -204,97 +197,101 @@ static void openmp(FILE *f, const mg_agg *a)
 }
 
 /* Heap tracing (-H) per process: allocations, leaks, peak. */
-static void heap(FILE *f, const mg_job *job)
+static void heap_row(FILE *f, const mg_proc *p)
 {
-    bool any = false;
-    for (size_t i = 0; i < job->nprocs; i++)
-        any |= job->procs[i].sum.heap_traced;
-    if (!any)
+    const uint64_t *h = p->sum.heap;
+    if (!p->sum.heap_traced)
         return;
+    fprintf(f,
+            "%-12s %6lld %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64
+            " %12" PRIu64 "%s\n",
+            p->name, (long long)p->rank, h[0], h[1], h[3], h[4], h[5], h[6],
+            p->sum.ended_early ? "  (leaks as of its last record)" : "");
+}
+
+static int heap(FILE *f, const mg_summary *s)
+{
+    if (!s->agg.any_heap)
+        return 0;
     fprintf(f, "\nHeap (-H) per process\n");
     fprintf(f, "%-12s %6s %12s %14s %10s %12s %12s %12s\n", "Process", "Rank", "Allocations",
             "Bytes", "Leaks", "Bytes leaked", "Peak bytes", "Temporary");
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        const uint64_t *h = p->sum.heap;
-        if (!p->sum.heap_traced)
-            continue;
-        fprintf(f,
-                "%-12s %6lld %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64
-                " %12" PRIu64 "%s\n",
-                p->name, (long long)p->rank, h[0], h[1], h[3], h[4], h[5], h[6],
-                p->sum.ended_early ? "  (leaks as of its last record)" : "");
+    return mg_summary_copy(s, MG_ROWS_HEAP, f);
+}
+
+static void thread_rows(FILE *f, const mg_proc *p)
+{
+    for (size_t k = 0; k < p->nlocs; k++) {
+        const mg_tsum *t = &p->locs[k].sum;
+        fprintf(f, "%-12s %7u %-22s %9" PRIu64 " %9.3f %9.3f %9.3f %9.3f %10" PRIu64 "\n",
+                k == 0 ? p->name : "", t->seq, k == 0 ? p->sum.end_note : "", t->samples,
+                s_of(t->cpu_ns), s_of(t->sample_cpu_ns), s_of(t->omp_work_ns), s_of(t->omp_wait_ns),
+                t->events);
     }
 }
 
-static void threads(FILE *f, const mg_agg *a)
+static int threads(FILE *f, const mg_summary *s)
 {
-    const mg_job *job = a->job;
     fprintf(f, "\nProcesses and threads\n");
     fprintf(f, "%-12s %7s %-22s %9s %9s %9s %9s %9s %10s\n", "Process", "Thread", "End", "Samples",
             "CPU s", "Sampled s", "OMP work", "OMP wait", "Events");
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        for (size_t k = 0; k < p->nlocs; k++) {
-            const mg_tsum *t = &p->locs[k].sum;
-            fprintf(f, "%-12s %7u %-22s %9" PRIu64 " %9.3f %9.3f %9.3f %9.3f %10" PRIu64 "\n",
-                    k == 0 ? p->name : "", t->seq, k == 0 ? p->sum.end_note : "", t->samples,
-                    s_of(t->cpu_ns), s_of(t->sample_cpu_ns), s_of(t->omp_work_ns),
-                    s_of(t->omp_wait_ns), t->events);
-        }
-    }
+    return mg_summary_copy(s, MG_ROWS_THREADS, f);
 }
 
 /* Thread states per rank and thread (User and System CPU from the samples, the others
  * from the sample_state records; Total = all of them, the thread's life). */
-static void thread_states(FILE *f, const mg_agg *a)
+static void states_rows(FILE *f, const mg_proc *p)
 {
-    const mg_job *job = a->job;
-    bool any = false;
-    for (size_t i = 0; i < job->nprocs && !any; i++)
-        any = mg_proc_has_states(&job->procs[i]);
-    if (!any)
+    if (!mg_proc_has_states(p))
         return;
-    fprintf(f, "\nThread states (seconds)\n");
-    fprintf(f, "%-12s %7s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "Process", "Thread", "User",
-            "System", "Wait CPU", "User Lock", "Text PF", "Data PF", "Other", "Total", "Life");
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        if (!mg_proc_has_states(p))
-            continue;
-        for (size_t k = 0; k < p->nlocs; k++) {
-            const mg_tsum *t = &p->locs[k].sum;
-            uint64_t total = 0;
-            fprintf(f, "%-12s %7u", k == 0 ? p->name : "", t->seq);
-            for (unsigned m = 0; m < HPC_NMSTATES; m++) {
-                fprintf(f, " %9.3f", s_of(t->state_ns[m]));
-                total += t->state_ns[m];
-            }
-            fprintf(f, " %9.3f %9.3f\n", s_of(total), s_of(t->life_ns));
+    for (size_t k = 0; k < p->nlocs; k++) {
+        const mg_tsum *t = &p->locs[k].sum;
+        uint64_t total = 0;
+        fprintf(f, "%-12s %7u", k == 0 ? p->name : "", t->seq);
+        for (unsigned m = 0; m < HPC_NMSTATES; m++) {
+            fprintf(f, " %9.3f", s_of(t->state_ns[m]));
+            total += t->state_ns[m];
         }
+        fprintf(f, " %9.3f %9.3f\n", s_of(total), s_of(t->life_ns));
     }
 }
 
-/* Synchronization waits (-s) per process and thread, when any was recorded. */
-static void sync_waits(FILE *f, const mg_agg *a)
+static int thread_states(FILE *f, const mg_summary *s)
 {
-    const mg_job *job = a->job;
-    bool any = false;
-    for (size_t i = 0; i < job->nprocs; i++)
-        for (size_t k = 0; k < job->procs[i].nlocs; k++)
-            any = any || job->procs[i].locs[k].sum.sync_waits;
-    if (!any)
-        return;
+    if (!s->agg.any_states)
+        return 0;
+    fprintf(f, "\nThread states (seconds)\n");
+    fprintf(f, "%-12s %7s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "Process", "Thread", "User",
+            "System", "Wait CPU", "User Lock", "Text PF", "Data PF", "Other", "Total", "Life");
+    return mg_summary_copy(s, MG_ROWS_STATES, f);
+}
+
+/* Synchronization waits (-s) per process and thread, when any was recorded. */
+static void sync_rows(FILE *f, const mg_proc *p)
+{
+    for (size_t k = 0; k < p->nlocs; k++) {
+        const mg_tsum *t = &p->locs[k].sum;
+        fprintf(f, "%-12s %7u %12.6f %12" PRIu64 "\n", k == 0 ? p->name : "", t->seq,
+                s_of(t->sync_ns), t->sync_waits);
+    }
+}
+
+static int sync_waits(FILE *f, const mg_summary *s)
+{
+    if (!s->agg.any_sync)
+        return 0;
     fprintf(f, "\nSynchronization waits (recorded at or above the threshold, -s)\n");
     fprintf(f, "%-12s %7s %12s %12s\n", "Process", "Thread", "Sync Wait s", "Sync Waits");
-    for (size_t i = 0; i < job->nprocs; i++) {
-        const mg_proc *p = &job->procs[i];
-        for (size_t k = 0; k < p->nlocs; k++) {
-            const mg_tsum *t = &p->locs[k].sum;
-            fprintf(f, "%-12s %7u %12.6f %12" PRIu64 "\n", k == 0 ? p->name : "", t->seq,
-                    s_of(t->sync_ns), t->sync_waits);
-        }
-    }
+    return mg_summary_copy(s, MG_ROWS_SYNC, f);
+}
+
+void mg_summary_rows_text(FILE *const rows[MG_NROWS], const mg_proc *p)
+{
+    mpi_rank_row(rows[MG_ROWS_MPI], p);
+    heap_row(rows[MG_ROWS_HEAP], p);
+    states_rows(rows[MG_ROWS_STATES], p);
+    sync_rows(rows[MG_ROWS_SYNC], p);
+    thread_rows(rows[MG_ROWS_THREADS], p);
 }
 
 static void counters(FILE *f, const mg_agg *a)
@@ -351,24 +348,23 @@ static void io(FILE *f, const mg_job *job)
     mg_summary_io_free(&m);
 }
 
-int mg_summary_write_text(const mg_job *job, FILE *f)
+int mg_summary_write_text(const mg_summary *s, FILE *f)
 {
-    mg_agg a;
-    mg_agg_build(&a, job);
-    run_facts(f, &a);
-    functions(f, &a);
-    if (a.nranks) {
-        mpi_ranks(f, &a);
-        mpi_calls(f, "MPI calls across ranks", a.calls, a.ncalls, false);
-        mpi_calls(f, "MPI call sites across ranks", a.sites, a.nsites, true);
+    const mg_agg *a = &s->agg;
+    int bad = 0;
+    run_facts(f, a);
+    functions(f, a);
+    if (a->nranks) {
+        bad |= mpi_ranks(f, s);
+        mpi_calls(f, "MPI calls across ranks", a->calls, a->ncalls, false);
+        mpi_calls(f, "MPI call sites across ranks", a->sites, a->nsites, true);
     }
-    openmp(f, &a);
-    counters(f, &a);
-    thread_states(f, &a);
-    sync_waits(f, &a);
-    heap(f, job);
-    io(f, job);
-    threads(f, &a);
-    mg_agg_free(&a);
-    return ferror(f) ? -1 : 0;
+    openmp(f, a);
+    counters(f, a);
+    bad |= thread_states(f, s);
+    bad |= sync_waits(f, s);
+    bad |= heap(f, s);
+    io(f, s->job);
+    bad |= threads(f, s);
+    return ferror(f) || bad ? -1 : 0;
 }

@@ -209,11 +209,20 @@ static bool clock_handler_ours(void)
            k.handler == (void *)hpc_signal_handler;
 }
 
+/* The owned signals a hold blocks: not the fault signals, which the kernel delivers
+ * whatever the mask (a fault with SIGSEGV blocked ends the process: an unwind's fault,
+ * which our handler recovers from, would end the child). */
+static bool held_kind(int sig)
+{
+    return sig != SIGSEGV && sig != SIGBUS;
+}
+
 static void owned_set(sigset_t *set)
 {
     sigemptyset(set);
     for (size_t i = 0; i < hpc_nowned; i++)
-        sigaddset(set, hpc_owned_signals[i]);
+        if (held_kind(hpc_owned_signals[i]))
+            sigaddset(set, hpc_owned_signals[i]);
 }
 
 void hpc_signals_fork_hold(uint64_t blocked_at_fork)
@@ -262,11 +271,13 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
                 bits |= hpc_sigbit(hpc_owned_signals[i]);
         if (bits || (fork_hold && how == SIG_SETMASK)) {
             copy = *set;
-            for (size_t i = 0; i < hpc_nowned; i++)
-                if (fork_hold && how == SIG_SETMASK)
-                    sigaddset(&copy, hpc_owned_signals[i]);
+            for (size_t i = 0; i < hpc_nowned; i++) {
+                int sig = hpc_owned_signals[i];
+                if (fork_hold && how == SIG_SETMASK && held_kind(sig))
+                    sigaddset(&copy, sig);
                 else
-                    sigdelset(&copy, hpc_owned_signals[i]);
+                    sigdelset(&copy, sig);
+            }
             use = &copy;
         }
         next = how == SIG_BLOCK ? prev | bits : how == SIG_UNBLOCK ? prev & ~bits : bits;

@@ -10,13 +10,15 @@
 # its mask: its sampled CPU is its own 0.1 s within one interval at each end. The reset
 # child then execs, and the new image gets back the signals its program did not block:
 # a grandchild it forks the plain way is sampled too (it was not while the exec'd image
-# took the held signal for one its program had blocked).
+# took the held signal for one its program had blocked). A third child keeps every
+# signal blocked but SIGSEGV and recovers from a fault of its own: a hold must not block
+# the fault signals (it died of signal 11 when the hold blocked every owned signal).
 source "$HPC_ROOT/tests/lib.sh"
 
 PROG="$PROGS/collector/fork_reset"
 "$PROG" >plain.out || fail "fork_reset failed without hpcollect"
 "$HPCOLLECT" -q -o fr "$PROG" >fr.out || fail "fork_reset failed under hpcollect: $(cat fr.out)"
-for name in reset keep; do
+for name in reset keep segv; do
     grep -qx "child $name exit 0" plain.out || fail "without hpcollect: $(grep "child $name" plain.out)"
     grep -qx "child $name exit 0" fr.out ||
         fail "the $name child did not exit 0 under hpcollect: $(grep "child $name" fr.out)"

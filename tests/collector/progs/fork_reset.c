@@ -9,10 +9,14 @@
  *   keep    restores its mask without the reset (a child that goes on without an exec)
  *           and does the same 0.1 s of CPU
  *
+ *   segv    keeps every signal blocked but SIGSEGV, which it unblocks, and recovers from
+ *           a fault of its own through its SIGSEGV handler (siglongjmp)
+ *
  * The parent prints each child's end ("child NAME exit N" or "child NAME signal N") and
  * each child its own CPU time ("cpu NAME SECONDS").
  */
 #define _GNU_SOURCE
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,12 +94,36 @@ static int exec_mode(void)
     return 0;
 }
 
+static sigjmp_buf fault_env;
+static volatile uintptr_t bad_addr = 16; /* unmapped, hidden from the compiler */
+
+static void on_segv(int sig)
+{
+    siglongjmp(fault_env, sig);
+}
+
+static void segv_child(void)
+{
+    sigset_t segv;
+    sigemptyset(&segv);
+    sigaddset(&segv, SIGSEGV);
+    pthread_sigmask(SIG_UNBLOCK, &segv, NULL);
+    signal(SIGSEGV, on_segv);
+    if (sigsetjmp(fault_env, 1) == 0)
+        *(volatile int *)bad_addr = 1;
+    printf("segv caught\n");
+    fflush(stdout);
+    _exit(0);
+}
+
 static void launch(const char *name, int reset)
 {
     sigset_t full, orig;
     sigfillset(&full);
     pthread_sigmask(SIG_SETMASK, &full, &orig);
     pid_t p = fork();
+    if (p == 0 && reset < 0)
+        segv_child();
     if (p == 0)
         child(name, reset, &orig);
     pthread_sigmask(SIG_SETMASK, &orig, NULL);
@@ -118,5 +146,6 @@ int main(int argc, char **argv)
         return exec_mode();
     launch("reset", 1);
     launch("keep", 0);
+    launch("segv", -1);
     return 0;
 }

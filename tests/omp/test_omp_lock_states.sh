@@ -56,16 +56,22 @@ for cc in ("gcc", "clang"):
     w, h = truth(f"{cc}.futex.out", "lock_waiter"), truth(f"{cc}.futex.out", "holder")
     check(w["sleep"] > 1.0, f"{exp}: the waiter slept for the lock ({w['sleep']:.3f} s)")
     lw = fn["lock_waiter"]
-    near(lw["incl_user_lock_s"], w["sleep"], tol(w["sleep"]), f"{exp}: lock_waiter User Lock")
+    # the run delay after a wakeup is shared among a window's sleeps by their number
+    # (sigsafe_states_window.c): a sleep may carry some of another's, or give its own
+    # away, at most the run delay around it (its phase's, w["wait"]; 0.095 s of it at
+    # load 13 put the waiter's User Lock at 1.2106 for a sleep of 1.3054)
+    near(lw["incl_user_lock_s"], w["sleep"], tol(w["sleep"]) + w["wait"],
+         f"{exp}: lock_waiter User Lock")
     near(fn["<OMP-lock_wait>"]["incl_user_lock_s"], lw["incl_user_lock_s"], 0.001,
          f"{exp}: the User Lock is all under <OMP-lock_wait>")
     near(lw["incl_omp_wait_s"], lw["incl_total_thread_s"], tol(lw["incl_total_thread_s"]),
          f"{exp}: lock_waiter's time is OpenMP Wait")
     check(lw["incl_other_wait_s"] < 0.020, f"{exp}: lock_waiter: no Other Wait")
     ho = fn["holder"]
-    if abs(ho["incl_other_wait_s"] - h["sleep"]) > tol(h["sleep"]):
+    if abs(ho["incl_other_wait_s"] - h["sleep"]) > tol(h["sleep"]) + h["wait"]:
         explain(exp, fn)
-    near(ho["incl_other_wait_s"], h["sleep"], tol(h["sleep"]), f"{exp}: holder Other Wait")
+    near(ho["incl_other_wait_s"], h["sleep"], tol(h["sleep"]) + h["wait"],
+         f"{exp}: holder Other Wait")
     check(ho["incl_user_lock_s"] < 0.020, f"{exp}: holder: no User Lock")
 
     exp = f"{cc}.spin.hpc"

@@ -309,7 +309,8 @@ static inline uint64_t hpc_now_ns_inline(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
-uint64_t hpc_realtime_ns(void); /* CLOCK_REALTIME */
+uint64_t hpc_realtime_ns(void);  /* CLOCK_REALTIME */
+void hpc_debug_sleep_ms(int ms); /* tests' HPCOLLECT_DEBUG_* waits */
 /* Add n to statistic s of t's stream (nothing when t or its stream is missing). */
 void hpc_stat(hpc_thread_priv *t, enum hpc_stat s, uint64_t n);
 /* The writer refused a sample's record with err (errno as it failed): count it by why

@@ -665,11 +665,7 @@ OPEN_INTERPOSER(openat64, HPC_IO_FN_openat, int dirfd COMMA, dirfd COMMA, dirfd)
  * (HPCOLLECT_DEBUG_CLOSE_WAIT) made wide enough to hit on purpose */
 static void debug_close_wait(void)
 {
-    int ms = hpc_P.cfg.debug_close_wait;
-    struct timespec w = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    if (ms > 0)
-        while (syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &w, &w) != 0 && errno == EINTR)
-            ;
+    hpc_debug_sleep_ms(hpc_P.cfg.debug_close_wait);
 }
 
 /* close: the handle is found before the descriptor goes. */

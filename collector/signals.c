@@ -209,29 +209,36 @@ static bool clock_handler_ours(void)
            k.handler == (void *)hpc_signal_handler;
 }
 
+/* The signals of a mask of bits (hpc_sigbit) as a sigset. */
+static void sigset_of(uint64_t bits, sigset_t *set)
+{
+    sigemptyset(set);
+    for (int s = 1; s < 64; s++)
+        if (bits & hpc_sigbit(s))
+            sigaddset(set, s);
+}
+
 /* The owned signals a hold blocks: not the fault signals, which the kernel delivers
  * whatever the mask (a fault with SIGSEGV blocked ends the process: an unwind's fault,
  * which our handler recovers from, would end the child). */
-static bool held_kind(int sig)
+static uint64_t held_bits(void)
 {
-    return sig != SIGSEGV && sig != SIGBUS;
+    return hpc_signals_owned_mask() & ~(hpc_sigbit(SIGSEGV) | hpc_sigbit(SIGBUS));
 }
 
-static void owned_set(sigset_t *set)
+/* Block (how = SIG_BLOCK) or unblock the held signals of bits for real. */
+static void hold_mask(int how, uint64_t bits)
 {
-    sigemptyset(set);
-    for (size_t i = 0; i < hpc_nowned; i++)
-        if (held_kind(hpc_owned_signals[i]))
-            sigaddset(set, hpc_owned_signals[i]);
+    sigset_t set;
+    sigset_of(bits & held_bits(), &set);
+    hpc_real.pthread_sigmask(how, &set, NULL);
 }
 
 void hpc_signals_fork_hold(uint64_t blocked_at_fork)
 {
     if (!(blocked_at_fork & hpc_sigbit(HPC_CLOCK_SIGNAL)))
         return;
-    sigset_t owned;
-    owned_set(&owned);
-    hpc_real.pthread_sigmask(SIG_BLOCK, &owned, NULL);
+    hold_mask(SIG_BLOCK, UINT64_MAX);
     fork_hold = 1;
 }
 
@@ -241,10 +248,8 @@ static void fork_hold_check(uint64_t next)
 {
     if (next & hpc_sigbit(HPC_CLOCK_SIGNAL) || !clock_handler_ours())
         return;
-    sigset_t owned;
-    owned_set(&owned);
     fork_hold = 0;
-    hpc_real.pthread_sigmask(SIG_UNBLOCK, &owned, NULL);
+    hold_mask(SIG_UNBLOCK, UINT64_MAX);
 }
 
 /* sigprocmask and pthread_sigmask: owned signals are kept out of the real mask and in
@@ -273,7 +278,7 @@ static int mask_impl(int (*real)(int, const sigset_t *, sigset_t *), int how, co
             copy = *set;
             for (size_t i = 0; i < hpc_nowned; i++) {
                 int sig = hpc_owned_signals[i];
-                if (fork_hold && how == SIG_SETMASK && held_kind(sig))
+                if (fork_hold && how == SIG_SETMASK && (held_bits() & hpc_sigbit(sig)))
                     sigaddset(&copy, sig);
                 else
                     sigdelset(&copy, sig);
@@ -392,10 +397,7 @@ void hpc_signals_thread_init(uint64_t inherited_blocked)
     uint64_t mask = hpc_signals_owned_mask();
     hpc_user_blocked = inherited_blocked;
     hpc_held_pending = 0;
-    sigemptyset(&owned);
-    for (int s = 1; s < 64; s++)
-        if (mask & hpc_sigbit(s))
-            sigaddset(&owned, s);
+    sigset_of(mask, &owned);
     /* one call: the mask before tells which owned signals the program had blocked */
     hpc_real.pthread_sigmask(SIG_UNBLOCK, &owned, &cur);
     for (int s = 1; s < 64; s++)
@@ -411,21 +413,14 @@ static int held_at_exec;
 
 void hpc_signals_before_exec(void)
 {
-    sigset_t add, owned;
-    sigemptyset(&add);
-    for (int s = 1; s < 64; s++)
-        if (hpc_user_blocked & hpc_sigbit(s))
-            sigaddset(&add, s);
+    sigset_t add;
+    sigset_of(hpc_user_blocked, &add);
     hpc_real.pthread_sigmask(SIG_BLOCK, &add, NULL);
     if (!fork_hold)
         return;
-    owned_set(&owned);
-    for (int s = 1; s < 64; s++)
-        if (hpc_user_blocked & hpc_sigbit(s))
-            sigdelset(&owned, s);
     fork_hold = 0;
     held_at_exec = 1;
-    hpc_real.pthread_sigmask(SIG_UNBLOCK, &owned, NULL);
+    hold_mask(SIG_UNBLOCK, ~hpc_user_blocked);
 }
 
 void hpc_signals_exec_failed(void)

@@ -32,7 +32,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -383,6 +382,15 @@ static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
     settle_window(t, now, cpu, window_run_delay(&t->st));
 }
 
+/* tests: HPCOLLECT_DEBUG_STATES_GAP, once per thread, at a blocking call's end */
+static void debug_gap(hpc_states *s, const reading *r)
+{
+    if (hpc_P.cfg.debug_states_gap <= 0 || s->gap_done || r->place != PLACE_CALL)
+        return;
+    s->gap_done = true;
+    hpc_debug_sleep_ms(hpc_P.cfg.debug_states_gap);
+}
+
 /* A window that ends where records were just read (r): its end, the thread's clocks and
  * schedstat, must see the same switches as the records. A switch between the read and
  * those reads (a preemption there, on a loaded machine) is in one and not the other:
@@ -392,17 +400,6 @@ static void close_window(hpc_thread_priv *t, uint64_t now, uint64_t cpu)
  * suite run in 40 at load 6), or a run delay its time does not hold, moved from its
  * sleeps to Wait CPU. So the records are read again until none came in during the end's
  * reads (a few times at most). Returns the window's end. */
-static void debug_gap(hpc_states *s, const reading *r)
-{
-    int ms = hpc_P.cfg.debug_states_gap;
-    if (ms <= 0 || s->gap_done || r->place != PLACE_CALL)
-        return;
-    s->gap_done = true;
-    struct timespec w = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &w, &w) != 0 && errno == EINTR)
-        ;
-}
-
 static uint64_t close_window_read(hpc_thread_priv *t, reading *r)
 {
     hpc_states *s = &t->st;

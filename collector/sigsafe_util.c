@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "collector.h"
 
@@ -23,6 +25,15 @@ uint64_t hpc_realtime_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* tests' debug waits (HPCOLLECT_DEBUG_*): ms milliseconds asleep, whatever signals come */
+void hpc_debug_sleep_ms(int ms)
+{
+    struct timespec w = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    if (ms > 0)
+        while (syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &w, &w) != 0 && errno == EINTR)
+            ;
 }
 
 uint64_t hpc_thread_cpu_ns(void)
